@@ -1,0 +1,143 @@
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+
+/**
+ * The workshop's endpoints, the same in every chapter; only the concurrency model around them changes.
+ *
+ * <p>{@link #plan} says what to answer and what must happen first: nothing, a wait (like a
+ * database call: time passes, no CPU is used), or CPU work. A non-blocking server schedules the
+ * wait with a timer instead of sleeping. {@link #serve} does it all in place, for blocking servers.
+ */
+final class Endpoints {
+    static final long MAX_MILLIS = 60_000;
+    static final long MAX_BYTES = 64L * 1024 * 1024;
+
+    /** What a request needs before its response can be sent. */
+    sealed interface Work permits Ready, Wait, Burn {
+        Response response();
+    }
+
+    /** Answer now. */
+    record Ready(Response response) implements Work {}
+
+    /** Answer after {@code millis} ms have passed; nothing runs meanwhile. */
+    record Wait(long millis, Response response) implements Work {}
+
+    /** Burn {@code millis} ms of CPU on some thread, then answer. */
+    record Burn(long millis, Response response) implements Work {}
+
+    private Endpoints() {}
+
+    /** Routes a request. The response is already marked closing when the client asked to close. */
+    static Work plan(Request request) {
+        Work work = route(request);
+        if (request.keepAlive()) return work;
+        Response closing = work.response().closing();
+        return switch (work) {
+            case Ready r -> new Ready(closing);
+            case Wait w -> new Wait(w.millis(), closing);
+            case Burn b -> new Burn(b.millis(), closing);
+        };
+    }
+
+    /** Does the work in place (sleeping, or burning CPU on this thread) and returns the response. */
+    static Response serve(Request request) throws InterruptedException {
+        Work work = plan(request);
+        switch (work) {
+            case Wait w -> Thread.sleep(w.millis());
+            case Burn b -> burnCpu(b.millis());
+            case Ready r -> { }
+        }
+        return work.response();
+    }
+
+    private static Work route(Request r) {
+        String allowed = switch (r.path()) {
+            case "/", "/io", "/cpu", "/bytes" -> "GET";
+            case "/echo" -> "POST";
+            default -> null;
+        };
+        if (allowed == null) return new Ready(Response.text(404, "no endpoint at " + r.path() + "\n"));
+        if (!allowed.equals(r.method())) {
+            return new Ready(Response.text(405, r.path() + " accepts " + allowed + " only\n").withHeader("Allow: " + allowed));
+        }
+        return switch (r.path()) {
+            case "/" -> new Ready(Response.text(200, "Hello, World!"));
+            case "/echo" -> new Ready(Response.bytes(contentType(r), r.body()));
+            case "/io" -> number(r, "ms", MAX_MILLIS) instanceof Long ms
+                    ? new Wait(ms, Response.text(200, "waited " + ms + " ms\n")) : badNumber("ms", MAX_MILLIS);
+            case "/cpu" -> number(r, "ms", MAX_MILLIS) instanceof Long ms
+                    ? new Burn(ms, Response.text(200, "burned " + ms + " ms of CPU\n")) : badNumber("ms", MAX_MILLIS);
+            default -> number(r, "n", MAX_BYTES) instanceof Long n
+                    ? new Ready(Response.pattern(n)) : badNumber("n", MAX_BYTES);
+        };
+    }
+
+    private static String contentType(Request r) {
+        String type = r.header("content-type");
+        return type == null ? "application/octet-stream" : type;
+    }
+
+    /** The query parameter as a number in [0, max], or null. */
+    private static Long number(Request r, String name, long max) {
+        String value = r.query().get(name);
+        if (value == null || value.isEmpty() || value.length() > 18 || !value.chars().allMatch(Character::isDigit)) {
+            return null;
+        }
+        long n = Long.parseLong(value);
+        return n <= max ? n : null;
+    }
+
+    private static Ready badNumber(String name, long max) {
+        return new Ready(Response.text(400, "query parameter " + name + " must be a whole number from 0 to " + max + "\n"));
+    }
+
+    /** Burns about {@code millis} ms of CPU time on the calling thread (calibrated once, on a platform thread). */
+    static void burnCpu(long millis) {
+        spin((long) (Cpu.UNITS_PER_MILLI * millis));
+    }
+
+    /** The result of the arithmetic goes somewhere, so the JIT cannot drop the loop. */
+    private static volatile long sink;
+
+    /** A fixed amount of arithmetic: the same work whichever kind of thread runs it. */
+    private static void spin(long units) {
+        long x = 88172645463325252L + units;
+        for (long i = 0; i < units; i++) {
+            x ^= x << 13;
+            x ^= x >>> 7;
+            x ^= x << 17;
+        }
+        sink = x;
+    }
+
+    /** How many units of {@link #spin} make a millisecond of CPU time, measured on first use. */
+    private static final class Cpu {
+        static final double UNITS_PER_MILLI = calibrate();
+    }
+
+    // Measures on a platform thread (virtual threads report no CPU time). The code must live
+    // outside Cpu: a thread touching Cpu would wait for Cpu's own initialisation, forever.
+    private static double calibrate() {
+        double[] result = new double[1];
+        Thread t = Thread.ofPlatform().name("cpu-calibration").start(() -> {
+            ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+            boolean cpuClock = mx.isCurrentThreadCpuTimeSupported();
+            long units = 2_000_000;
+            for (int i = 0; i < 20; i++) spin(units);          // let the JIT compile the loop
+            long best = Long.MAX_VALUE;
+            for (int i = 0; i < 10; i++) {
+                long start = cpuClock ? mx.getCurrentThreadCpuTime() : System.nanoTime();
+                spin(units);
+                best = Math.min(best, (cpuClock ? mx.getCurrentThreadCpuTime() : System.nanoTime()) - start);
+            }
+            result[0] = units / Math.max(best / 1e6, 1e-3);
+        });
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return result[0];
+    }
+}
