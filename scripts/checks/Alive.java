@@ -1,0 +1,30 @@
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * Keeps one check's crash from failing all the later ones: before each check, a server that
+ * this harness started and that has exited is started again, and the check that killed it
+ * is told so.
+ */
+final class Alive implements BeforeEachCallback, AfterEachCallback {
+    /** Notes per check id, shown with its result. */
+    static final Map<String, String> NOTES = new ConcurrentHashMap<>();
+
+    @Override
+    public void beforeEach(ExtensionContext context) throws Exception {
+        Target.get().reviveIfDead();
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws Exception {
+        Target t = Target.get();
+        Long pid = t.pid();
+        boolean dead = pid != null && !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        if (dead) {
+            NOTES.put(context.getUniqueId(), "the server process exited during this check; a bad request must never stop the server");
+        }
+    }
+}

@@ -1,0 +1,172 @@
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A raw HTTP/1.1 client for the checks: exact bytes out, one parsed response at a time in, and
+ * a socket timeout on every read, so a silent server fails a check instead of hanging it.
+ * Failure messages quote what actually arrived.
+ */
+final class Client implements AutoCloseable {
+    static final int READ_TIMEOUT_MS = 5000;
+
+    /** One response as it arrived. */
+    record Reply(String statusLine, int status, Map<String, String> headers, byte[] body) {
+        String header(String name) {
+            return headers.get(name.toLowerCase(Locale.ROOT));
+        }
+
+        String text() {
+            return new String(body, StandardCharsets.UTF_8);
+        }
+    }
+
+    private final Socket socket;
+    private final InputStream in;
+    private final OutputStream out;
+
+    private Client(Socket socket) throws IOException {
+        this.socket = socket;
+        this.in = new BufferedInputStream(socket.getInputStream());
+        this.out = socket.getOutputStream();
+    }
+
+    /** Connects to the server under test. */
+    static Client connect() throws IOException {
+        return connect(READ_TIMEOUT_MS);
+    }
+
+    static Client connect(int readTimeoutMs) throws IOException {
+        Target t = Target.get();
+        Socket s = new Socket();
+        s.setTcpNoDelay(true);
+        try {
+            s.connect(new InetSocketAddress(t.host, t.port), 3000);
+        } catch (IOException e) {
+            s.close();
+            throw new AssertionError("could not connect to " + t.url() + ": " + e.getMessage()
+                    + " (is the server still running? look at its output above)");
+        }
+        s.setSoTimeout(readTimeoutMs);
+        return new Client(s);
+    }
+
+    /** One request on a fresh connection, then close: the reply. */
+    static Reply get(String path) throws IOException {
+        try (Client c = connect()) {
+            return c.send(request("GET", path)).read();
+        }
+    }
+
+    /** A well-formed request with Host and, when a body is given, Content-Length. */
+    static String request(String method, String path, String... extraHeaders) {
+        StringBuilder b = new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: localhost\r\n");
+        for (String h : extraHeaders) b.append(h).append("\r\n");
+        return b.append("\r\n").toString();
+    }
+
+    Client send(String raw) throws IOException {
+        return send(raw.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    Client send(byte[] raw) throws IOException {
+        out.write(raw);
+        out.flush();
+        return this;
+    }
+
+    /** Sends in pieces of {@code size} bytes with a pause between them. */
+    Client sendInPieces(String raw, int size, long pauseMs) throws IOException, InterruptedException {
+        byte[] bytes = raw.getBytes(StandardCharsets.ISO_8859_1);
+        for (int i = 0; i < bytes.length; i += size) {
+            out.write(bytes, i, Math.min(size, bytes.length - i));
+            out.flush();
+            if (pauseMs > 0 && i + size < bytes.length) Thread.sleep(pauseMs);
+        }
+        return this;
+    }
+
+    /** Reads one whole response (status line, headers, Content-Length body). */
+    Reply read() throws IOException {
+        String status = line("the status line");
+        if (!status.matches("HTTP/1\\.[01] \\d{3}( .*)?")) {
+            throw new AssertionError("expected a status line like 'HTTP/1.1 200 OK' but the first line was '" + status + "'");
+        }
+        Map<String, String> headers = new LinkedHashMap<>();
+        String line;
+        while (!(line = line("the headers")).isEmpty()) {
+            int colon = line.indexOf(':');
+            if (colon <= 0) throw new AssertionError("malformed header line in the response: '" + line + "'");
+            headers.put(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), line.substring(colon + 1).trim());
+        }
+        String length = headers.get("content-length");
+        if (length == null) {
+            throw new AssertionError("the response has no Content-Length header (every response needs one): " + status + " " + headers);
+        }
+        long n = Long.parseLong(length);
+        byte[] body = in.readNBytes((int) Math.min(n, Integer.MAX_VALUE));
+        if (body.length < n) {
+            throw new AssertionError("Content-Length said " + n + " bytes but the connection ended after " + body.length);
+        }
+        return new Reply(status, Integer.parseInt(status.substring(9, 12)), headers, body);
+    }
+
+    /** Asserts that the server closes the connection now (no further bytes, then end of stream). */
+    void assertClosedByServer() throws IOException {
+        try {
+            int b = in.read();
+            if (b != -1) {
+                byte[] more = in.readNBytes(Math.min(in.available(), 80));
+                throw new AssertionError("expected the server to close the connection, but more bytes arrived: '"
+                        + (char) b + new String(more, StandardCharsets.ISO_8859_1).replace("\r\n", "\\r\\n") + "'");
+            }
+        } catch (SocketTimeoutException e) {
+            throw new AssertionError("expected the server to close the connection, but it stayed open for "
+                    + socket.getSoTimeout() / 1000 + " s");
+        } catch (java.net.SocketException e) {
+            // a reset counts as closed
+        }
+    }
+
+    private String line(String what) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        try {
+            while (true) {
+                int c = in.read();
+                if (c == -1) {
+                    throw new AssertionError(b.size() == 0 && what.equals("the status line")
+                            ? "the server closed the connection without answering"
+                            : "the connection ended in the middle of " + what + ": '" + b + "'");
+                }
+                if (c == '\n') break;
+                b.write(c);
+                if (b.size() > 16 * 1024) throw new AssertionError("a response line longer than 16 KiB");
+            }
+        } catch (SocketTimeoutException e) {
+            throw new AssertionError("no response within " + socket.getSoTimeout() / 1000 + " s while reading " + what
+                    + (b.size() > 0 ? " (got '" + b + "' so far)" : ""));
+        } catch (java.net.SocketException e) {
+            throw new AssertionError("the connection was reset while reading " + what + ": " + e.getMessage());
+        }
+        String s = b.toString(StandardCharsets.ISO_8859_1);
+        return s.endsWith("\r") ? s.substring(0, s.length() - 1) : s;
+    }
+
+    Socket socket() {
+        return socket;
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}

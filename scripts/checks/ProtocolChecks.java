@@ -1,0 +1,223 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The workshop protocol: every chapter's server must keep it, whatever its concurrency model. */
+@ExtendWith(Alive.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ProtocolChecks {
+
+    @Test @Order(1)
+    @DisplayName("answers GET / with 200 and 'Hello, World!'")
+    @Hint(value = "Start the server by hand and try: curl -i http://127.0.0.1:8080/ . Does it print the ready line, and does the response carry Date, Server and Content-Length?",
+          see = "protocol#endpoints")
+    void hello() throws Exception {
+        Client.Reply r = Client.get("/");
+        assertEquals(200, r.status(), () -> "expected 'HTTP/1.1 200' but the status line was '" + r.statusLine() + "'");
+        assertEquals("Hello, World!", r.text(), "the body");
+        assertNotNull(r.header("date"), "every response needs a Date header");
+        assertNotNull(r.header("server"), "every response needs a Server header");
+    }
+
+    @Test @Order(2)
+    @DisplayName("keeps the connection open for a second request (keep-alive)")
+    @Hint(value = "HTTP/1.1 connections stay open by default. After answering one request, what should the server do with the same socket?",
+          see = "protocol#keep-alive")
+    void keepAlive() throws Exception {
+        try (Client c = Client.connect()) {
+            assertEquals(200, c.send(Client.request("GET", "/")).read().status());
+            Client.Reply second = c.send(Client.request("GET", "/bytes?n=3")).read();
+            assertEquals("ABC", second.text(), "the second request on the same connection was not answered correctly");
+        }
+    }
+
+    @Test @Order(3)
+    @DisplayName("closes the connection after answering 'Connection: close'")
+    @Hint(value = "A client that sends 'Connection: close' waits for the server to close. Which Response method tells you that?",
+          see = "protocol#keep-alive")
+    void connectionClose() throws Exception {
+        try (Client c = Client.connect()) {
+            Client.Reply r = c.send(Client.request("GET", "/", "Connection: close")).read();
+            assertEquals(200, r.status());
+            assertEquals("close", r.header("connection"), "the response should say 'Connection: close'");
+            c.assertClosedByServer();
+        }
+    }
+
+    @Test @Order(4)
+    @DisplayName("answers two pipelined requests, sent in one write, in order")
+    @Hint(value = "Both requests can arrive in one read. Do you keep the bytes after the first request for the next one?",
+          see = "protocol#pipelining")
+    void pipelining() throws Exception {
+        try (Client c = Client.connect()) {
+            c.send(Client.request("GET", "/bytes?n=3") + Client.request("GET", "/"));
+            assertEquals("ABC", c.read().text(), "the first response should answer the first request");
+            assertEquals("Hello, World!", c.read().text(), "the second response should answer the second request");
+        }
+    }
+
+    @Test @Order(5)
+    @DisplayName("answers a request that arrives in three pieces")
+    @Hint(value = "One read() is not one request: TCP delivers bytes, not messages. Keep reading until the request is complete.",
+          see = "protocol#partial-requests")
+    void requestInPieces() throws Exception {
+        try (Client c = Client.connect()) {
+            c.sendInPieces(Client.request("GET", "/bytes?n=5", "User-Agent: pieces"), 12, 100);
+            assertEquals("ABCDE", c.read().text());
+        }
+    }
+
+    @Test @Order(6)
+    @DisplayName("answers a request that arrives one byte at a time")
+    @Hint(value = "A slow network can deliver one byte per read. Does your loop handle a read that completes nothing?",
+          see = "protocol#partial-requests")
+    void requestByteByByte() throws Exception {
+        try (Client c = Client.connect()) {
+            c.sendInPieces(Client.request("GET", "/"), 1, 2);
+            assertEquals("Hello, World!", c.read().text());
+        }
+    }
+
+    @Test @Order(7)
+    @DisplayName("echoes a POST /echo body of 100 KiB")
+    @Hint(value = "The body follows the headers and is exactly Content-Length bytes long, often in several reads.",
+          see = "protocol#endpoints")
+    void echo() throws Exception {
+        byte[] body = new byte[100 * 1024];
+        for (int i = 0; i < body.length; i++) body[i] = (byte) ('a' + i % 26);
+        try (Client c = Client.connect()) {
+            c.send(Client.request("POST", "/echo", "Content-Type: text/plain", "Content-Length: " + body.length));
+            c.send(body);
+            Client.Reply r = c.read();
+            assertEquals(200, r.status(), () -> "the status line was '" + r.statusLine() + "'");
+            assertTrue(java.util.Arrays.equals(body, r.body()), "the echoed body differs from what was sent");
+        }
+    }
+
+    @Test @Order(8)
+    @DisplayName("sends every byte of /bytes?n=4MiB, in order")
+    @Hint(value = "A write may take only part of a big response. Every byte must arrive, in order, and nothing more.",
+          see = "protocol#endpoints")
+    void bigResponse() throws Exception {
+        int n = 4 * 1024 * 1024;
+        try (Client c = Client.connect()) {
+            Client.Reply r = c.send(Client.request("GET", "/bytes?n=" + n)).read();
+            assertEquals(n, r.body().length);
+            for (int i = 0; i < n; i++) {
+                if (r.body()[i] != (byte) ('A' + i % 61)) {
+                    throw new AssertionError("byte " + i + " is '" + (char) r.body()[i] + "', expected '" + (char) ('A' + i % 61) + "'");
+                }
+            }
+        }
+    }
+
+    @Test @Order(9)
+    @DisplayName("waits about N ms for /io?ms=N")
+    @Hint(value = "/io stands for a database call: the response must not come before the time has passed.",
+          see = "protocol#endpoints")
+    void ioWaits() throws Exception {
+        long start = System.nanoTime();
+        Client.Reply r = Client.get("/io?ms=300");
+        long took = (System.nanoTime() - start) / 1_000_000;
+        assertEquals(200, r.status());
+        assertTrue(took >= 290, "/io?ms=300 answered after " + took + " ms");
+    }
+
+    @Test @Order(10)
+    @DisplayName("answers 404 for an unknown path and keeps the connection")
+    @Hint(value = "Let the kit's Endpoints route the request; a 404 is an ordinary response, not an error that closes.",
+          see = "protocol#errors")
+    void notFound() throws Exception {
+        try (Client c = Client.connect()) {
+            assertEquals(404, c.send(Client.request("GET", "/no-such-page")).read().status());
+            assertEquals(200, c.send(Client.request("GET", "/")).read().status(), "the connection should stay usable after a 404");
+        }
+    }
+
+    @Test @Order(11)
+    @DisplayName("answers 405 with an Allow header for a wrong method")
+    @Hint(value = "Let the kit's Endpoints route the request.", see = "protocol#errors")
+    void wrongMethod() throws Exception {
+        try (Client c = Client.connect()) {
+            Client.Reply r = c.send(Client.request("DELETE", "/")).read();
+            assertEquals(405, r.status(), () -> "the status line was '" + r.statusLine() + "'");
+            assertEquals("GET", r.header("allow"));
+        }
+    }
+
+    @Test @Order(12)
+    @DisplayName("answers 400 when the request line is malformed, then closes")
+    @Hint(value = "The kit throws HttpError for a request it cannot parse. Send e.response() to the client, then close that connection only.",
+          see = "protocol#errors")
+    void malformedRequestLine() throws Exception {
+        try (Client c = Client.connect()) {
+            Client.Reply r = c.send("GARBAGE\r\n\r\n").read();
+            assertEquals(400, r.status(), () -> "the status line was '" + r.statusLine() + "'");
+            c.assertClosedByServer();
+        }
+    }
+
+    @Test @Order(13)
+    @DisplayName("answers 400 when a header line has no colon, then closes")
+    @Hint(value = "The kit throws HttpError for a request it cannot parse. Send e.response() to the client, then close that connection only.",
+          see = "protocol#errors")
+    void malformedHeader() throws Exception {
+        try (Client c = Client.connect()) {
+            Client.Reply r = c.send("GET / HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n").read();
+            assertEquals(400, r.status(), () -> "the status line was '" + r.statusLine() + "'");
+            c.assertClosedByServer();
+        }
+    }
+
+    @Test @Order(14)
+    @DisplayName("answers 413 for a body over 1 MiB, without reading it")
+    @Hint(value = "The kit refuses a Content-Length over 1 MiB with HttpError 413. Answer it, then close.",
+          see = "protocol#errors")
+    void bodyTooLarge() throws Exception {
+        try (Client c = Client.connect()) {
+            Client.Reply r = c.send(Client.request("POST", "/echo", "Content-Length: 2000000")).read();
+            assertEquals(413, r.status(), () -> "the status line was '" + r.statusLine() + "'");
+        }
+    }
+
+    @Test @Order(15)
+    @DisplayName("answers 431 for a header section over 8 KiB, then closes")
+    @Hint(value = "The kit refuses headers over 8 KiB with HttpError 431. Answer it, then close.",
+          see = "protocol#errors")
+    void headersTooLarge() throws Exception {
+        try (Client c = Client.connect()) {
+            Client.Reply r = c.send(Client.request("GET", "/", "X-Big: " + "x".repeat(9000))).read();
+            assertEquals(431, r.status(), () -> "the status line was '" + r.statusLine() + "'");
+            c.assertClosedByServer();
+        }
+    }
+
+    @Test @Order(16)
+    @DisplayName("keeps serving after a malformed request and an abrupt disconnect")
+    @Hint(value = "An exception from one connection must never escape to the accept loop. Catch it per connection.",
+          see = "protocol#errors")
+    void survivesBadClients() throws Exception {
+        try (Client c = Client.connect()) {
+            c.send("\u0001\u0002 nonsense\r\n\r\n");
+        }
+        try (Client c = Client.connect()) {
+            c.socket().setSoLinger(true, 0); // close with a reset, mid-request
+            c.send("GET / HTTP/1.1\r\nHo");
+        }
+        Thread.sleep(300);
+        Client.Reply r = Client.get("/");
+        assertEquals(200, r.status(), "a new connection after two bad clients should be served");
+    }
+
+    static String ascii(byte[] b) {
+        return new String(b, StandardCharsets.ISO_8859_1);
+    }
+}

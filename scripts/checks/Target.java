@@ -1,0 +1,182 @@
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The server under test: where it listens and, when known, its process. Either started here
+ * from a server file (and always stopped again), or already running ({@code --url}, {@code --pid}).
+ */
+final class Target {
+    private static final Pattern READY = Pattern.compile("listening on http://(\\[[^]]+]|[^:/]+):(\\d+)");
+    private static volatile Target current;
+
+    final String host;
+    final int port;
+    private volatile Long pid;
+    private final List<String> command;   // null when the server was not started here
+    private final Path log;
+    private volatile Process process;
+    private volatile int restarts;
+
+    private Target(String host, int port, Long pid, List<String> command, Path log, Process process) {
+        this.host = host;
+        this.port = port;
+        this.pid = pid;
+        this.command = command;
+        this.log = log;
+        this.process = process;
+    }
+
+    /** The server the checks run against now. */
+    static Target get() {
+        if (current == null) throw new IllegalStateException("no server under test: run the checks with scripts/check.sh");
+        return current;
+    }
+
+    static void use(Target target) {
+        current = target;
+    }
+
+    /** A server that runs already, somewhere on loopback or on this machine. */
+    static Target running(String url, Long pid) {
+        Matcher m = Pattern.compile("http://(\\[[^]]+]|[^:/]+):(\\d+)/?").matcher(url);
+        if (!m.matches()) throw new IllegalArgumentException("--url must look like http://127.0.0.1:8080, not " + url);
+        return new Target(m.group(1).replace("[", "").replace("]", ""), Integer.parseInt(m.group(2)), pid, null, null, null);
+    }
+
+    /** Starts a server with {@code command} (which must accept --port 0), waits for its ready line. */
+    static Target start(List<String> command, Path log, Duration timeout) throws IOException {
+        Files.createDirectories(log.getParent());
+        Process p = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .redirectInput(ProcessBuilder.Redirect.PIPE)
+                .start();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> kill(p)));
+        CompletableFuture<Matcher> ready = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().name("server-stdout").start(() -> {
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = out.readLine()) != null) {
+                    Matcher m = READY.matcher(line);
+                    if (!ready.isDone() && m.find()) ready.complete(m);
+                    else Files.writeString(log, line + "\n", StandardCharsets.UTF_8,
+                            java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+                }
+            } catch (IOException e) {
+                // the server went away; the waiting side reports it
+            }
+            ready.completeExceptionally(new IOException("the server exited without printing its ready line"));
+        });
+        try {
+            Matcher m = ready.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            String host = m.group(1).replace("[", "").replace("]", "");
+            return new Target(host, Integer.parseInt(m.group(2)), serverPid(p), command, log, p);
+        } catch (Exception e) {
+            kill(p);
+            String why = e instanceof java.util.concurrent.TimeoutException
+                    ? "no line 'listening on http://HOST:PORT' within " + timeout.toSeconds() + " s"
+                    : "it exited before it was ready";
+            throw new IOException("the server did not start: " + why + ". Its output:\n" + tail(log, 25));
+        }
+    }
+
+    /** The JVM's PID: the process itself, or the java process a launcher started below it. */
+    private static Long serverPid(Process p) {
+        return p.toHandle().descendants()
+                .filter(h -> h.info().command().map(c -> c.endsWith("java") || c.endsWith("java.exe")).orElse(false))
+                .map(ProcessHandle::pid)
+                .max(Comparator.naturalOrder())
+                .orElse(p.pid());
+    }
+
+    Long pid() {
+        return pid;
+    }
+
+    String url() {
+        return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+    }
+
+    /** How the server can be inspected, when its PID is known. */
+    Inspect inspect() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(pid != null,
+                "this check reads the server's threads or files: pass --pid PID with --url");
+        return new Inspect(pid);
+    }
+
+    /** Restarts a server this harness started, if it has exited; returns true if it did. */
+    synchronized boolean reviveIfDead() throws IOException {
+        if (process == null) return false;
+        ProcessHandle server = ProcessHandle.of(pid).orElse(null);
+        if (server != null && server.isAlive() && accepting()) return false;
+        try {
+            if (server != null) server.onExit().get(3, TimeUnit.SECONDS); // it may be on its way out
+        } catch (Exception e) {
+            return false; // alive but not accepting: the check itself will say so
+        }
+        kill(process);
+        // Same port, so the checks' view of the target stays valid.
+        List<String> again = new ArrayList<>(command);
+        int portAt = again.indexOf("--port");
+        again.set(portAt + 1, String.valueOf(port));
+        Target t = start(again, log, Duration.ofSeconds(60));
+        process = t.process;
+        pid = t.pid;
+        restarts++;
+        return true;
+    }
+
+    int restarts() {
+        return restarts;
+    }
+
+    /** Whether something accepts connections at the target now. */
+    boolean accepting() {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(host, port), 1000);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Stops the server if this harness started it: politely, then forcibly. */
+    void stop() {
+        if (process != null) kill(process);
+    }
+
+    private static void kill(Process p) {
+        List<ProcessHandle> all = new ArrayList<>(p.descendants().toList());
+        all.add(p.toHandle());
+        all.forEach(ProcessHandle::destroy);
+        for (ProcessHandle h : all) {
+            try {
+                h.onExit().get(5, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                h.destroyForcibly();
+            }
+        }
+    }
+
+    static String tail(Path log, int lines) {
+        try {
+            List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException e) {
+            return "(no output)";
+        }
+    }
+}
