@@ -133,7 +133,7 @@ class ProtocolChecks {
 
     @Test @Order(10)
     @DisplayName("answers 404 for an unknown path and keeps the connection")
-    @Hint(value = "Let the kit's Endpoints route the request; a 404 is an ordinary response, not an error that closes.",
+    @Hint(value = "A 404 is an ordinary response: unlike after a 400, the connection stays open for the next request.",
           see = "protocol#errors")
     void notFound() throws Exception {
         try (Client c = Client.connect()) {

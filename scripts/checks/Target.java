@@ -121,7 +121,7 @@ final class Target {
     synchronized boolean reviveIfDead() throws IOException {
         if (process == null) return false;
         ProcessHandle server = ProcessHandle.of(pid).orElse(null);
-        if (server != null && server.isAlive() && accepting()) return false;
+        if (server != null && server.isAlive()) return false;
         try {
             if (server != null) server.onExit().get(3, TimeUnit.SECONDS); // it may be on its way out
         } catch (Exception e) {

@@ -1,0 +1,89 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** Tests of the grading harness itself, against the chapter 01 solution as a live process. */
+class HarnessTests {
+    static Target server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path root = Path.of(System.getProperty("course.root", "."));
+        server = Target.start(List.of(Grade.jbang, root.resolve("solutions/01-blocking.java").toString(), "--port", "0"),
+                root.resolve(".results/logs/harness.log"), Duration.ofSeconds(180));
+        Target.use(server);
+    }
+
+    @AfterAll
+    static void stop() {
+        server.stop();
+    }
+
+    @Test
+    @DisplayName("json: reads what it writes, and a JSON thread dump's shape")
+    void json() {
+        Map<String, Object> m = Json.object(Json.parse("{\"a\": [1, 2.5, \"x\\\"y\\u0041\"], \"b\": {\"c\": true, \"d\": null}}"));
+        assertEquals(2.5, Json.array(m.get("a")).get(1));
+        assertEquals("x\"yA", Json.array(m.get("a")).get(2));
+        assertEquals(m, Json.parse(Json.write(m)));
+    }
+
+    @Test
+    @DisplayName("target: started from a file, knows the JVM's pid and that it accepts connections")
+    void target() {
+        assertTrue(server.accepting());
+        assertTrue(ProcessHandle.of(server.pid()).orElseThrow().info().command().orElse("").contains("java"));
+    }
+
+    @Test
+    @DisplayName("inspect: the thread dump lists the server's main thread, blocked in accept")
+    void threads() throws Exception {
+        List<Inspect.ThreadInfo> threads = server.inspect().threads();
+        Inspect.ThreadInfo main = threads.stream().filter(t -> t.name().equals("main")).findFirst().orElseThrow();
+        assertFalse(main.virtual());
+        assertTrue(main.stack().stream().anyMatch(f -> f.contains("accept")), "main's stack: " + main.stack());
+    }
+
+    @Test
+    @DisplayName("inspect: an accepted connection shows as one more open file")
+    void files() throws Exception {
+        int before = server.inspect().openFiles().orElseThrow();
+        try (Client c = Client.connect()) {
+            c.send(Client.request("GET", "/")).read();
+            int during = server.inspect().openFiles().orElseThrow();
+            assertEquals(before + 1, during);
+        }
+    }
+
+    @Test
+    @DisplayName("inspect: CPU time grows by about the burned time")
+    void cpu() throws Exception {
+        Client.get("/cpu?ms=10");
+        Duration before = server.inspect().cpuTime();
+        Client.get("/cpu?ms=300");
+        long grew = server.inspect().cpuTime().minus(before).toMillis();
+        assertTrue(grew >= 250 && grew < 1500, "CPU time grew by " + grew + " ms");
+    }
+
+    @Test
+    @DisplayName("inspect: JFR records the sleep of /io?ms=100")
+    void jfr() throws Exception {
+        var events = server.inspect().record(() -> {
+            try {
+                Client.get("/io?ms=100");
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        }, "jdk.ThreadSleep");
+        assertTrue(events.stream().anyMatch(e -> e.getDuration().toMillis() >= 100), "events: " + events);
+    }
+}

@@ -1,0 +1,163 @@
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** Unit tests of the workshop kit: parsing, encoding, routing. */
+class KitTests {
+    static ByteBuffer bytes(String s) {
+        return ByteBuffer.wrap(s.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    static int status(String raw) {
+        HttpError e = assertThrows(HttpError.class, () -> new RequestParser().parse(bytes(raw)));
+        return e.status;
+    }
+
+    @Test
+    @DisplayName("parser: a request split at every byte is parsed once, when complete")
+    void byteByByte() throws Exception {
+        String raw = "POST /echo?x=1 HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc";
+        RequestParser p = new RequestParser();
+        Request r = null;
+        for (int i = 0; i < raw.length(); i++) {
+            assertNull(r, "complete before the last byte");
+            r = p.parse(bytes(raw.substring(i, i + 1)));
+        }
+        assertEquals("POST", r.method());
+        assertEquals("/echo", r.path());
+        assertEquals("1", r.query().get("x"));
+        assertEquals("abc", r.bodyText());
+        assertTrue(p.idle());
+    }
+
+    @Test
+    @DisplayName("parser: pipelined requests stay in the buffer for the next call")
+    void pipelined() throws Exception {
+        ByteBuffer in = bytes("GET /a HTTP/1.1\r\nHost: a\r\n\r\nGET /b HTTP/1.1\r\nHost: a\r\n\r\nGET /c");
+        RequestParser p = new RequestParser();
+        assertEquals("/a", p.parse(in).path());
+        assertEquals("/b", p.parse(in).path());
+        assertNull(p.parse(in));
+        assertFalse(p.idle(), "a partial third request is pending");
+    }
+
+    @Test
+    @DisplayName("parser: refuses malformed requests with the right status")
+    void errors() {
+        assertEquals(400, status("GARBAGE\r\n\r\n"));
+        assertEquals(400, status("GET / HTTP/1.1\r\nno colon\r\n\r\n"));
+        assertEquals(400, status("GET / HTTP/1.1\r\n\r\n"), "HTTP/1.1 without Host");
+        assertEquals(400, status("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: x\r\n\r\n"));
+        assertEquals(400, status("GET nopath HTTP/1.1\r\nHost: a\r\n\r\n"));
+        assertEquals(505, status("GET / HTTP/2.0\r\nHost: a\r\n\r\n"));
+        assertEquals(413, status("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 1048577\r\n\r\n"));
+        assertEquals(431, status("GET / HTTP/1.1\r\nHost: a\r\nX: " + "y".repeat(8200) + "\r\n\r\n"));
+        assertEquals(501, status("POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"));
+    }
+
+    @Test
+    @DisplayName("request: keep-alive follows the version and the Connection header")
+    void keepAlive() throws Exception {
+        assertTrue(new RequestParser().parse(bytes("GET / HTTP/1.1\r\nHost: a\r\n\r\n")).keepAlive());
+        assertFalse(new RequestParser().parse(bytes("GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")).keepAlive());
+        assertFalse(new RequestParser().parse(bytes("GET / HTTP/1.0\r\n\r\n")).keepAlive());
+        assertTrue(new RequestParser().parse(bytes("GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n")).keepAlive());
+    }
+
+    @Test
+    @DisplayName("response: head has status, Date, Server, Content-Length, and Connection: close when closing")
+    void head() {
+        String head = new String(Response.text(404, "nope").closing().head(), StandardCharsets.ISO_8859_1);
+        assertTrue(head.startsWith("HTTP/1.1 404 Not Found\r\n"), head);
+        assertTrue(head.matches("(?s).*\r\nDate: \\w{3}, \\d{2} \\w{3} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT\r\n.*"), head);
+        assertTrue(head.contains("\r\nServer: "), head);
+        assertTrue(head.contains("\r\nContent-Length: 4\r\n"), head);
+        assertTrue(head.endsWith("Connection: close\r\n\r\n"), head);
+    }
+
+    @Test
+    @DisplayName("response: a generated body is the same written whole or a chunk at a time")
+    void pattern() throws Exception {
+        Response r = Response.pattern(300_001);
+        ByteArrayOutputStream whole = new ByteArrayOutputStream();
+        r.writeTo(whole);
+        // a channel that takes at most 777 bytes per write, like a full socket buffer
+        ByteArrayOutputStream pieces = new ByteArrayOutputStream();
+        WritableByteChannel stingy = new WritableByteChannel() {
+            public int write(ByteBuffer src) {
+                int n = Math.min(777, src.remaining());
+                for (int i = 0; i < n; i++) pieces.write(src.get());
+                return n;
+            }
+            public boolean isOpen() { return true; }
+            public void close() { }
+        };
+        Response.Outgoing out = r.outgoing();
+        while (!out.writeTo(stingy)) {
+            // a partial write: a reactor would wait for OP_WRITE here
+        }
+        assertArrayEquals(whole.toByteArray(), pieces.toByteArray());
+        byte[] all = whole.toByteArray();
+        int bodyStart = all.length - 300_001;
+        for (int i = 0; i < 300_001; i++) assertEquals((byte) ('A' + i % 61), all[bodyStart + i], "byte " + i);
+    }
+
+    @Test
+    @DisplayName("response: Outgoing stops when the channel takes nothing and resumes later")
+    void fullSocket() throws Exception {
+        Response.Outgoing out = Response.pattern(100_000).outgoing();
+        int[] budget = {1000};
+        ByteArrayOutputStream got = new ByteArrayOutputStream();
+        WritableByteChannel ch = new WritableByteChannel() {
+            public int write(ByteBuffer src) {
+                int n = Math.min(budget[0], src.remaining());
+                for (int i = 0; i < n; i++) got.write(src.get());
+                budget[0] -= n;
+                return n;
+            }
+            public boolean isOpen() { return true; }
+            public void close() { }
+        };
+        assertFalse(out.writeTo(ch));
+        assertEquals(1000, got.size());
+        budget[0] = Integer.MAX_VALUE;
+        assertTrue(out.writeTo(ch));
+    }
+
+    @Test
+    @DisplayName("endpoints: route, plan waits and CPU work, refuse bad numbers")
+    void endpoints() throws Exception {
+        RequestParser p = new RequestParser();
+        assertInstanceOf(Endpoints.Wait.class, Endpoints.plan(p.parse(bytes("GET /io?ms=200 HTTP/1.1\r\nHost: a\r\n\r\n"))));
+        assertEquals(200, ((Endpoints.Wait) Endpoints.plan(p.parse(bytes("GET /io?ms=200 HTTP/1.1\r\nHost: a\r\n\r\n")))).millis());
+        assertInstanceOf(Endpoints.Burn.class, Endpoints.plan(p.parse(bytes("GET /cpu?ms=5 HTTP/1.1\r\nHost: a\r\n\r\n"))));
+        assertEquals(400, Endpoints.plan(p.parse(bytes("GET /io?ms=60001 HTTP/1.1\r\nHost: a\r\n\r\n"))).response().status);
+        assertEquals(400, Endpoints.plan(p.parse(bytes("GET /bytes?n=-1 HTTP/1.1\r\nHost: a\r\n\r\n"))).response().status);
+        assertEquals(404, Endpoints.plan(p.parse(bytes("GET /x HTTP/1.1\r\nHost: a\r\n\r\n"))).response().status);
+        assertEquals(405, Endpoints.plan(p.parse(bytes("GET /echo HTTP/1.1\r\nHost: a\r\n\r\n"))).response().status);
+        assertTrue(Endpoints.plan(p.parse(bytes("GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"))).response().closes());
+    }
+
+    @Test
+    @DisplayName("endpoints: /cpu?ms=100 burns about 100 ms of CPU time")
+    void burn() {
+        var mx = ManagementFactory.getThreadMXBean();
+        Endpoints.burnCpu(10); // calibrates
+        long start = mx.getCurrentThreadCpuTime();
+        Endpoints.burnCpu(100);
+        long ms = (mx.getCurrentThreadCpuTime() - start) / 1_000_000;
+        assertTrue(ms >= 60 && ms <= 250, "burned " + ms + " ms of CPU for 100");
+    }
+}

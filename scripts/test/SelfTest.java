@@ -1,0 +1,162 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25
+//DEPS org.junit.jupiter:junit-jupiter:5.14.2
+//DEPS org.junit.platform:junit-platform-launcher:1.14.2
+//SOURCES ../checks/Grade.java ../../exercises/kit/Kit.java
+//SOURCES KitTests.java HarnessTests.java
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The course's self-test, run by scripts/test.sh: the kit's and the harness's unit tests, then
+ * for every chapter: the solution passes all checks, the untouched exercise fails exactly the
+ * checks its TODOs are about, and each known-broken variant of the solution is caught by the
+ * check named for its mistake. Ends with "N passed, N failed".
+ */
+class SelfTest {
+    static int passed;
+    static int failed;
+    static final List<String> failures = new ArrayList<>();
+
+    public static void main(String[] args) throws Exception {
+        Path root = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
+        List<String> only = args.length > 1 ? List.of(args[1].split(",")) : List.of();
+        Grade.root = root;
+
+        section("Unit tests: the kit and the grading harness");
+        System.setProperty("course.root", root.toString());
+        for (Runner.Result r : Runner.run(List.of(KitTests.class, HarnessTests.class), null)) {
+            record(r.id(), !r.failed(), r.message());
+        }
+
+        for (Grade.Chapter chapter : Grade.CHAPTERS.values()) {
+            if (!only.isEmpty() && !only.contains(chapter.number())) continue;
+            Spec spec = Spec.read(root.resolve("scripts/test/chapters/" + chapter.number() + ".txt"));
+
+            section("Chapter " + chapter.number() + ": the solution passes every check");
+            Grade.which = "solution";
+            expect(chapter, "solution", Set.of());
+
+            section("Chapter " + chapter.number() + ": the untouched exercise fails what its TODOs are about");
+            Grade.which = "exercise";
+            Path exercise = Grade.serverFile(chapter);
+            Set<String> tags = new TreeSet<>();
+            Matcher m = Pattern.compile("TODO\\(([a-z0-9-]+)\\)").matcher(Files.readString(exercise));
+            while (m.find()) tags.add(m.group(1));
+            record("exercise " + chapter.number() + " TODOs " + tags + " are listed in the expectations",
+                    tags.equals(spec.todos.keySet()), "expectations list " + spec.todos.keySet());
+            Set<String> union = new TreeSet<>();
+            spec.todos.values().forEach(union::addAll);
+            expect(chapter, "exercise", union);
+
+            section("Chapter " + chapter.number() + ": each broken solution is caught by the check named for it");
+            Path solution = root.resolve("solutions").resolve(exercise.getFileName());
+            String source = Files.readString(solution);
+            Path dir = root.resolve(".broken");  // one level below the root, like solutions/
+            Files.createDirectories(dir);
+            for (Map.Entry<String, Mutant> e : spec.mutants.entrySet()) {
+                Mutant mutant = e.getValue();
+                String broken = source;
+                boolean applied = true;
+                for (String[] r : mutant.replacements) {
+                    int at = broken.indexOf(r[0]);
+                    if (at < 0 || broken.indexOf(r[0], at + 1) >= 0) {
+                        applied = false;
+                        record("mutant " + e.getKey() + ": '" + r[0] + "' occurs exactly once in the solution", false, "it does not");
+                        break;
+                    }
+                    broken = broken.substring(0, at) + r[1] + broken.substring(at + r[0].length());
+                }
+                if (!applied) continue;
+                Path file = dir.resolve(chapter.number() + "-" + e.getKey() + ".java");
+                Files.writeString(file, broken);
+                Grade.which = "file";
+                Grade.file = file;
+                expect(chapter, "mutant " + e.getKey(), new TreeSet<>(mutant.checks));
+            }
+        }
+        System.out.println();
+        if (!failures.isEmpty()) {
+            System.out.println("Failed:");
+            failures.forEach(f -> System.out.println("  - " + f));
+        }
+        System.out.println(passed + " passed, " + failed + " failed");
+        System.exit(failed == 0 ? 0 : 1);
+    }
+
+    static void expect(Grade.Chapter chapter, String what, Set<String> failing) throws IOException {
+        Grade.expectFailures = new TreeSet<>(failing);
+        Map<String, Object> report = Grade.grade(chapter);
+        Set<String> actual = new TreeSet<>();
+        for (Object c : Json.array(report.get("checks"))) {
+            Map<String, Object> check = Json.object(c);
+            if ("fail".equals(check.get("status"))) actual.add(String.valueOf(check.get("id")));
+        }
+        boolean ok = !report.containsKey("error") && actual.equals(failing);
+        record(chapter.number() + " " + what + (failing.isEmpty() ? " passes every check" : " fails exactly " + failing), ok,
+                report.containsKey("error") ? String.valueOf(report.get("error")) : "failing: " + actual);
+    }
+
+    static void record(String name, boolean ok, String detail) {
+        if (ok) {
+            passed++;
+            System.out.println("ok    " + name);
+        } else {
+            failed++;
+            failures.add(name + " (" + detail + ")");
+            System.out.println("FAIL  " + name + "\n      " + detail);
+        }
+    }
+
+    static void section(String title) {
+        System.out.println("\n== " + title);
+    }
+
+    record Mutant(List<String> checks, List<String[]> replacements) {}
+
+    /** A chapter's expectations file. */
+    static final class Spec {
+        final Map<String, Set<String>> todos = new LinkedHashMap<>();
+        final Map<String, Mutant> mutants = new LinkedHashMap<>();
+
+        static Spec read(Path file) throws IOException {
+            Spec spec = new Spec();
+            Mutant current = null;
+            String find = null;
+            for (String raw : Files.readAllLines(file)) {
+                String line = raw.strip();
+                if (line.isEmpty() || line.startsWith("#")) continue;
+                if (line.startsWith("todo ") || line.startsWith("mutant ")) {
+                    int colon = line.indexOf(':');
+                    String name = line.substring(line.indexOf(' ') + 1, colon).strip();
+                    List<String> checks = List.of(line.substring(colon + 1).strip().split("\\s+"));
+                    if (line.startsWith("todo ")) {
+                        spec.todos.put(name, new LinkedHashSet<>(checks));
+                    } else {
+                        current = new Mutant(checks, new ArrayList<>());
+                        spec.mutants.put(name, current);
+                    }
+                } else if (line.startsWith("- ") && current != null) {
+                    find = line.substring(2);
+                } else if (line.startsWith("+ ") && current != null && find != null) {
+                    current.replacements().add(new String[] {find, line.substring(2)});
+                    find = null;
+                } else {
+                    throw new IOException(file + ": cannot read line '" + raw + "'");
+                }
+            }
+            return spec;
+        }
+    }
+}
