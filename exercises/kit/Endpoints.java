@@ -12,6 +12,7 @@ final class Endpoints {
     static final long MAX_MILLIS = 60_000;
     static final long MAX_BYTES = 64L * 1024 * 1024;
 
+    // tag::work[]
     /** What a request needs before its response can be sent. */
     sealed interface Work permits Ready, Wait, Burn {
         Response response();
@@ -50,6 +51,7 @@ final class Endpoints {
         }
         return work.response();
     }
+    // end::work[]
 
     private static Work route(Request r) {
         String allowed = switch (r.path()) {

@@ -13,6 +13,7 @@ final class RequestReader {
         this.in = in;
     }
 
+    // tag::next[]
     /**
      * Blocks until the next request has arrived whole. Returns null when the client closed the
      * connection between requests; throws {@link HttpError} for a request the server must refuse.
@@ -30,4 +31,5 @@ final class RequestReader {
             buffer.limit(n);
         }
     }
+    // end::next[]
 }

@@ -30,8 +30,16 @@ class SelfTest {
     static final List<String> failures = new ArrayList<>();
 
     public static void main(String[] args) throws Exception {
-        Path root = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
-        List<String> only = args.length > 1 ? List.of(args[1].split(",")) : List.of();
+        Path root = Path.of(".").toAbsolutePath().normalize();
+        List<String> only = new ArrayList<>();
+        boolean quick = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--quick" -> quick = true;               // no broken variants
+                case "--only" -> only.addAll(List.of(args[++i].split(",")));
+                default -> root = Path.of(args[i]).toAbsolutePath().normalize();
+            }
+        }
         Grade.root = root;
 
         section("Unit tests: the kit and the grading harness");
@@ -60,6 +68,7 @@ class SelfTest {
             spec.todos.values().forEach(union::addAll);
             expect(chapter, "exercise", union);
 
+            if (quick) continue;
             section("Chapter " + chapter.number() + ": each broken solution is caught by the check named for it");
             Path solution = root.resolve("solutions").resolve(exercise.getFileName());
             String source = Files.readString(solution);

@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+#
+# The project's whole self-test; CI (.ci/run) runs exactly this.
+#
+# Usage: scripts/test.sh [--quick]
+#
+# 1. finds or installs every tool (scripts/setup.sh), then shellcheck on every script;
+# 2. the kit's and the grading harness's unit tests; for every chapter: the solution passes
+#    its checks, the untouched exercise fails exactly what its TODOs are about, and each
+#    known-broken variant of the solution is caught by the check named for its mistake
+#    (scripts/test/SelfTest.java, expectations in scripts/test/chapters/NN.txt);
+# 3. the site builds with no warnings, and every page shows the code it includes;
+# 4. no process started by the run is still alive.
+# Ends with "N passed, N failed"; exit 0 when all passed, 1 otherwise, 2 when it could not run.
+
+set -o errexit -o nounset -o pipefail
+
+# shellcheck source=scripts/setup.sh
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/setup.sh"
+
+passed=0
+failed=0
+failures=()
+site_dir=""
+
+usage() {
+  cat <<'USAGE'
+usage: scripts/test.sh [--quick]
+
+  --quick   skip the broken-variant matrix (unit tests, solutions, exercises and site only)
+USAGE
+}
+
+pass() {
+  passed=$((passed + 1))
+  echo "ok    $1"
+}
+
+fail() {
+  failed=$((failed + 1))
+  failures+=("$1")
+  echo "FAIL  $1" >&2
+}
+
+section() {
+  printf '\n== %s\n' "$1"
+}
+
+cleanup() {
+  if [[ -n "${site_dir}" ]]; then
+    rm -rf "${site_dir}"
+  fi
+}
+
+# Every tool the course needs, found or installed.
+step_tools() {
+  section "Tools"
+  local tool
+  for tool in java jbang hugo asciidoctor bombardier; do
+    if "setup_${tool}"; then
+      pass "tool ${tool} is ready"
+    else
+      fail "tool ${tool} could not be found or installed"
+    fi
+  done
+}
+
+step_shellcheck() {
+  section "shellcheck on every script"
+  if ! command -v shellcheck >/dev/null 2>&1; then
+    if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null 2>&1; then
+      echo "test: installing shellcheck with apt-get (once)" >&2
+      apt-get install -y -qq shellcheck >/dev/null 2>&1 \
+        || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq shellcheck >/dev/null 2>&1; } || true
+    fi
+  fi
+  if ! command -v shellcheck >/dev/null 2>&1; then
+    fail "shellcheck is not installed: apt-get install shellcheck, brew install shellcheck, or scoop install shellcheck"
+    return
+  fi
+  local script
+  while IFS= read -r script; do
+    if (cd "${ROOT}" && shellcheck -x "${script}"); then
+      pass "shellcheck ${script}"
+    else
+      fail "shellcheck ${script}"
+    fi
+  done < <(cd "${ROOT}" && { ls scripts/*.sh; echo .ci/run; })
+}
+
+# Unit tests and the chapter matrix, in Java; its last line is "N passed, N failed".
+step_selftest() {
+  section "Kit, harness and chapters (scripts/test/SelfTest.java)"
+  local out status=0 last
+  out="$(mktemp)"
+  "${JBANG}" "${ROOT}/scripts/test/SelfTest.java" "${ROOT}" "$@" 2>&1 | tee "${out}" | grep -E '^(ok|FAIL|      |==)' || true
+  status="${PIPESTATUS[0]}"
+  last="$(tail -n 1 "${out}")"
+  rm -f "${out}"
+  if [[ "${last}" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+    passed=$((passed + BASH_REMATCH[1]))
+    failed=$((failed + BASH_REMATCH[2]))
+    if [[ "${BASH_REMATCH[2]}" != 0 ]]; then
+      failures+=("self-test: ${BASH_REMATCH[2]} failed (see FAIL lines above)")
+    fi
+  else
+    fail "self-test did not finish (exit ${status}): ${last}"
+  fi
+}
+
+step_site() {
+  section "The site"
+  site_dir="$(mktemp -d)"
+  if "${ROOT}/scripts/site.sh" build "${site_dir}"; then
+    pass "the site builds with no warnings"
+  else
+    fail "the site build failed or warned"
+    return
+  fi
+  if "${JBANG}" "${ROOT}/scripts/test/SiteTest.java" "${ROOT}" "${site_dir}"; then
+    pass "every page shows the code it includes, and links to no other host"
+  else
+    fail "site content (see above)"
+  fi
+}
+
+# Processes started by this run (they inherit its marker variable) that are still alive (Linux).
+step_leftovers() {
+  section "No process left behind"
+  if [[ ! -d /proc/self ]]; then
+    pass "no /proc here: leftover check skipped"
+    return
+  fi
+  sleep 1
+  local left=() file pid
+  # /proc/PID/environ is a process's environment as it was exec'd: this shell and its subshells
+  # do not show the marker (it was exported later), and grep runs without it.
+  while IFS= read -r file; do
+    pid="${file#/proc/}"
+    pid="${pid%/environ}"
+    left+=("${pid}: $(tr '\0' ' ' < "/proc/${pid}/cmdline" 2>/dev/null | cut -c1-160)")
+  done < <(env -u COURSE_TEST_RUN grep -lsz "^COURSE_TEST_RUN=${COURSE_TEST_RUN}\$" /proc/[0-9]*/environ || true)
+  if [[ ${#left[@]} -eq 0 ]]; then
+    pass "no process from this run is still alive"
+  else
+    fail "processes still alive: ${left[*]}"
+    local entry
+    for entry in "${left[@]}"; do kill "${entry%%:*}" 2>/dev/null || true; done
+  fi
+}
+
+main() {
+  local selftest_args=()
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      -h|--help) usage; exit 0 ;;
+      --quick) selftest_args+=(--quick) ;;
+      *) usage >&2; exit 2 ;;
+    esac
+    shift
+  done
+  trap cleanup EXIT
+  COURSE_TEST_RUN="$$-$(date +%s)"
+  export COURSE_TEST_RUN
+  local start=${SECONDS}
+
+  step_tools
+  if [[ ${failed} -gt 0 ]]; then
+    echo "test: cannot go on without the tools above" >&2
+    echo "${passed} passed, ${failed} failed"
+    exit 2
+  fi
+  step_shellcheck
+  step_selftest "${selftest_args[@]+"${selftest_args[@]}"}"
+  step_site
+  step_leftovers
+
+  printf '\nTook %d s.\n' $((SECONDS - start))
+  if [[ ${#failures[@]} -gt 0 ]]; then
+    echo "Failed:"
+    printf '  - %s\n' "${failures[@]}"
+  fi
+  echo "${passed} passed, ${failed} failed"
+  [[ ${failed} -eq 0 ]]
+}
+
+main "$@"
