@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+#
+# One command to start the course: finds or installs the tools, then serves the course site
+# at http://127.0.0.1:1313 and says what to do next. Ctrl-C stops it; nothing stays running.
+#
+# Usage: scripts/start.sh [--port P]
+
+set -o errexit -o nounset -o pipefail
+
+# shellcheck source=scripts/setup.sh
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/setup.sh"
+
+usage() {
+  cat <<'USAGE'
+usage: scripts/start.sh [--port P]
+
+Finds or installs Java 25, JBang, Hugo and Asciidoctor (scripts/setup.sh), then serves the
+course at http://127.0.0.1:1313 (or port P). Ctrl-C stops it.
+USAGE
+}
+
+port_busy() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+next_steps() {
+  local port="$1" jbang_cmd="jbang"
+  if ! command -v jbang >/dev/null 2>&1 || [[ "$(command -v jbang)" != "${JBANG}" && "${JBANG}" == "${TOOLS}"/* ]]; then
+    jbang_cmd="${JBANG}"
+  fi
+  cat <<NEXT
+
+  The course:   http://127.0.0.1:${port}/
+  Chapter 01:   ${jbang_cmd} exercises/01-blocking.java
+  Grade it:     scripts/check.sh 01 --watch
+NEXT
+  if [[ "${jbang_cmd}" != "jbang" ]]; then
+    # shellcheck disable=SC2016  # $PATH is for the reader to type
+    printf '  (JBang is in .tools/bin; to type plain "jbang": export PATH="%s:$PATH")\n' "${TOOLS}/bin"
+  fi
+  printf '\n  Ctrl-C stops the site.\n\n'
+}
+
+main() {
+  local port=1313
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      -h|--help) usage; exit 0 ;;
+      --port) port="${2:?--port needs a number}"; shift ;;
+      *) usage >&2; exit 2 ;;
+    esac
+    shift
+  done
+  setup_java || exit 2
+  setup_jbang || exit 2
+  setup_hugo || exit 2
+  setup_asciidoctor || exit 2
+  if port_busy "${port}"; then
+    echo "start: port ${port} on 127.0.0.1 is in use (another hugo server?): stop it, or run scripts/start.sh --port 1314" >&2
+    exit 2
+  fi
+  next_steps "${port}"
+  exec "${ROOT}/scripts/site.sh" serve --port "${port}"
+}
+
+main "$@"
