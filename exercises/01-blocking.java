@@ -47,9 +47,10 @@ class BlockingServer {
         if (request != null) {
             Endpoints.serve(request).writeTo(out);
         }
-        // TODO(errors): next() throws HttpError for a malformed request. Send the client
-        //  e.response() and close this connection, and let nothing thrown for one
-        //  connection reach the accept loop: it would stop the whole server.
+        // TODO(errors): next() throws HttpError for a malformed request: send the client
+        //  e.response(), then close. A handler can throw too (GET /fail does): answer
+        //  Response.serverError(e). Let nothing thrown for one connection reach the
+        //  accept loop: it would stop the whole server.
         socket.close();
     }
     // end::serve[]

@@ -49,6 +49,8 @@ class BlockingServer {
                 }
             } catch (HttpError e) {
                 e.response().writeTo(out); // Why: a bad request gets its status, then we close.
+            } catch (RuntimeException e) {
+                Response.serverError(e).writeTo(out); // Why: a bug in a handler costs one connection, not the server.
             }
         } catch (IOException | InterruptedException e) {
             // Why: one broken connection must never stop the server; the next accept() goes on.

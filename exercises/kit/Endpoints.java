@@ -4,6 +4,8 @@ import java.lang.management.ThreadMXBean;
 /**
  * The workshop's endpoints, the same in every chapter; only the concurrency model around them changes.
  *
+ * <p>{@code GET /fail} throws, like a handler with a bug: a server must answer 500 and go on.
+ *
  * <p>{@link #plan} says what to answer and what must happen first: nothing, a wait (like a
  * database call: time passes, no CPU is used), or CPU work. A non-blocking server schedules the
  * wait with a timer instead of sleeping. {@link #serve} does it all in place, for blocking servers.
@@ -55,7 +57,7 @@ final class Endpoints {
 
     private static Work route(Request r) {
         String allowed = switch (r.path()) {
-            case "/", "/io", "/cpu", "/bytes" -> "GET";
+            case "/", "/io", "/cpu", "/bytes", "/fail" -> "GET";
             case "/echo" -> "POST";
             default -> null;
         };
@@ -64,6 +66,7 @@ final class Endpoints {
             return new Ready(Response.text(405, r.path() + " accepts " + allowed + " only\n").withHeader("Allow: " + allowed));
         }
         return switch (r.path()) {
+            case "/fail" -> throw new IllegalStateException("GET /fail: a simulated bug in a handler");
             case "/" -> new Ready(Response.text(200, "Hello, World!"));
             case "/echo" -> new Ready(Response.bytes(contentType(r), r.body()));
             case "/io" -> number(r, "ms", MAX_MILLIS) instanceof Long ms

@@ -1,4 +1,5 @@
 //SOURCES Options.java Request.java RequestParser.java RequestReader.java HttpError.java Response.java Endpoints.java
+//SOURCES BlockingHttp.java
 
 /**
  * The workshop kit: the HTTP plumbing every chapter shares, so each server file shows only its
@@ -10,6 +11,7 @@
  *   <li>{@link RequestReader}: the same for a blocking InputStream.</li>
  *   <li>{@link Response}: encoding, for streams and (a chunk at a time) for channels.</li>
  *   <li>{@link Endpoints}: {@code /}, {@code /io}, {@code /cpu}, {@code /bytes}, {@code /echo}.</li>
+ *   <li>{@link BlockingHttp}: chapter 01's connection loop, for the later blocking chapters.</li>
  * </ul>
  */
 final class Kit {

@@ -3,7 +3,7 @@
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
 //SOURCES Json.java Target.java Inspect.java Client.java Hint.java Alive.java Runner.java
-//SOURCES ProtocolChecks.java Ch01Checks.java
+//SOURCES ProtocolChecks.java Ch01Checks.java Ch02Checks.java
 
 import java.io.IOException;
 import java.nio.file.FileSystems;
@@ -29,13 +29,15 @@ import java.util.stream.Stream;
  */
 class Grade {
     /** A chapter: its number, title, page on the course site, and its checks (protocol first). */
-    record Chapter(String number, String title, String page, List<Class<?>> checks) {}
+    record Chapter(String number, String title, String page, List<String> args, List<Class<?>> checks) {}
 
     static final Map<String, Chapter> CHAPTERS = new LinkedHashMap<>();
 
     static {
         CHAPTERS.put("01", new Chapter("01", "The blocking server", "chapters/01-blocking",
-                List.of(ProtocolChecks.class, Ch01Checks.class)));
+                List.of(), List.of(ProtocolChecks.class, Ch01Checks.class)));
+        CHAPTERS.put("02", new Chapter("02", "Thread pools", "chapters/02-thread-pool",
+                List.of("--threads", "4", "--queue", "4"), List.of(ProtocolChecks.class, Ch02Checks.class)));
     }
 
     static final String SITE = "http://127.0.0.1:1313/";
@@ -109,11 +111,13 @@ class Grade {
                 Path server = serverFile(chapter);
                 label = root.relativize(server).toString();
                 say("\n" + bold(chapter.number() + " " + chapter.title()) + ": grading " + label);
-                say(dim("  starting it with: jbang " + label + " --port 0"));
+                say(dim("  starting it with: jbang " + label + " --port 0" + String.join(" ", prefix(" ", chapter.args()))));
                 Path log = root.resolve(".results/logs/" + chapter.number() + "-" + which + ".log");
                 Files.createDirectories(log.getParent());
                 Files.deleteIfExists(log);
-                target = Target.start(List.of(jbang, server.toString(), "--port", "0"), log, Duration.ofSeconds(180));
+                List<String> command = new ArrayList<>(List.of(jbang, server.toString(), "--port", "0"));
+                command.addAll(chapter.args());
+                target = Target.start(command, log, Duration.ofSeconds(180));
             }
         } catch (IOException | IllegalArgumentException e) {
             say(red("  could not run the checks: ") + e.getMessage());
@@ -124,7 +128,10 @@ class Grade {
             return report;
         }
         report.put("server", label);
-        if (which.equals("url")) say("\n" + bold(chapter.number() + " " + chapter.title()) + ": grading " + label);
+        if (which.equals("url")) {
+            say("\n" + bold(chapter.number() + " " + chapter.title()) + ": grading " + label);
+            if (!chapter.args().isEmpty()) say(dim("  the checks expect the server to run with " + String.join(" ", chapter.args())));
+        }
         Target.use(target);
         List<Runner.Result> results;
         try {
@@ -168,6 +175,10 @@ class Grade {
                 + (failed == 0 && skipped == 0 ? "  - chapter " + chapter.number() + " done!" : ""));
         save(chapter, report);
         return report;
+    }
+
+    static List<String> prefix(String p, List<String> items) {
+        return items.stream().map(i -> p + i).toList();
     }
 
     /** The server file to grade: exercises/NN-*.java, solutions/NN-*.java, or --file. */

@@ -201,6 +201,19 @@ class ProtocolChecks {
     }
 
     @Test @Order(16)
+    @DisplayName("answers 500 when a handler throws (GET /fail), and keeps serving")
+    @Hint(value = "GET /fail throws an exception from the handler, like a bug would. Answer Response.serverError(e) and end only that connection.",
+          see = "protocol#errors")
+    void handlerFails() throws Exception {
+        try (Client c = Client.connect()) {
+            Client.Reply r = c.send(Client.request("GET", "/fail")).read();
+            assertEquals(500, r.status(), () -> "the status line was '" + r.statusLine() + "'");
+        }
+        Thread.sleep(200);
+        assertEquals(200, Client.get("/").status(), "the server should go on serving after a handler failed");
+    }
+
+    @Test @Order(17)
     @DisplayName("keeps serving after a malformed request and an abrupt disconnect")
     @Hint(value = "An exception from one connection must never escape to the accept loop. Catch it per connection.",
           see = "protocol#errors")

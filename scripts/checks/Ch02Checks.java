@@ -1,0 +1,170 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Chapter 02, the thread pool, started with --threads 4 --queue 4. */
+@ExtendWith(Alive.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class Ch02Checks {
+    static final int THREADS = 4;
+    static final int QUEUE = 4;
+
+    /** Sends GET path on each of n new connections at once; returns each one's time in ms (or -status). */
+    static List<Long> concurrently(int n, String path, int timeoutMs) throws Exception {
+        List<Future<Long>> futures = new ArrayList<>();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < n; i++) {
+                futures.add(pool.submit(() -> {
+                    long start = System.nanoTime();
+                    try (Client c = Client.connect(timeoutMs)) {
+                        Client.Reply r = c.send(Client.request("GET", path)).read();
+                        long ms = (System.nanoTime() - start) / 1_000_000;
+                        return r.status() == 200 ? ms : -r.status();
+                    }
+                }));
+            }
+        }
+        List<Long> times = new ArrayList<>();
+        for (Future<Long> f : futures) {
+            try {
+                times.add(f.get());
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new AssertionError(e.getCause().getMessage());
+            }
+        }
+        return times;
+    }
+
+    /** Waits until earlier checks' connections are worked off: a request gets 200, not 503 or a wait. */
+    static void settle() throws Exception {
+        long deadline = System.nanoTime() + 8_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            try (Client c = Client.connect(1000)) {
+                if (c.send(Client.request("GET", "/", "Connection: close")).read().status() == 200) {
+                    Thread.sleep(100);
+                    return;
+                }
+            } catch (AssertionError | java.io.IOException e) {
+                // still busy
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    @Test @Order(1)
+    @DisplayName("serves 4 slow requests in parallel, in about one service time")
+    @Hint(value = "With N threads, N requests that each wait 500 ms should take 500 ms together, not N x 500.",
+          see = "chapters/02-thread-pool#the-pool")
+    void parallel() throws Exception {
+        List<Long> times = concurrently(THREADS, "/io?ms=500", 5000);
+        long slowest = times.stream().mapToLong(Long::longValue).max().orElseThrow();
+        assertTrue(times.stream().allMatch(t -> t > 0), "every request should get 200: " + times);
+        assertTrue(slowest < 1000, "4 requests of 500 ms took " + times + " ms: they ran one after another");
+    }
+
+    @Test @Order(2)
+    @DisplayName("makes the 5th connection wait while 4 workers are busy")
+    @Hint(value = "Throughput is bounded by threads / service time (Little's law). A 5th connection should wait in the queue for a free worker.",
+          see = "chapters/02-thread-pool#the-pool")
+    void fifthWaits() throws Exception {
+        List<Client> busy = new ArrayList<>();
+        try {
+            settle();
+            for (int i = 0; i < THREADS; i++) {
+                busy.add(Client.connect().send(Client.request("GET", "/io?ms=1000", "Connection: close")));
+            }
+            Thread.sleep(150);
+            long start = System.nanoTime();
+            try (Client fifth = Client.connect()) {
+                Client.Reply r = fifth.send(Client.request("GET", "/", "Connection: close")).read();
+                long ms = (System.nanoTime() - start) / 1_000_000;
+                assertEquals(200, r.status());
+                assertTrue(ms >= 500, "the 5th connection was served after " + ms + " ms, while 4 workers were busy for 1 s: "
+                        + "is the number of threads bounded by --threads?");
+            }
+        } finally {
+            for (Client c : busy) c.close();
+        }
+    }
+
+    // tag::refuses[]
+    @Test @Order(3)
+    @DisplayName("answers 503 at once when the workers are busy and the queue is full")
+    @Hint(value = "BlockingQueue.offer() returns false instead of waiting when the queue is full. Answer 503 then, and close.",
+          see = "chapters/02-thread-pool#when-the-queue-is-full")
+    void refuses() throws Exception {
+        List<Client> held = new ArrayList<>();
+        try {
+            settle();
+            for (int i = 0; i < THREADS; i++) held.add(Client.connect().send(Client.request("GET", "/io?ms=2000", "Connection: close")));
+            Thread.sleep(150);
+            for (int i = 0; i < QUEUE; i++) held.add(Client.connect().send(Client.request("GET", "/", "Connection: close")));
+            Thread.sleep(150);
+            long start = System.nanoTime();
+            try (Client extra = Client.connect(1500)) {
+                Client.Reply r = extra.send(Client.request("GET", "/")).read();
+                long ms = (System.nanoTime() - start) / 1_000_000;
+                assertEquals(503, r.status(), () -> "with 4 busy workers and 4 queued connections, the next one got '" + r.statusLine() + "'");
+                assertTrue(ms < 500, "the 503 took " + ms + " ms");
+            }
+        } finally {
+            for (Client c : held) c.close();
+        }
+    }
+    // end::refuses[]
+
+    @Test @Order(4)
+    @DisplayName("keeps its thread count bounded under 500 connections")
+    @Hint(value = "A thread per connection makes 500 threads for 500 clients, each with its own stack. The pool's size is fixed.",
+          see = "chapters/02-thread-pool#what-a-thread-costs")
+    void boundedThreads() throws Exception {
+        Inspect inspect = Target.get().inspect();
+        int before = inspect.platformThreads().size();
+        List<Client> clients = new ArrayList<>();
+        int during;
+        try {
+            for (int i = 0; i < 500; i++) {
+                try {
+                    clients.add(Client.connect(3000).send(Client.request("GET", "/io?ms=1000", "Connection: close")));
+                } catch (java.io.IOException | AssertionError e) {
+                    break; // refused or reset: fine, that is the point
+                }
+            }
+            Thread.sleep(300);
+            during = inspect.platformThreads().size();
+        } finally {
+            for (Client c : clients) c.close();
+        }
+        assertTrue(during <= before + 4, "platform threads went from " + before + " to " + during + " with 500 connections");
+    }
+
+    @Test @Order(5)
+    @DisplayName("keeps all its workers after handlers throw")
+    @Hint(value = "An exception that leaves a thread's run() ends that thread. A worker loop must catch what serving one connection throws.",
+          see = "chapters/02-thread-pool#the-pool")
+    void workersSurvive() throws Exception {
+        settle();
+        for (int i = 0; i < THREADS * 2; i++) {
+            try (Client c = Client.connect(2000)) {
+                c.send(Client.request("GET", "/fail")).read();
+            } catch (AssertionError | java.io.IOException e) {
+                // what matters is what comes after
+            }
+        }
+        List<Long> times = concurrently(THREADS, "/io?ms=300", 3000);
+        long slowest = times.stream().mapToLong(Long::longValue).max().orElseThrow();
+        assertTrue(times.stream().allMatch(t -> t > 0) && slowest < 800,
+                "after 8 failing requests, 4 parallel /io?ms=300 took " + times + " ms: did workers die?");
+    }
+}

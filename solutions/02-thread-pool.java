@@ -1,0 +1,80 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25
+//SOURCES ../exercises/kit/Kit.java
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.SynchronousQueue;
+
+/**
+ * Chapter 02: a fixed pool of worker threads, each serving one connection at a time, fed by a
+ * bounded queue of accepted connections; when the queue is full, a connection gets 503.
+ */
+class ThreadPoolServer {
+    public static void main(String[] args) throws Exception {
+        Options options = Options.parse("02-thread-pool", args, "--threads", "16", "--queue", "64");
+        int threads = options.number("--threads");
+        int queued = options.number("--queue");
+        // Configure the pool.
+        // tag::pool[]
+        BlockingQueue<Socket> queue = queued == 0 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(queued);
+        for (int i = 1; i <= threads; i++) {
+            Thread.ofPlatform().name("worker-" + i).start(() -> work(queue));
+        }
+        // end::pool[]
+        // Start the server.
+        try (ServerSocket server = new ServerSocket()) {
+            server.setReuseAddress(true);
+            server.bind(options.address(), 1024);
+            options.ready(server.getLocalPort());
+            // tag::accept-loop[]
+            while (true) {
+                Socket socket = server.accept();
+                if (!queue.offer(socket)) {
+                    refuse(socket, threads, queued); // Why: a full queue answers now; it must not grow without end.
+                }
+            }
+            // end::accept-loop[]
+        }
+    }
+
+    // tag::work[]
+    /** A worker: takes connections off the queue and serves each until it closes. */
+    static void work(BlockingQueue<Socket> queue) {
+        while (true) {
+            Socket socket;
+            try {
+                socket = queue.take();
+            } catch (InterruptedException e) {
+                return;
+            }
+            try {
+                BlockingHttp.serve(socket); // chapter 01's loop, from the kit
+            } catch (RuntimeException e) {
+                // Why: an uncaught exception would end this thread, and the pool would shrink for good.
+                System.err.println("worker " + Thread.currentThread().getName() + ": " + e);
+            }
+        }
+    }
+    // end::work[]
+
+    // tag::refuse[]
+    /** Answers 503 at once and closes, without waiting for a worker. */
+    static void refuse(Socket socket, int threads, int queued) {
+        try (socket) {
+            Response busy = Response.text(503, "busy: " + threads + " workers and " + queued
+                    + " waiting connections; try again\n").withHeader("Retry-After: 1").closing();
+            busy.writeTo(socket.getOutputStream());
+            socket.shutdownOutput();
+            InputStream in = socket.getInputStream();
+            in.skipNBytes(in.available()); // Why: closing with unread bytes sends a reset that can destroy the 503.
+        } catch (IOException e) {
+            // the client is gone already
+        }
+    }
+    // end::refuse[]
+}
