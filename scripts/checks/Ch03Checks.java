@@ -1,0 +1,200 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Chapter 03, the single-threaded selector reactor: each check is named for the mistake it catches. */
+@ExtendWith(Alive.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class Ch03Checks {
+
+    /** How long a GET / takes on a new connection, in ms. */
+    static long timeHello() throws Exception {
+        long start = System.nanoTime();
+        try (Client c = Client.connect(3000)) {
+            assertEquals(200, c.send(Client.request("GET", "/", "Connection: close")).read().status());
+        }
+        return (System.nanoTime() - start) / 1_000_000;
+    }
+
+    @Test @Order(1)
+    @DisplayName("answers 40 pipelined requests sent in one write, in order (clear() instead of compact())")
+    @Hint(value = "When you stop parsing with bytes left in the buffer (here: too many answers pending), those bytes are the next requests. What does clear() do to them?",
+          see = "chapters/03-reactor#reading-requests")
+    void manyPipelined() throws Exception {
+        StringBuilder all = new StringBuilder();
+        for (int i = 1; i <= 40; i++) all.append(Client.request("GET", "/bytes?n=" + i));
+        try (Client c = Client.connect()) {
+            c.send(all.toString());
+            for (int i = 1; i <= 40; i++) {
+                Client.Reply r = c.read();
+                assertEquals(i, r.body().length, "response " + i + " of 40 answers the wrong request");
+            }
+        }
+    }
+
+    @Test @Order(2)
+    @DisplayName("answers a request whose second half comes in a later read (one read() = one request)")
+    @Hint(value = "A read event can bring half a request. Keep it (the parser does) and wait for the rest; also, one read can bring a request and a half.",
+          see = "chapters/03-reactor#reading-requests")
+    void requestAndAHalf() throws Exception {
+        String first = Client.request("GET", "/bytes?n=2");
+        String second = Client.request("GET", "/bytes?n=3");
+        try (Client c = Client.connect()) {
+            c.send(first + second.substring(0, 10));
+            assertEquals("AB", c.read().text());
+            Thread.sleep(200);
+            c.send(second.substring(10));
+            assertEquals("ABC", c.read().text());
+        }
+    }
+
+    // tag::slow-loris[]
+    @Test @Order(3)
+    @DisplayName("serves others while a client sends its headers one byte every 200 ms (slow loris)")
+    @Hint(value = "A slow client must cost the loop nothing between its bytes. Are you blocking, or looping, until a whole request arrives?",
+          see = "chapters/03-reactor#reading-requests")
+    void slowLoris() throws Exception {
+        try (Client loris = Client.connect()) {
+            Thread sender = Thread.ofVirtual().start(() -> {
+                try {
+                    loris.sendInPieces("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: yes\r\n", 1, 200);
+                } catch (Exception e) {
+                    // the server may close on us; what matters is the fast client
+                }
+            });
+            Thread.sleep(300);
+            long ms = timeHello();
+            sender.interrupt();
+            assertTrue(ms < 150, "a fast client waited " + ms + " ms while a slow client sent its headers");
+        }
+    }
+    // end::slow-loris[]
+
+    @Test @Order(4)
+    @DisplayName("serves others while a slow reader downloads 64 MiB, and sends it every byte (partial writes)")
+    @Hint(value = "write() takes what fits in the socket's buffer and returns. Keep the rest, ask for OP_WRITE, and go serve others; never loop until it is all gone.",
+          see = "chapters/03-reactor#writing-responses")
+    void slowReader() throws Exception {
+        long n = 64L * 1024 * 1024;
+        try (Client reader = Client.connect(10_000)) {
+            reader.send(Client.request("GET", "/bytes?n=" + n));
+            reader.socket().setReceiveBufferSize(64 * 1024);
+            Thread.sleep(300); // the server fills the socket buffers and must move on
+            long ms = timeHello();
+            assertTrue(ms < 200, "a fast client waited " + ms + " ms while a slow client was downloading");
+            // now read everything and check every byte
+            InputStream in = reader.socket().getInputStream();
+            byte[] head = new byte[1];
+            int newlines = 0;
+            StringBuilder headers = new StringBuilder();
+            while (newlines < 2) { // up to the blank line
+                if (in.read(head) < 0) throw new AssertionError("the connection ended inside the headers: " + headers);
+                headers.append((char) head[0]);
+                if (head[0] == '\n') newlines++;
+                else if (head[0] != '\r') newlines = 0;
+            }
+            assertTrue(headers.toString().startsWith("HTTP/1.1 200"), "status: " + headers);
+            byte[] buf = new byte[256 * 1024];
+            long got = 0;
+            while (got < n) {
+                int r = in.read(buf, 0, (int) Math.min(buf.length, n - got));
+                if (r < 0) throw new AssertionError("the connection ended after " + got + " of " + n + " body bytes");
+                for (int i = 0; i < r; i++) {
+                    if (buf[i] != (byte) ('A' + (got + i) % 61)) {
+                        throw new AssertionError("body byte " + (got + i) + " is wrong: a partial write was lost or sent twice");
+                    }
+                }
+                got += r;
+            }
+        }
+    }
+
+    @Test @Order(5)
+    @DisplayName("answers 100 concurrent /io?ms=500 in about 0.5 s (no sleeping in the loop)")
+    @Hint(value = "Thread.sleep() on the loop thread stops every connection. Schedule the answer on a timer instead, and let select() wait until it is due.",
+          see = "chapters/03-reactor#timers-in-the-loop")
+    void ioDoesNotBlock() throws Exception {
+        List<Client> clients = new ArrayList<>();
+        try {
+            for (int i = 0; i < 100; i++) clients.add(Client.connect(10_000));
+            long start = System.nanoTime();
+            for (Client c : clients) c.send(Client.request("GET", "/io?ms=500"));
+            for (Client c : clients) assertEquals(200, c.read().status());
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(ms < 1500, "100 requests of 500 ms took " + ms + " ms together");
+        } finally {
+            for (Client c : clients) c.close();
+        }
+    }
+
+    @Test @Order(6)
+    @DisplayName("serves 1000 connections, and closing them abruptly leaks no file descriptors")
+    @Hint(value = "Cancelling a SelectionKey does not close its channel. On end of stream or an IOException, close the channel too.",
+          see = "chapters/03-reactor#closing")
+    void noLeaks() throws Exception {
+        Inspect inspect = Target.get().inspect();
+        int before = inspect.openFiles().orElseThrow(() -> new org.opentest4j.TestAbortedException("cannot count open files here"));
+        List<Client> clients = new ArrayList<>();
+        try {
+            for (int i = 0; i < 1000; i++) clients.add(Client.connect(10_000));
+            for (Client c : clients) c.send(Client.request("GET", "/"));
+            for (Client c : clients) assertEquals(200, c.read().status());
+            for (int i = 0; i < clients.size(); i++) {
+                Client c = clients.get(i);
+                if (i % 2 == 0) {
+                    c.socket().setSoLinger(true, 0); // a reset, with half a request sent
+                    c.send("GET / HT");
+                }
+                c.close();
+            }
+        } finally {
+            for (Client c : clients) c.close();
+        }
+        int after = before;
+        for (int i = 0; i < 20; i++) {
+            Thread.sleep(100);
+            after = inspect.openFiles().orElseThrow();
+            if (after <= before + 5) break;
+        }
+        assertTrue(after <= before + 5, "open files went from " + before + " to " + after + " after 1000 connections closed");
+    }
+
+    // tag::one-thread[]
+    @Test @Order(7)
+    @DisplayName("does all its I/O on one thread, and an idle server uses no CPU (no busy polling)")
+    @Hint(value = "select() sleeps until something is ready or a timer is due. selectNow() in a loop burns a core doing nothing.",
+          see = "chapters/03-reactor#the-loop")
+    void oneThreadAndIdle() throws Exception {
+        Inspect inspect = Target.get().inspect();
+        List<Client> clients = new ArrayList<>();
+        try {
+            for (int i = 0; i < 50; i++) clients.add(Client.connect().send(Client.request("GET", "/io?ms=1000")));
+            Thread.sleep(300);
+            List<Inspect.ThreadInfo> io = inspect.threads().stream()
+                    .filter(t -> t.stack().stream().anyMatch(f -> f.contains("SelectorImpl") || f.contains("SocketChannelImpl")
+                            || f.contains("Thread.sleep") || f.contains("ServerSocket")))
+                    .toList();
+            assertEquals(1, io.size(), "threads doing I/O or waiting, with 50 requests in flight: "
+                    + io.stream().map(Inspect.ThreadInfo::name).toList());
+            for (Client c : clients) c.read();
+        } finally {
+            for (Client c : clients) c.close();
+        }
+        Thread.sleep(200);
+        Duration before = inspect.cpuTime();
+        Thread.sleep(1000);
+        long used = inspect.cpuTime().minus(before).toMillis();
+        assertTrue(used < 150, "the idle server used " + used + " ms of CPU in 1 s");
+    }
+    // end::one-thread[]
+}
