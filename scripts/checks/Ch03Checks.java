@@ -45,7 +45,7 @@ class Ch03Checks {
     }
 
     @Test @Order(2)
-    @DisplayName("answers a request whose second half comes in a later read (one read() = one request)")
+    @DisplayName("answers a request whose second half comes in a later read (partial request thrown away)")
     @Hint(value = "A read event can bring half a request. Keep it (the parser does) and wait for the rest; also, one read can bring a request and a half.",
           see = "chapters/03-reactor#reading-requests")
     void requestAndAHalf() throws Exception {

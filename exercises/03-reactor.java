@@ -1,0 +1,247 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25
+//SOURCES ../exercises/kit/Kit.java
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.PriorityQueue;
+
+/**
+ * Chapter 03: one thread, one Selector, every connection: a single-threaded reactor.
+ *
+ * The loop below works for one polite client. Make it right for many: keep the bytes of the
+ * next request, answer /io with a timer instead of sleeping, send big responses a piece at a
+ * time, and close what you cancel. Grade it with scripts/check.sh 03 --watch.
+ */
+class ReactorServer {
+    public static void main(String[] args) throws IOException {
+        Options options = Options.parse("03-reactor", args);
+        // Configure the server.
+        try (Selector selector = Selector.open(); ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(options.address(), 1024);
+            server.configureBlocking(false);
+            server.register(selector, SelectionKey.OP_ACCEPT);
+            options.ready(server.socket().getLocalPort());
+            // Start the loop; it never returns.
+            new Loop(selector).run();
+        }
+    }
+}
+
+/** The event loop: waits for ready channels or the next timer, and handles both, on one thread. */
+final class Loop {
+    /** A task to run at a deadline (System.nanoTime()). */
+    record Timer(long deadline, Runnable task) {}
+
+    private final Selector selector;
+    private final PriorityQueue<Timer> timers = new PriorityQueue<>((a, b) -> Long.compare(a.deadline(), b.deadline()));
+
+    Loop(Selector selector) {
+        this.selector = selector;
+    }
+
+    // tag::loop[]
+    void run() throws IOException {
+        while (true) {
+            // TODO(timers): wait in select() only until the next timer is due (select(0) waits
+            //  for ever), and never spin with selectNow().
+            selector.select();
+            for (SelectionKey key : selector.selectedKeys()) {
+                try {
+                    if (!key.isValid()) continue;
+                    if (key.isAcceptable()) accept(key);
+                    if (key.isValid() && key.isReadable()) ((Connection) key.attachment()).onReadable();
+                    if (key.isValid() && key.isWritable()) ((Connection) key.attachment()).onWritable();
+                } catch (IOException e) {
+                    if (key.attachment() instanceof Connection c) c.close(); // Why: a broken client costs its connection only.
+                }
+            }
+            selector.selectedKeys().clear();
+            runDueTimers();
+        }
+    }
+    // end::loop[]
+
+    private void accept(SelectionKey key) throws IOException {
+        SocketChannel channel;
+        while ((channel = ((ServerSocketChannel) key.channel()).accept()) != null) {
+            channel.configureBlocking(false);
+            channel.setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);
+            SelectionKey connectionKey = channel.register(selector, SelectionKey.OP_READ);
+            connectionKey.attach(new Connection(this, connectionKey));
+        }
+    }
+
+    // tag::timers[]
+    /** Runs {@code task} on this loop after {@code millis} ms, without blocking anyone meanwhile. */
+    void schedule(long millis, Runnable task) {
+        // TODO(timers): remember the task with its deadline in `timers`.
+    }
+
+    private void runDueTimers() {
+        // TODO(timers): run and remove every timer whose deadline has passed.
+    }
+    // end::timers[]
+}
+
+/** One connection's state machine: bytes in, requests parsed, responses out in request order. */
+final class Connection {
+    /** Requests answered but not yet sent, at most; beyond it, stop reading (backpressure). */
+    static final int MAX_PENDING = 16;
+
+    /** A response in its request's place: filled now, or when its timer fires. */
+    static final class Slot {
+        Response.Outgoing out;
+    }
+
+    private final Loop loop;
+    private final SelectionKey key;
+    private final SocketChannel channel;
+    private final RequestParser parser = new RequestParser();
+    private final ByteBuffer in = ByteBuffer.allocate(16 * 1024);
+    private final ArrayDeque<Slot> pending = new ArrayDeque<>();
+    private boolean closing;   // a response said close: read no more, close once it is sent
+    private boolean closed;
+    private boolean parsing;   // inside parseBuffered: the buffer is flipped for reading
+
+    Connection(Loop loop, SelectionKey key) {
+        this.loop = loop;
+        this.key = key;
+        this.channel = (SocketChannel) key.channel();
+    }
+
+    // tag::read[]
+    void onReadable() throws IOException {
+        int n = channel.read(in);
+        if (n < 0) {             // the client closed its side
+            if (pending.isEmpty()) close();
+            else closing = true; // Why: answer what it asked before closing.
+            return;
+        }
+        parseBuffered();
+    }
+
+    /** Parses every complete request in the buffer, while there is room to answer them. */
+    private void parseBuffered() throws IOException {
+        in.flip();
+        parsing = true;
+        try {
+            Request request;
+            // TODO(read): one read can hold several requests (pipelining): handle them all,
+            //  while fewer than MAX_PENDING answers wait.
+            if (!closing && (request = parser.parse(in)) != null) {
+                handle(request);
+            }
+        } catch (HttpError e) {
+            answer(new Slot(), e.response());
+        } finally {
+            // TODO(read): clear() throws away bytes not parsed yet: they are the next requests.
+            in.clear();
+            parsing = false;
+        }
+        updateInterest();
+    }
+    // end::read[]
+
+    // tag::handle[]
+    private void handle(Request request) throws IOException {
+        Slot slot = new Slot();
+        pending.add(slot);       // Why: its place in line, so responses go out in request order.
+        Endpoints.Work work;
+        try {
+            work = Endpoints.plan(request);
+        } catch (RuntimeException e) {
+            answer(slot, Response.serverError(e));
+            return;
+        }
+        switch (work) {
+            case Endpoints.Ready r -> answer(slot, r.response());
+            case Endpoints.Wait w -> {
+                // TODO(timers): sleeping here stops the loop for every connection. Schedule
+                //  answerLater(slot, w.response()) on the loop instead.
+                sleep(w.millis());
+                answer(slot, w.response());
+            }
+            case Endpoints.Burn b -> {
+                Endpoints.burnCpu(b.millis()); // Why not: this blocks the loop for everyone; chapter 04 fixes it.
+                answer(slot, b.response());
+            }
+        }
+    }
+    // end::handle[]
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void answerLater(Slot slot, Response response) {
+        try {
+            answer(slot, response);
+        } catch (IOException e) {
+            close();
+        }
+    }
+
+    private void answer(Slot slot, Response response) throws IOException {
+        if (closed) return;
+        if (!pending.contains(slot)) pending.add(slot);
+        slot.out = response.outgoing();
+        if (response.closes()) closing = true;
+        flush();
+    }
+
+    void onWritable() throws IOException {
+        flush();
+    }
+
+    // tag::write[]
+    /** Sends finished responses from the head of the line, as far as the socket takes them. */
+    private void flush() throws IOException {
+        while (!pending.isEmpty() && pending.peek().out != null) {
+            // TODO(write): writeTo() returns false when the socket took only part of the
+            //  response. Keep the rest, and let OP_WRITE (updateInterest) call you back.
+            pending.peek().out.writeTo(channel);
+            boolean last = pending.poll().out.response().closes();
+            if (last) {
+                close();
+                return;
+            }
+        }
+        if (closing && pending.isEmpty()) {
+            close();
+            return;
+        }
+        if (!parsing && in.position() > 0 && pending.size() < MAX_PENDING && !closing) {
+            parseBuffered();       // Why: requests that waited in the buffer while we were full.
+            return;
+        }
+        updateInterest();
+    }
+    // end::write[]
+
+    /** Read while there is room for answers; write only while a ready response waits. */
+    private void updateInterest() {
+        if (closed) return;
+        boolean writing = !pending.isEmpty() && pending.peek().out != null;
+        boolean reading = !closing && pending.size() < MAX_PENDING;
+        key.interestOps((reading ? SelectionKey.OP_READ : 0) | (writing ? SelectionKey.OP_WRITE : 0));
+    }
+
+    // tag::close[]
+    void close() {
+        if (closed) return;
+        closed = true;
+        key.cancel();
+        // TODO(close): the key is cancelled, but the channel (and its file descriptor) is open.
+    }
+    // end::close[]
+}
