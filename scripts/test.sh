@@ -93,7 +93,7 @@ step_selftest() {
   section "Kit, harness and chapters (scripts/test/SelfTest.java)"
   local out status=0 last
   out="$(mktemp)"
-  "${JBANG}" "${ROOT}/scripts/test/SelfTest.java" "${ROOT}" "$@" 2>&1 | tee "${out}" | grep -E '^(ok|FAIL|      |==)' || true
+  "${JBANG}" "${ROOT}/scripts/test/SelfTest.java" "${ROOT}" "$@" 2>&1 | tee "${out}" | grep -E '^(ok  |FAIL  |      [^ ]|== |\()' || true
   status="${PIPESTATUS[0]}"
   last="$(tail -n 1 "${out}")"
   rm -f "${out}"

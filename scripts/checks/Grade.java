@@ -257,8 +257,12 @@ class Grade {
         return hash < 0 ? see + "/" : see.substring(0, hash) + "/" + see.substring(hash);
     }
 
+    /** Where the report goes: standard output, or standard error with --json; the self-test sends it to a log. */
+    static java.io.PrintStream out = null;
+
     static void say(String s) {
-        if (!json) System.out.println(s);
+        if (out != null) out.println(s);
+        else if (!json) System.out.println(s);
         else System.err.println(s);
     }
 

@@ -41,6 +41,10 @@ class SelfTest {
             }
         }
         Grade.root = root;
+        Path log = root.resolve(".results/selftest.log");
+        Files.createDirectories(log.getParent());
+        Grade.out = new java.io.PrintStream(Files.newOutputStream(log), true, java.nio.charset.StandardCharsets.UTF_8);
+        System.out.println("(the grader's full output goes to " + root.relativize(log) + ")");
 
         section("Unit tests: the kit and the grading harness");
         System.setProperty("course.root", root.toString());
