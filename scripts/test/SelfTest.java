@@ -108,16 +108,26 @@ class SelfTest {
         System.exit(failed == 0 ? 0 : 1);
     }
 
-    static void expect(Grade.Chapter chapter, String what, Set<String> failing) throws IOException {
-        Grade.expectFailures = new TreeSet<>(failing);
+    /**
+     * Grades and compares the failing checks with {@code expected}: a plain id must fail; an id
+     * written "?id" may fail or pass (a mistake whose effect depends on timing, like a lost
+     * partial write that only happens when the socket buffer fills).
+     */
+    static void expect(Grade.Chapter chapter, String what, Set<String> expected) throws IOException {
+        Set<String> required = new TreeSet<>();
+        Set<String> allowed = new TreeSet<>();
+        for (String id : expected) {
+            if (!id.startsWith("?")) required.add(id);
+            allowed.add(id.replace("?", ""));
+        }
         Map<String, Object> report = Grade.grade(chapter);
         Set<String> actual = new TreeSet<>();
         for (Object c : Json.array(report.get("checks"))) {
             Map<String, Object> check = Json.object(c);
             if ("fail".equals(check.get("status"))) actual.add(String.valueOf(check.get("id")));
         }
-        boolean ok = !report.containsKey("error") && actual.equals(failing);
-        record(chapter.number() + " " + what + (failing.isEmpty() ? " passes every check" : " fails exactly " + failing), ok,
+        boolean ok = !report.containsKey("error") && actual.containsAll(required) && allowed.containsAll(actual);
+        record(chapter.number() + " " + what + (expected.isEmpty() ? " passes every check" : " fails exactly " + expected), ok,
                 report.containsKey("error") ? String.valueOf(report.get("error")) : "failing: " + actual);
     }
 
