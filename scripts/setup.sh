@@ -121,11 +121,8 @@ setup_jbang() {
   # Let a plain "jbang file.java" with //JAVA 25 find this JDK too, without a download.
   local marker="${TOOLS}/jbang-jdk-25"
   if [[ -n "${JAVA_HOME:-}" && "$(cat "${marker}" 2>/dev/null)" != "${JAVA_HOME}|${JBANG}|${JBANG_DIR:-}" ]]; then
-    local jdks
-    jdks="$("${JBANG}" jdk list 2>/dev/null || true)"
-    if ! grep -Eq '(^|[^0-9])25([^0-9]|$)' <<<"${jdks}"; then
-      "${JBANG}" jdk install 25 "${JAVA_HOME}" >/dev/null 2>&1 || true
-    fi
+    # (jdk list would show JAVA_HOME's JDK even when JBang has none of its own: link it anyway.)
+    "${JBANG}" jdk install 25 "${JAVA_HOME}" >/dev/null 2>&1 || true
     mkdir -p "${TOOLS}"
     echo "${JAVA_HOME}|${JBANG}|${JBANG_DIR:-}" >"${marker}"
   fi
