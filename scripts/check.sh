@@ -18,19 +18,8 @@ source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/setup.sh"
 grader_pid=""
 
 usage() {
-  cat <<'USAGE'
-usage: scripts/check.sh NN [options]     grade exercises/NN-*.java (e.g. scripts/check.sh 01)
-       scripts/check.sh --all [options]  grade every chapter, with a progress table
-
-  --solution        grade the reference solution instead
-  --url URL         grade a server that is already running (any language or framework)
-  --pid PID         with --url: its process, for the checks that read threads and files
-  --watch           grade again each time you save the exercise file
-  --json            print the results as JSON (progress is always saved in .results/checks/)
-  --file FILE       grade another server file for chapter NN
-
-Exit status: 0 every check passed, 1 some failed, 2 the checks could not run.
-USAGE
+  echo "usage: scripts/check.sh NN|--all [--solution | --file FILE | --url URL [--pid PID]] [--watch] [--json]"
+  echo "       scripts/check.sh --help    explains each option"
 }
 
 # shellcheck disable=SC2317  # called by the EXIT trap
@@ -46,9 +35,6 @@ main() {
     usage >&2
     exit 2
   fi
-  case "$1" in
-    -h|--help) usage; exit 0 ;;
-  esac
   setup_java || exit 2
   setup_jbang || exit 2
   trap stop_grader EXIT
