@@ -122,6 +122,16 @@ step_site() {
   else
     fail "site content (see above)"
   fi
+  # The build must be able to fail: a copy of the site whose page includes a missing tag.
+  local copy="${site_dir}/broken-copy"
+  mkdir -p "${copy}"
+  (cd "${ROOT}" && tar -cf - hugo.toml site scripts exercises) | tar -xf - -C "${copy}"
+  sed -i.bak 's/tag=accept-loop\]/tag=no-such-tag]/' "${copy}/site/content/chapters/01-blocking.adoc"
+  if COURSE_TOOLS_DIR="${TOOLS}" "${copy}/scripts/site.sh" build "${site_dir}/broken-out" >/dev/null 2>&1; then
+    fail "a page that includes a missing tag still builds"
+  else
+    pass "a page that includes a missing tag fails the build"
+  fi
 }
 
 # Processes started by this run (they inherit its marker variable) that are still alive (Linux).
