@@ -25,8 +25,8 @@ port_busy() {
 
 next_steps() {
   local port="$1" jbang_cmd="jbang"
-  if ! command -v jbang >/dev/null 2>&1 || [[ "$(command -v jbang)" != "${JBANG}" && "${JBANG}" == "${TOOLS}"/* ]]; then
-    jbang_cmd="${JBANG}"
+  if [[ "${JBANG}" == "${TOOLS}"/* ]]; then
+    jbang_cmd="${JBANG#"${ROOT}"/}"   # installed here, so not on the reader's PATH yet
   fi
   cat <<NEXT
 
