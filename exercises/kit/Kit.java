@@ -1,5 +1,5 @@
 //SOURCES Options.java Request.java RequestParser.java RequestReader.java HttpError.java Response.java Endpoints.java
-//SOURCES BlockingHttp.java
+//SOURCES BlockingHttp.java EventLoop.java
 
 /**
  * The workshop kit: the HTTP plumbing every chapter shares, so each server file shows only its
@@ -12,6 +12,7 @@
  *   <li>{@link Response}: encoding, for streams and (a chunk at a time) for channels.</li>
  *   <li>{@link Endpoints}: {@code /}, {@code /io}, {@code /cpu}, {@code /bytes}, {@code /echo}.</li>
  *   <li>{@link BlockingHttp}: chapter 01's connection loop, for the later blocking chapters.</li>
+ *   <li>{@link EventLoop}: chapter 03's reactor loop and connection state, for the later chapters.</li>
  * </ul>
  */
 final class Kit {

@@ -3,7 +3,7 @@
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
 //SOURCES Json.java Target.java Inspect.java Client.java Hint.java Alive.java Runner.java
-//SOURCES ProtocolChecks.java Ch01Checks.java Ch02Checks.java Ch03Checks.java
+//SOURCES ProtocolChecks.java Ch01Checks.java Ch02Checks.java Ch03Checks.java Ch04Checks.java
 
 import java.io.IOException;
 import java.nio.file.FileSystems;
@@ -40,6 +40,8 @@ class Grade {
                 List.of("--threads", "4", "--queue", "4"), List.of(ProtocolChecks.class, Ch02Checks.class)));
         CHAPTERS.put("03", new Chapter("03", "The selector reactor", "chapters/03-reactor",
                 List.of(), List.of(ProtocolChecks.class, Ch03Checks.class)));
+        CHAPTERS.put("04", new Chapter("04", "Many reactors", "chapters/04-multi-reactor",
+                List.of("--loops", "2"), List.of(ProtocolChecks.class, Ch04Checks.class)));
     }
 
     static final String SITE = "http://127.0.0.1:1313/";

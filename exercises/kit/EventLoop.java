@@ -1,0 +1,213 @@
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.PriorityQueue;
+
+/**
+ * Chapter 03's event loop, for the later chapters: waits for ready channels or the next timer,
+ * and handles both, on the thread that calls {@link #run}. Connections are adopted on that
+ * thread only; how they get there from an acceptor is chapter 04's business.
+ */
+final class EventLoop {
+    /** A task to run at a deadline (System.nanoTime()). */
+    record Timer(long deadline, Runnable task) {}
+
+    private final Selector selector;
+    private Runnable eachTurn = () -> { };
+    private final PriorityQueue<Timer> timers = new PriorityQueue<>((a, b) -> Long.compare(a.deadline(), b.deadline()));
+
+    EventLoop(Selector selector) {
+        this.selector = selector;
+    }
+
+    /** Registers an accepted connection with this loop. Call it on the loop's own thread. */
+    void adopt(SocketChannel channel) throws IOException {
+        channel.configureBlocking(false);
+        channel.setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);
+        SelectionKey key = channel.register(selector, SelectionKey.OP_READ);
+        key.attach(new ReactorConnection(this, key));
+    }
+
+    /** Runs the loop for ever; {@code eachTurn} runs on this thread before every select(). */
+    void run(Runnable eachTurn) throws IOException {
+        this.eachTurn = eachTurn;
+        run();
+    }
+    void run() throws IOException {
+        while (true) {
+            eachTurn.run();
+            // Why: sleep in select() until a channel is ready or the next timer is due; never spin.
+            Timer next = timers.peek();
+            long waitMs = next == null ? 0 : Math.max(1, (next.deadline() - System.nanoTime() + 999_999) / 1_000_000);
+            selector.select(waitMs);
+            for (SelectionKey key : selector.selectedKeys()) {
+                try {
+                    if (!key.isValid()) continue;
+                    if (key.isAcceptable()) accept(key);
+                    if (key.isValid() && key.isReadable()) ((ReactorConnection) key.attachment()).onReadable();
+                    if (key.isValid() && key.isWritable()) ((ReactorConnection) key.attachment()).onWritable();
+                } catch (IOException e) {
+                    if (key.attachment() instanceof ReactorConnection c) c.close(); // Why: a broken client costs its connection only.
+                }
+            }
+            selector.selectedKeys().clear();
+            runDueTimers();
+        }
+    }
+
+    private void accept(SelectionKey key) throws IOException {
+        SocketChannel channel;
+        while ((channel = ((ServerSocketChannel) key.channel()).accept()) != null) {
+            adopt(channel);
+        }
+    }
+    /** Runs {@code task} on this loop after {@code millis} ms, without blocking anyone meanwhile. */
+    void schedule(long millis, Runnable task) {
+        timers.add(new Timer(System.nanoTime() + millis * 1_000_000, task));
+    }
+
+    private void runDueTimers() {
+        long now = System.nanoTime();
+        while (!timers.isEmpty() && timers.peek().deadline() <= now) {
+            timers.poll().task().run();
+        }
+    }
+}
+
+/** One connection's state machine: bytes in, requests parsed, responses out in request order. */
+final class ReactorConnection {
+    /** Requests answered but not yet sent, at most; beyond it, stop reading (backpressure). */
+    static final int MAX_PENDING = 16;
+
+    /** A response in its request's place: filled now, or when its timer fires. */
+    static final class Slot {
+        Response.Outgoing out;
+    }
+
+    private final EventLoop loop;
+    private final SelectionKey key;
+    private final SocketChannel channel;
+    private final RequestParser parser = new RequestParser();
+    private final ByteBuffer in = ByteBuffer.allocate(16 * 1024);
+    private final ArrayDeque<Slot> pending = new ArrayDeque<>();
+    private boolean closing;   // a response said close: read no more, close once it is sent
+    private boolean closed;
+    private boolean parsing;   // inside parseBuffered: the buffer is flipped for reading
+
+    ReactorConnection(EventLoop loop, SelectionKey key) {
+        this.loop = loop;
+        this.key = key;
+        this.channel = (SocketChannel) key.channel();
+    }
+    void onReadable() throws IOException {
+        int n = channel.read(in);
+        if (n < 0) {             // the client closed its side
+            if (pending.isEmpty()) close();
+            else closing = true; // Why: answer what it asked before closing.
+            return;
+        }
+        parseBuffered();
+    }
+
+    /** Parses every complete request in the buffer, while there is room to answer them. */
+    private void parseBuffered() throws IOException {
+        in.flip();
+        parsing = true;
+        try {
+            Request request;
+            while (!closing && pending.size() < MAX_PENDING && (request = parser.parse(in)) != null) {
+                handle(request);
+            }
+        } catch (HttpError e) {
+            answer(new Slot(), e.response());
+        } finally {
+            in.compact(); // Why: bytes of a request not parsed yet stay for the next round.
+            parsing = false;
+        }
+        updateInterest();
+    }
+    private void handle(Request request) throws IOException {
+        Slot slot = new Slot();
+        pending.add(slot);       // Why: its place in line, so responses go out in request order.
+        Endpoints.Work work;
+        try {
+            work = Endpoints.plan(request);
+        } catch (RuntimeException e) {
+            answer(slot, Response.serverError(e));
+            return;
+        }
+        switch (work) {
+            case Endpoints.Ready r -> answer(slot, r.response());
+            case Endpoints.Wait w -> loop.schedule(w.millis(), () -> answerLater(slot, w.response()));
+            case Endpoints.Burn b -> {
+                Endpoints.burnCpu(b.millis()); // Why not: this blocks the loop for everyone; chapter 04 fixes it.
+                answer(slot, b.response());
+            }
+        }
+    }
+
+    private void answerLater(Slot slot, Response response) {
+        try {
+            answer(slot, response);
+        } catch (IOException e) {
+            close();
+        }
+    }
+
+    private void answer(Slot slot, Response response) throws IOException {
+        if (closed) return;
+        if (!pending.contains(slot)) pending.add(slot);
+        slot.out = response.outgoing();
+        if (response.closes()) closing = true;
+        flush();
+    }
+
+    void onWritable() throws IOException {
+        flush();
+    }
+    /** Sends finished responses from the head of the line, as far as the socket takes them. */
+    private void flush() throws IOException {
+        while (!pending.isEmpty() && pending.peek().out != null) {
+            if (!pending.peek().out.writeTo(channel)) {
+                updateInterest();  // Why: the socket is full; OP_WRITE says when it has room again.
+                return;
+            }
+            boolean last = pending.poll().out.response().closes();
+            if (last) {
+                close();
+                return;
+            }
+        }
+        if (closing && pending.isEmpty()) {
+            close();
+            return;
+        }
+        if (!parsing && in.position() > 0 && pending.size() < MAX_PENDING && !closing) {
+            parseBuffered();       // Why: requests that waited in the buffer while we were full.
+            return;
+        }
+        updateInterest();
+    }
+
+    /** Read while there is room for answers; write only while a ready response waits. */
+    private void updateInterest() {
+        if (closed) return;
+        boolean writing = !pending.isEmpty() && pending.peek().out != null;
+        boolean reading = !closing && pending.size() < MAX_PENDING;
+        key.interestOps((reading ? SelectionKey.OP_READ : 0) | (writing ? SelectionKey.OP_WRITE : 0));
+    }
+    void close() {
+        if (closed) return;
+        closed = true;
+        key.cancel();
+        try {
+            channel.close(); // Why: a cancelled key alone leaks the socket's file descriptor.
+        } catch (IOException e) {
+            // closing anyway
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Chapter 04, many reactors, started with --loops 2. */
+@ExtendWith(Alive.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class Ch04Checks {
+    static final int LOOPS = 2;
+
+    @Test @Order(1)
+    @DisplayName("answers a new connection on an idle server at once (wakeup after handover)")
+    @Hint(value = "An idle loop sleeps in select() with nothing to wake it. After queueing a connection for it, what makes it look at the queue?",
+          see = "chapters/04-multi-reactor#handing-over-connections")
+    void idleLoopWakes() throws Exception {
+        Thread.sleep(300); // every loop idle
+        for (int i = 0; i < LOOPS * 2; i++) {
+            long start = System.nanoTime();
+            try (Client c = Client.connect(2000)) {
+                assertEquals(200, c.send(Client.request("GET", "/")).read().status());
+            }
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(ms < 500, "connection " + (i + 1) + " waited " + ms + " ms on an idle server");
+        }
+    }
+
+    @Test @Order(2)
+    @DisplayName("spreads connections over the loops: 4 x /cpu?ms=400 take about 2 x 400 ms")
+    @Hint(value = "With --loops 2, four connections should land two on each loop, so their CPU work runs on two cores at once.",
+          see = "chapters/04-multi-reactor#the-loops")
+    void spread() throws Exception {
+        List<Future<Long>> done = new ArrayList<>();
+        long start = System.nanoTime();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 4; i++) {
+                done.add(pool.submit(() -> {
+                    try (Client c = Client.connect(5000)) {
+                        assertEquals(200, c.send(Client.request("GET", "/cpu?ms=400")).read().status());
+                    }
+                    return (System.nanoTime() - start) / 1_000_000;
+                }));
+            }
+        }
+        long slowest = 0;
+        for (Future<Long> f : done) slowest = Math.max(slowest, f.get());
+        assertTrue(slowest < 1400, "4 requests of 400 ms CPU took " + slowest + " ms: one loop did them all?");
+    }
+
+    @Test @Order(3)
+    @DisplayName("serves connections on other loops while one loop burns CPU")
+    @Hint(value = "CPU work stalls the loop it runs on, and only that loop. Connections owned by the other loops must not wait for it.",
+          see = "chapters/04-multi-reactor#the-loops")
+    void otherLoopsServe() throws Exception {
+        List<Client> others = new ArrayList<>();
+        try (Client busy = Client.connect(5000)) {
+            for (int i = 0; i < 6; i++) others.add(Client.connect(3000));
+            busy.send(Client.request("GET", "/cpu?ms=1500"));
+            Thread.sleep(150);
+            long start = System.nanoTime();
+            for (Client c : others) c.send(Client.request("GET", "/"));
+            List<Future<Long>> answered = new ArrayList<>();
+            try (ExecutorService readers = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (Client c : others) {
+                    answered.add(readers.submit(() -> {
+                        c.read();
+                        return (System.nanoTime() - start) / 1_000_000;
+                    }));
+                }
+            }
+            long fastest = Long.MAX_VALUE;
+            for (Future<Long> f : answered) fastest = Math.min(fastest, f.get());
+            assertTrue(fastest < 500, "while one loop burned 1.5 s of CPU, the first answer on 6 other connections took " + fastest + " ms");
+            busy.read();
+        } finally {
+            for (Client c : others) c.close();
+        }
+    }
+
+    @Test @Order(4)
+    @DisplayName("loses no connection in a storm of 1000 at once")
+    @Hint(value = "The acceptor may queue several connections before a loop looks. Adopt every queued one, not just the first.",
+          see = "chapters/04-multi-reactor#handing-over-connections")
+    void storm() throws Exception {
+        List<Future<Integer>> replies = new ArrayList<>();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 1000; i++) {
+                replies.add(pool.submit(() -> {
+                    try (Client c = Client.connect(10_000)) {
+                        return c.send(Client.request("GET", "/", "Connection: close")).read().status();
+                    }
+                }));
+            }
+        }
+        int ok = 0;
+        List<String> problems = new ArrayList<>();
+        for (Future<Integer> f : replies) {
+            try {
+                if (f.get() == 200) ok++;
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (problems.size() < 3) problems.add(e.getCause().getMessage());
+            }
+        }
+        assertEquals(1000, ok, "of 1000 connections opened at once, " + (1000 - ok) + " got no answer, e.g. " + problems);
+    }
+
+    @Test @Order(5)
+    @DisplayName("runs exactly one acceptor and --loops event loops")
+    @Hint(value = "Count the threads that wait for I/O: one in accept(), and one select() per loop.",
+          see = "chapters/04-multi-reactor#the-loops")
+    void threads() throws Exception {
+        List<Inspect.ThreadInfo> io = Target.get().inspect().threads().stream()
+                .filter(t -> t.stack().stream().anyMatch(f -> f.contains("SelectorImpl") || f.contains("accept")))
+                .toList();
+        long selecting = io.stream().filter(t -> t.stack().stream().anyMatch(f -> f.contains("SelectorImpl"))).count();
+        assertEquals(LOOPS, selecting, "threads in select(): " + io.stream().map(Inspect.ThreadInfo::name).toList());
+        assertEquals(LOOPS + 1, io.size(), "threads waiting for I/O: " + io.stream().map(Inspect.ThreadInfo::name).toList());
+    }
+}

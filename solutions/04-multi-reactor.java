@@ -1,0 +1,86 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25
+//SOURCES ../exercises/kit/Kit.java
+
+import java.io.IOException;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * Chapter 04: an acceptor thread and N event loops, each with its own Selector and its own
+ * connections: Netty's boss/worker model, by hand.
+ */
+class MultiReactorServer {
+    public static void main(String[] args) throws IOException {
+        int cores = Runtime.getRuntime().availableProcessors();
+        Options options = Options.parse("04-multi-reactor", args, "--loops", String.valueOf(cores));
+        int n = Math.max(1, options.number("--loops"));
+        // Start the loops.
+        // tag::loops[]
+        Worker[] workers = new Worker[n];
+        for (int i = 0; i < n; i++) {
+            workers[i] = new Worker();
+            Thread.ofPlatform().name("loop-" + (i + 1)).start(workers[i]);
+        }
+        // end::loops[]
+        // Start the acceptor: a blocking accept() on this thread is all it does.
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(options.address(), 1024);
+            options.ready(server.socket().getLocalPort());
+            // tag::accept[]
+            for (long next = 0; ; next++) {
+                SocketChannel channel = server.accept();
+                workers[(int) (next % n)].take(channel); // Why: round robin spreads connections evenly.
+            }
+            // end::accept[]
+        }
+    }
+}
+
+/** One event loop on its own thread, and the queue through which it receives new connections. */
+final class Worker implements Runnable {
+    private final Selector selector;
+    private final EventLoop loop;
+    private final Queue<SocketChannel> handover = new ConcurrentLinkedQueue<>();
+
+    Worker() throws IOException {
+        selector = Selector.open();
+        loop = new EventLoop(selector);
+    }
+
+    // tag::handover[]
+    /** Called on the acceptor thread: queue the connection, then wake the loop. */
+    void take(SocketChannel channel) {
+        handover.add(channel);
+        selector.wakeup(); // Why: the loop may sleep in select() with nothing else to wake it.
+    }
+
+    /** The loop thread, before each select(): adopt what the acceptor queued. */
+    private void adoptQueued() {
+        SocketChannel channel;
+        while ((channel = handover.poll()) != null) { // Why: several may have come since the last turn.
+            try {
+                loop.adopt(channel); // Why: only the loop's own thread touches its selector and connections.
+            } catch (IOException e) {
+                try {
+                    channel.close();
+                } catch (IOException ignored) {
+                    // gone already
+                }
+            }
+        }
+    }
+    // end::handover[]
+
+    @Override
+    public void run() {
+        try {
+            loop.run(this::adoptQueued);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
