@@ -3,7 +3,7 @@
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
 //SOURCES Json.java Target.java Inspect.java Client.java Hint.java Alive.java Runner.java
-//SOURCES ProtocolChecks.java Ch01Checks.java Ch02Checks.java Ch03Checks.java Ch04Checks.java
+//SOURCES ProtocolChecks.java Ch01Checks.java Ch02Checks.java Ch03Checks.java Ch04Checks.java Ch05Checks.java
 
 import java.io.IOException;
 import java.nio.file.FileSystems;
@@ -42,6 +42,8 @@ class Grade {
                 List.of(), List.of(ProtocolChecks.class, Ch03Checks.class)));
         CHAPTERS.put("04", new Chapter("04", "Many reactors", "chapters/04-multi-reactor",
                 List.of("--loops", "2"), List.of(ProtocolChecks.class, Ch04Checks.class)));
+        CHAPTERS.put("05", new Chapter("05", "Virtual threads", "chapters/05-virtual-threads",
+                List.of("--max-concurrent", "2500"), List.of(ProtocolChecks.class, Ch05Checks.class)));
     }
 
     static final String SITE = "http://127.0.0.1:1313/";

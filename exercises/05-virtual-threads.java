@@ -1,0 +1,49 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25
+//SOURCES kit/Kit.java
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ServerSocket;
+import java.net.Socket;
+
+/**
+ * Chapter 05: chapter 01's blocking code, one virtual thread per connection.
+ *
+ * It starts a platform thread per connection, like chapter 02's first version. Make each one
+ * a virtual thread, and limit the connections served at once to --max-concurrent. Grade it
+ * with scripts/check.sh 05 (it starts the server with --max-concurrent 2500).
+ */
+class VirtualThreadServer {
+    public static void main(String[] args) throws IOException {
+        Options options = Options.parse("05-virtual-threads", args, "--max-concurrent", "10000");
+        // TODO(limit): a Semaphore with --max-concurrent permits; a connection that gets no
+        //  permit (tryAcquire) is answered with refuse(socket) at once. Release it when done.
+        try (ServerSocket server = new ServerSocket()) {
+            server.setReuseAddress(true);
+            server.bind(options.address(), 4096);
+            options.ready(server.getLocalPort());
+            // tag::accept-loop[]
+            while (true) {
+                Socket socket = server.accept();
+                // TODO(virtual): a platform thread per connection reserves a stack and an OS
+                //  thread for every client. Start a virtual thread instead.
+                Thread.ofPlatform().start(() -> BlockingHttp.serve(socket));
+            }
+            // end::accept-loop[]
+        }
+    }
+
+    /** Answers 503 at once and closes. */
+    static void refuse(Socket socket) {
+        try (socket) {
+            Response.text(503, "busy: too many connections; try again\n").withHeader("Retry-After: 1").closing()
+                    .writeTo(socket.getOutputStream());
+            socket.shutdownOutput();
+            InputStream in = socket.getInputStream();
+            in.skipNBytes(in.available());
+        } catch (IOException e) {
+            // the client is gone already
+        }
+    }
+}

@@ -1,0 +1,56 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25
+//SOURCES ../exercises/kit/Kit.java
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.concurrent.Semaphore;
+
+/**
+ * Chapter 05: chapter 01's blocking code, one virtual thread per connection; a Semaphore
+ * (not a pool) limits how many connections are served at once.
+ */
+class VirtualThreadServer {
+    public static void main(String[] args) throws IOException {
+        Options options = Options.parse("05-virtual-threads", args, "--max-concurrent", "10000");
+        // tag::limit[]
+        Semaphore permits = new Semaphore(options.number("--max-concurrent"));
+        // end::limit[]
+        try (ServerSocket server = new ServerSocket()) {
+            server.setReuseAddress(true);
+            server.bind(options.address(), 4096);
+            options.ready(server.getLocalPort());
+            // tag::accept-loop[]
+            while (true) {
+                Socket socket = server.accept();
+                if (!permits.tryAcquire()) { // Why: a limit on concurrency answers at once instead of queueing.
+                    refuse(socket);
+                    continue;
+                }
+                Thread.ofVirtual().name("conn-", 0).start(() -> { // Why: a thread per connection costs little now.
+                    try {
+                        BlockingHttp.serve(socket); // chapter 01's loop: blocking calls unmount the virtual thread
+                    } finally {
+                        permits.release();
+                    }
+                });
+            }
+            // end::accept-loop[]
+        }
+    }
+
+    /** Answers 503 at once and closes. */
+    static void refuse(Socket socket) {
+        try (socket) {
+            Response.text(503, "busy: too many connections; try again\n").withHeader("Retry-After: 1").closing()
+                    .writeTo(socket.getOutputStream());
+            socket.shutdownOutput();
+            InputStream in = socket.getInputStream();
+            in.skipNBytes(in.available());
+        } catch (IOException e) {
+            // the client is gone already
+        }
+    }
+}
