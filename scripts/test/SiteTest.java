@@ -78,6 +78,6 @@ class SiteTest {
 
     static String unescape(String s) {
         return s.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&#39;", "'")
-                .replace("&#8217;", "'").replace("&amp;", "&");
+                .replace("&#8217;", "'").replace("&#34;", "\"").replace("&#x27;", "'").replace("&amp;", "&");
     }
 }
