@@ -19,11 +19,32 @@ usage: scripts/site.sh build [DIR]        build into DIR (default public/); fail
 USAGE
 }
 
+# The absolute form of path $1, relative to the caller's directory (it may not exist yet).
+absolute() {
+  case "$1" in
+    /*) echo "$1" ;;
+    *) echo "${PWD}/$1" ;;
+  esac
+}
+
 build() {
-  local dest="${1:-${ROOT}/public}" log status=0
+  if [[ $# -gt 1 ]]; then
+    usage >&2
+    exit 2
+  fi
+  local dest log status=0
+  dest="$(absolute "${1:-${ROOT}/public}")"
+  # Hugo empties DIR first (--cleanDestinationDir): only a new or empty folder, or an earlier build.
+  if [[ "${ROOT}/" == "${dest%/}/"* ]] \
+     || { [[ -d "${dest}" && -n "$(ls -A "${dest}")" && ! -f "${dest}/index.html" ]]; }; then
+    echo "site: ${dest} is not empty and holds no earlier build: give a new or empty folder" >&2
+    exit 2
+  fi
   log="$(mktemp)"
   "${HUGO}" --source "${ROOT}" --destination "${dest}" --cleanDestinationDir --logLevel warn \
     >"${log}" 2>&1 || status=$?
+  # Asciidoctor reports a missing include or tag as a warning, and Hugo may go on: any warning
+  # or error line fails the build.
   if [[ ${status} -ne 0 ]] || grep -Eq 'WARN|ERROR|asciidoctor: (WARNING|ERROR)' "${log}"; then
     echo "site: the build failed or warned:" >&2
     grep -E 'WARN|ERROR|asciidoctor:|Error' "${log}" >&2 || cat "${log}" >&2
@@ -38,12 +59,19 @@ serve() {
   local port=1313
   while [[ $# -gt 0 ]]; do
     case "$1" in
-      --port) port="${2:?--port needs a number}"; shift ;;
+      --port)
+        if [[ $# -lt 2 || ! "$2" =~ ^[0-9]+$ ]]; then
+          echo "site: --port needs a number" >&2
+          exit 2
+        fi
+        port="$2"
+        shift ;;
       *) usage >&2; exit 2 ;;
     esac
     shift
   done
-  # Hugo runs in the foreground: Ctrl-C stops it, and nothing else was started.
+  # Hugo runs in the foreground in place of this script: Ctrl-C stops it, and nothing else
+  # was started. It renders from memory, and needs no network.
   exec "${HUGO}" server --source "${ROOT}" --bind 127.0.0.1 --port "${port}" \
     --baseURL "http://127.0.0.1:${port}/" --disableFastRender --logLevel warn
 }
