@@ -125,12 +125,15 @@ step_site() {
   # The build must be able to fail: a copy of the site whose page includes a missing tag.
   local copy="${site_dir}/broken-copy"
   mkdir -p "${copy}"
-  (cd "${ROOT}" && tar -cf - hugo.toml site scripts exercises) | tar -xf - -C "${copy}"
+  (cd "${ROOT}" && tar -cf - hugo.toml site scripts exercises solutions) | tar -xf - -C "${copy}"
   sed -i.bak 's/tag=accept-loop\]/tag=no-such-tag]/' "${copy}/site/content/chapters/01-blocking.adoc"
-  if COURSE_TOOLS_DIR="${TOOLS}" "${copy}/scripts/site.sh" build "${site_dir}/broken-out" >/dev/null 2>&1; then
+  local out
+  if out="$(COURSE_TOOLS_DIR="${TOOLS}" "${copy}/scripts/site.sh" build "${site_dir}/broken-out" 2>&1)"; then
     fail "a page that includes a missing tag still builds"
+  elif [[ "${out}" != *no-such-tag* ]]; then
+    fail "the copy with a missing tag failed, but not because of the tag: ${out}"
   else
-    pass "a page that includes a missing tag fails the build"
+    pass "a page that includes a missing tag fails the build, naming the tag"
   fi
 }
 
