@@ -45,7 +45,11 @@ final class Endpoints {
 
     /** Does the work in place (sleeping, or burning CPU on this thread) and returns the response. */
     static Response serve(Request request) throws InterruptedException {
-        Work work = plan(request);
+        return perform(plan(request));
+    }
+
+    /** Does planned work in place, on the calling thread, and returns its response. */
+    static Response perform(Work work) throws InterruptedException {
         switch (work) {
             case Wait w -> Thread.sleep(w.millis());
             case Burn b -> burnCpu(b.millis());

@@ -3,7 +3,7 @@
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
 //SOURCES Json.java Target.java Inspect.java Client.java Hint.java Alive.java Runner.java
-//SOURCES ProtocolChecks.java Ch01Checks.java Ch02Checks.java Ch03Checks.java Ch04Checks.java Ch05Checks.java
+//SOURCES ProtocolChecks.java Ch01Checks.java Ch02Checks.java Ch03Checks.java Ch04Checks.java Ch05Checks.java Ch06Checks.java
 
 import java.io.IOException;
 import java.nio.file.FileSystems;
@@ -44,6 +44,8 @@ class Grade {
                 List.of("--loops", "2"), List.of(ProtocolChecks.class, Ch04Checks.class)));
         CHAPTERS.put("05", new Chapter("05", "Virtual threads", "chapters/05-virtual-threads",
                 List.of("--max-concurrent", "2500"), List.of(ProtocolChecks.class, Ch05Checks.class)));
+        CHAPTERS.put("06", new Chapter("06", "Netty and virtual threads", "chapters/06-netty-hybrid",
+                List.of("--loops", "2"), List.of(ProtocolChecks.class, Ch06Checks.class)));
     }
 
     static final String SITE = "http://127.0.0.1:1313/";
@@ -117,7 +119,7 @@ class Grade {
                 Path server = serverFile(chapter);
                 label = root.relativize(server).toString();
                 say("\n" + bold(chapter.number() + " " + chapter.title()) + ": grading " + label);
-                say(dim("  starting it with: jbang " + label + " --port 0" + String.join(" ", prefix(" ", chapter.args()))));
+                say(dim("  starting it with: jbang " + label + " --port 0" + String.join("", prefix(" ", chapter.args()))));
                 Path log = root.resolve(".results/logs/" + chapter.number() + "-" + which + ".log");
                 Files.createDirectories(log.getParent());
                 Files.deleteIfExists(log);

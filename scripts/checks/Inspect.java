@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
@@ -77,6 +78,67 @@ final class Inspect {
                 .orElseThrow(() -> new IllegalStateException("cannot read the CPU time of process " + pid));
     }
 
+    /** Resident memory of the process in bytes (Linux /proc, else ps), heap, stacks and direct buffers alike; empty if unknown. */
+    OptionalLong residentBytes() {
+        Path status = Path.of("/proc", String.valueOf(pid), "status");
+        try {
+            if (Files.isReadable(status)) {
+                for (String line : Files.readAllLines(status)) {
+                    if (line.startsWith("VmRSS:")) return OptionalLong.of(Long.parseLong(line.replaceAll("\\D", "")) * 1024);
+                }
+                return OptionalLong.empty();
+            }
+            Process p = new ProcessBuilder("ps", "-o", "rss=", "-p", String.valueOf(pid)).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            return p.waitFor() == 0 && out.matches("\\d+") ? OptionalLong.of(Long.parseLong(out) * 1024) : OptionalLong.empty();
+        } catch (IOException | InterruptedException | NumberFormatException e) {
+            return OptionalLong.empty();
+        }
+    }
+
+    /** Heap in use right after a full GC, in bytes ({@code jcmd GC.run}, then {@code GC.heap_info}). */
+    long heapAfterGc() throws IOException {
+        jcmd("GC.run");
+        String info = jcmdOutput("GC.heap_info");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("used (\\d+)K").matcher(info);
+        if (!m.find()) throw new IOException("cannot read the heap in use from jcmd GC.heap_info: " + info.strip());
+        return Long.parseLong(m.group(1)) * 1024;
+    }
+
+    /** Number of OS threads of the process (Linux /proc, else ps -M); empty if unknown. Virtual threads are not OS threads. */
+    OptionalInt osThreads() {
+        Path status = Path.of("/proc", String.valueOf(pid), "status");
+        try {
+            if (Files.isReadable(status)) {
+                for (String line : Files.readAllLines(status)) {
+                    if (line.startsWith("Threads:")) return OptionalInt.of(Integer.parseInt(line.substring(8).strip()));
+                }
+                return OptionalInt.empty();
+            }
+            Process p = new ProcessBuilder("ps", "-M", "-p", String.valueOf(pid)).redirectErrorStream(true).start();
+            long lines = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().count();
+            return p.waitFor() == 0 && lines > 1 ? OptionalInt.of((int) lines - 1) : OptionalInt.empty();
+        } catch (IOException | InterruptedException | NumberFormatException e) {
+            return OptionalInt.empty();
+        }
+    }
+
+    /** The process's soft limit on open files (Linux /proc/PID/limits); empty if unknown or unlimited. */
+    OptionalLong maxOpenFiles() {
+        Path limits = Path.of("/proc", String.valueOf(pid), "limits");
+        try {
+            for (String line : Files.readAllLines(limits)) {
+                if (line.startsWith("Max open files")) {
+                    String soft = line.substring("Max open files".length()).strip().split("\\s+")[0];
+                    return soft.matches("\\d+") ? OptionalLong.of(Long.parseLong(soft)) : OptionalLong.empty();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or the process is gone
+        }
+        return OptionalLong.empty();
+    }
+
     /**
      * Records JFR events while {@code during} runs, and returns those named {@code eventNames}.
      * Uses the JDK's default settings (for example jdk.VirtualThreadPinned over 20 ms).
@@ -101,6 +163,10 @@ final class Inspect {
     }
 
     private void jcmd(String... command) throws IOException {
+        jcmdOutput(command);
+    }
+
+    private String jcmdOutput(String... command) throws IOException {
         List<String> args = new ArrayList<>();
         args.add(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString());
         args.add(String.valueOf(pid));
@@ -120,5 +186,6 @@ final class Inspect {
         if (p.exitValue() != 0 || out.contains("Exception")) {
             throw new IOException("jcmd " + pid + " " + String.join(" ", command) + " failed: " + out.strip());
         }
+        return out;
     }
 }

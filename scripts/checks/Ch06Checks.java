@@ -1,0 +1,160 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Chapter 06, Netty and virtual threads, started with --loops 2. The checks that stall a server
+ * whose event loops block come last, so they do not stall the others.
+ */
+@ExtendWith(Alive.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class Ch06Checks {
+    static final int LOOPS = 2;
+    static final long MIB = 1024 * 1024;
+
+    // tag::in-order[]
+    @Test @Order(1)
+    @DisplayName("keeps answers in request order when pipelined work finishes out of order")
+    @Hint(value = "Work on virtual threads ends in any order; a connection's answers must not. Where does an answer wait for the ones before it?",
+          see = "chapters/06-netty-hybrid#answers-in-order")
+    void inOrder() throws Exception {
+        try (Client c = Client.connect(5000)) {
+            c.send(Client.request("GET", "/io?ms=600") + Client.request("GET", "/io?ms=10")
+                    + Client.request("GET", "/io?ms=300") + Client.request("GET", "/"));
+            List<String> bodies = new ArrayList<>();
+            for (int i = 0; i < 4; i++) bodies.add(c.read().text().strip());
+            assertEquals(List.of("waited 600 ms", "waited 10 ms", "waited 300 ms", "Hello, World!"), bodies,
+                    "four pipelined requests (600 ms, 10 ms, 300 ms, /) were answered in this order");
+        }
+    }
+    // end::in-order[]
+
+    // tag::slow-reader[]
+    @Test @Order(2)
+    @DisplayName("does not hold a whole response in memory for a client that reads slowly")
+    @Hint(value = "Netty queues whatever you write, however slowly the client reads. Write the next chunk only while the channel is writable.",
+          see = "chapters/06-netty-hybrid#backpressure")
+    void slowReader() throws Exception {
+        Inspect inspect = Target.get().inspect();
+        long before = inspect.residentBytes().orElseThrow();
+        List<Client> readers = new ArrayList<>();
+        try {
+            for (int i = 0; i < 4; i++) {
+                Client c = Client.connect(5000);
+                readers.add(c);
+                c.send(Client.request("GET", "/bytes?n=" + 64 * MIB)); // 256 MiB in all, read by nobody
+            }
+            Thread.sleep(2000);
+            long grew = inspect.residentBytes().orElseThrow() - before;
+            assertTrue(grew < 96 * MIB, "with 4 clients not reading 64 MiB each, the server's memory grew by "
+                    + grew / MIB + " MiB: it holds the responses instead of pacing them");
+            assertEquals(200, Client.get("/").status(), "the server should go on answering meanwhile");
+        } finally {
+            for (Client c : readers) c.close();
+        }
+    }
+    // end::slow-reader[]
+
+    @Test @Order(3)
+    @DisplayName("stops reading from a client that pipelines requests but does not read the answers")
+    @Hint(value = "Turn autoRead off while the connection is not writable (channelWritabilityChanged), and on again when it is.",
+          see = "chapters/06-netty-hybrid#backpressure")
+    void stopsReading() throws Exception {
+        byte[] batch = Client.request("GET", "/").repeat(2048).getBytes(StandardCharsets.ISO_8859_1);
+        long limit = 32 * MIB;
+        AtomicLong written = new AtomicLong();
+        Target t = Target.get();
+        try (Socket s = new Socket()) {
+            s.setReceiveBufferSize(64 * 1024);  // small buffers on our side: what piles up is the server's
+            s.setSendBufferSize(64 * 1024);
+            s.connect(new InetSocketAddress(t.host, t.port), 3000);
+            Thread writer = Thread.ofPlatform().daemon().start(() -> {
+                try {
+                    OutputStream out = s.getOutputStream();
+                    while (written.get() < limit) {
+                        out.write(batch);
+                        written.addAndGet(batch.length);
+                    }
+                } catch (IOException e) {
+                    // closed below
+                }
+            });
+            writer.join(6000);
+            long sent = written.get();
+            assertTrue(sent < limit / 2, "a client that never read its answers could send " + sent / MIB
+                    + " MiB of requests (" + sent / Client.request("GET", "/").length()
+                    + " requests): the server kept reading and queueing answers");
+        }
+        assertEquals(200, Client.get("/").status(), "the server should go on answering other clients");
+    }
+
+    // tag::cpu[]
+    @Test @Order(4)
+    @DisplayName("runs /cpu on virtual threads, so every event loop still answers at once")
+    @Hint(value = "An event loop that burns CPU serves none of its other connections meanwhile. Hand the work to a virtual thread.",
+          see = "chapters/06-netty-hybrid#off-the-event-loop")
+    void cpuOffLoop() throws Exception {
+        List<Client> busy = new ArrayList<>();
+        try {
+            for (int i = 0; i < LOOPS * 2; i++) busy.add(Client.connect(10_000));
+            for (Client c : busy) c.send(Client.request("GET", "/cpu?ms=1500"));
+            Thread.sleep(300);
+            List<Inspect.ThreadInfo> burning = Target.get().inspect().threads().stream()
+                    .filter(t -> t.stack().stream().anyMatch(f -> f.contains("burnCpu"))).toList();
+            assertFalse(burning.isEmpty(), "no thread was burning CPU for the 4 requests of /cpu?ms=1500");
+            for (Inspect.ThreadInfo t : burning) {
+                assertTrue(t.virtual(), "/cpu ran on the platform thread '" + t.name() + "' (an event loop?), not on a virtual thread");
+            }
+            for (int i = 0; i < LOOPS * 2; i++) {
+                long start = System.nanoTime();
+                assertEquals(200, Client.get("/").status());
+                long ms = (System.nanoTime() - start) / 1_000_000;
+                assertTrue(ms < 500, "while /cpu ran, GET / on a new connection took " + ms + " ms");
+            }
+            for (Client c : busy) c.read(); // the burns hold the carriers until they end: let them end here
+        } finally {
+            for (Client c : busy) c.close();
+        }
+    }
+    // end::cpu[]
+
+    @Test @Order(5)
+    @DisplayName("answers GET / at once during a flood of 500 /io?ms=1000 (no event loop sleeps)")
+    @Hint(value = "/io stands for a blocking call, like JDBC. On an event loop it stalls every connection of that loop; on a virtual thread it stalls nobody.",
+          see = "chapters/06-netty-hybrid#off-the-event-loop")
+    void ioFlood() throws Exception {
+        List<Client> flood = new ArrayList<>();
+        try {
+            for (int i = 0; i < 500; i++) flood.add(Client.connect(5000));
+            long start = System.nanoTime();
+            for (Client c : flood) c.send(Client.request("GET", "/io?ms=1000"));
+            Thread.sleep(200);
+            long asked = System.nanoTime();
+            try (Client probe = Client.connect(3000)) {
+                assertEquals(200, probe.send(Client.request("GET", "/")).read().status());
+            }
+            long ms = (System.nanoTime() - asked) / 1_000_000;
+            assertTrue(ms < 300, "during the flood, GET / took " + ms + " ms");
+            for (Client c : flood) assertEquals(200, c.read().status());
+            long all = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(all < 3000, "500 requests of /io?ms=1000 took " + all + " ms together");
+        } finally {
+            for (Client c : flood) c.close();
+        }
+    }
+}

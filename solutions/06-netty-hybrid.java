@@ -1,0 +1,162 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25
+//DEPS io.netty:netty-codec-http:4.2.20.Final
+//SOURCES ../exercises/kit/Kit.java ../exercises/kit/NettyHttp.java
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.flow.FlowControlHandler;
+import io.netty.handler.stream.ChunkedWriteHandler;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+
+/**
+ * Chapter 06: Netty's event loops own the sockets; the work that blocks runs on virtual threads,
+ * and each answer goes back to its connection's event loop to be written, in request order.
+ */
+class NettyHybridServer {
+    public static void main(String[] args) throws InterruptedException {
+        int cores = Runtime.getRuntime().availableProcessors();
+        Options options = Options.parse("06-netty-hybrid", args, "--loops", String.valueOf(cores));
+        // Configure the server: one acceptor loop (the boss), --loops loops for the connections.
+        EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        EventLoopGroup loops = new MultiThreadIoEventLoopGroup(Math.max(1, options.number("--loops")), NioIoHandler.newFactory());
+        try {
+            // tag::pipeline[]
+            ServerBootstrap bootstrap = new ServerBootstrap()
+                    .group(boss, loops)
+                    .channel(NioServerSocketChannel.class)
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel channel) {
+                            channel.pipeline().addLast(
+                                    new NettyHttp.Decoder(),      // bytes -> kit Requests
+                                    new FlowControlHandler(),     // holds decoded requests while reading is off
+                                    new ChunkedWriteHandler(),    // writes a Body only as fast as the client reads
+                                    new HybridHandler());         // the concurrency model: this chapter
+                        }
+                    });
+            // end::pipeline[]
+            // Start the server.
+            Channel server = bootstrap.bind(options.address()).sync().channel();
+            options.ready(((InetSocketAddress) server.localAddress()).getPort());
+            // Wait until the server socket is closed.
+            server.closeFuture().sync();
+        } finally {
+            // Shut down all event loops to terminate all threads.
+            boss.shutdownGracefully();
+            loops.shutdownGracefully();
+        }
+    }
+}
+
+/**
+ * One connection. Quick answers are written on the event loop; work that waits or burns CPU runs
+ * on a virtual thread. Answers leave in request order, and reading stops while the connection
+ * has too much in flight or the client does not read what it is sent.
+ */
+final class HybridHandler extends ChannelInboundHandlerAdapter {
+    static final int MAX_IN_FLIGHT = 16;
+
+    /** A request's place in the answer order; it holds the response once its work is done. */
+    private static final class Slot {
+        Response response;
+    }
+
+    // Touched on this connection's event loop only, so it needs no lock.
+    private final ArrayDeque<Slot> inFlight = new ArrayDeque<>();
+    private boolean closing;
+
+    // tag::offload[]
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object message) {
+        if (closing) return;
+        Slot slot = new Slot();
+        inFlight.add(slot);
+        if (message instanceof HttpError refused) {
+            finish(ctx, slot, refused.response());
+            return;
+        }
+        Request request = (Request) message;
+        Endpoints.Work work;
+        try {
+            work = Endpoints.plan(request);
+        } catch (RuntimeException e) {
+            finish(ctx, slot, Response.serverError(e));
+            return;
+        }
+        if (work instanceof Endpoints.Ready ready) {
+            finish(ctx, slot, ready.response()); // nothing to wait for: answer from the loop
+        } else {
+            Runnable job = () -> {
+                Response response = perform(work);
+                ctx.executor().execute(() -> finish(ctx, slot, response)); // Why: only the loop touches the connection.
+            };
+            Thread.ofVirtual().name("work-", 0).start(job); // Why: a sleep or a CPU burn here stalls no loop.
+        }
+        updateReading(ctx);
+    }
+    // end::offload[]
+
+    /** Does the work on this (virtual) thread; a handler that throws gets 500. */
+    private static Response perform(Endpoints.Work work) {
+        try {
+            return Endpoints.perform(work);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Response.text(503, "interrupted\n").closing();
+        } catch (RuntimeException e) {
+            return Response.serverError(e);
+        }
+    }
+
+    // tag::in-order[]
+    /** Stores a response, then sends every response that is next in line. Runs on the event loop. */
+    private void finish(ChannelHandlerContext ctx, Slot slot, Response response) {
+        slot.response = response;
+        while (!closing && !inFlight.isEmpty() && inFlight.peek().response != null) {
+            Response next = inFlight.poll().response;
+            ChannelFuture sent = ctx.write(new NettyHttp.Body(next)); // Why: ChunkedWriteHandler sends it as the client reads.
+            if (next.closes()) {
+                closing = true;
+                inFlight.clear();
+                sent.addListener(ChannelFutureListener.CLOSE);
+            }
+        }
+        ctx.flush();
+        updateReading(ctx);
+    }
+    // end::in-order[]
+
+    // tag::backpressure[]
+    /** Reads more only while this connection keeps up: few answers pending, and a client that reads. */
+    private void updateReading(ChannelHandlerContext ctx) {
+        boolean keepUp = !closing && inFlight.size() < MAX_IN_FLIGHT && ctx.channel().isWritable();
+        ctx.channel().config().setAutoRead(keepUp); // Why: a client that does not read gets no more of our memory.
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        updateReading(ctx);
+        ctx.fireChannelWritabilityChanged();
+    }
+    // end::backpressure[]
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        ctx.close(); // a broken connection costs that connection only
+    }
+}
