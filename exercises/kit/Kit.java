@@ -1,5 +1,5 @@
 //SOURCES Options.java Request.java RequestParser.java RequestReader.java HttpError.java Response.java Endpoints.java
-//SOURCES BlockingHttp.java EventLoop.java
+//SOURCES BlockingHttp.java EventLoop.java NativeFrame.java
 
 /**
  * The workshop kit: the HTTP plumbing every chapter shares, so each server file shows only its
@@ -13,6 +13,7 @@
  *   <li>{@link Endpoints}: {@code /}, {@code /io}, {@code /cpu}, {@code /bytes}, {@code /echo}.</li>
  *   <li>{@link BlockingHttp}: chapter 01's connection loop, for the later blocking chapters.</li>
  *   <li>{@link EventLoop}: chapter 03's reactor loop and connection state, for the later chapters.</li>
+ *   <li>{@link NativeFrame}: runs code below a native frame, to show what still pins a virtual thread.</li>
  * </ul>
  */
 final class Kit {

@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
+import jdk.jfr.consumer.RecordedEvent;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -20,8 +21,32 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class Ch05Checks {
     static final int LIMIT = 2500;
 
-    // tag::two-thousand[]
+    // tag::pinning[]
     @Test @Order(1)
+    @DisplayName("does not pin its virtual threads while they wait (no jdk.VirtualThreadPinned over 20 ms)")
+    @Hint(value = "A virtual thread that blocks below a native frame (JNI, a foreign call back into Java) cannot unmount and holds its carrier. Block in plain Java code.",
+          see = "chapters/05-virtual-threads#pinning")
+    void noPinning() throws Exception {
+        List<RecordedEvent> pinned = Target.get().inspect().record(() -> {
+            List<Future<Integer>> answers = new ArrayList<>();
+            try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int i = 0; i < 10; i++) answers.add(pool.submit(() -> Client.get("/io?ms=100").status()));
+            }
+            for (Future<Integer> a : answers) assertEquals(200, a.resultNow(), "10 concurrent /io?ms=100");
+        }, "jdk.VirtualThreadPinned");
+        if (!pinned.isEmpty()) {
+            RecordedEvent first = pinned.get(0);
+            List<String> frames = first.getStackTrace() == null ? List.of() : first.getStackTrace().getFrames().stream()
+                    .map(f -> f.getMethod().getType().getName() + "." + f.getMethod().getName())
+                    .filter(f -> !f.startsWith("java.lang.VirtualThread") && !f.contains("LambdaForm")).limit(8).toList();
+            throw new AssertionError(pinned.size() + " times a virtual thread stayed pinned to its carrier while it waited (the first for "
+                    + first.getDuration().toMillis() + " ms), in " + frames);
+        }
+    }
+    // end::pinning[]
+
+    // tag::two-thousand[]
+    @Test @Order(2)
     @DisplayName("serves 2000 concurrent /io?ms=1000 in about one service time, on virtual threads, with few platform threads")
     @Hint(value = "A blocking call on a virtual thread unmounts it and frees its carrier. Thread.ofVirtual() gives each connection one.",
           see = "chapters/05-virtual-threads#virtual-threads")
@@ -53,7 +78,7 @@ class Ch05Checks {
     }
     // end::two-thousand[]
 
-    @Test @Order(2)
+    @Test @Order(3)
     @DisplayName("answers 503 at once beyond --max-concurrent connections, and serves again when they close")
     @Hint(value = "Semaphore.tryAcquire() says no at once when every permit is taken. Answer 503 then, and release the permit when a connection ends.",
           see = "chapters/05-virtual-threads#limiting-concurrency")

@@ -160,4 +160,15 @@ class KitTests {
         long ms = (mx.getCurrentThreadCpuTime() - start) / 1_000_000;
         assertTrue(ms >= 60 && ms <= 250, "burned " + ms + " ms of CPU for 100");
     }
+
+    @Test
+    @DisplayName("native frame: runs the task once, called back from C, and rethrows what it throws")
+    void nativeFrame() throws Exception {
+        java.util.List<String> frames = new java.util.ArrayList<>();
+        NativeFrame.run(() -> frames.addAll(java.util.Arrays.stream(new Throwable().getStackTrace()).map(StackTraceElement::getMethodName).toList()));
+        assertTrue(frames.contains("compare") && frames.contains("run"), "the task ran from: " + frames);
+        var e = assertThrows(IllegalArgumentException.class,
+                () -> NativeFrame.run(() -> { throw new IllegalArgumentException("boom"); }));
+        assertEquals("boom", e.getMessage());
+    }
 }

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+#
+# Races a chapter's server against the reference solution, on the same workloads, honestly.
+#
+# Usage: scripts/bench.sh NN [--quick | --thorough | --smoke] [--workloads LIST] [--url URL [--pid PID]]
+#        scripts/bench.sh --all [--quick | --thorough] [--workloads LIST]
+#
+# Starts exercises/NN-*.java and solutions/NN-*.java with JBang (or uses --url), loads them in
+# turn with Bombardier, prints a table and a chart, writes .results/bench/NN.json, and always
+# stops the servers it started. The benchmark itself is Java (scripts/bench/Bench.java).
+# Exit status: 0 done, 1 done but something was flagged, 2 could not run.
+
+set -o errexit -o nounset -o pipefail
+
+# shellcheck source=scripts/setup.sh
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/setup.sh"
+
+bench_pid=""
+
+usage() {
+  cat <<'USAGE'
+usage: scripts/bench.sh NN [options]      race exercises/NN-*.java against solutions/NN-*.java
+       scripts/bench.sh --all [options]   every reference solution and a plain Netty server
+       scripts/bench.sh --help            explains each option
+USAGE
+}
+
+# shellcheck disable=SC2317  # called by the EXIT trap
+stop_bench() {
+  if [[ -n "${bench_pid}" ]] && kill -0 "${bench_pid}" 2>/dev/null; then
+    kill "${bench_pid}" 2>/dev/null || true   # its shutdown hook stops the servers it started
+    wait "${bench_pid}" 2>/dev/null || true
+  fi
+}
+
+main() {
+  if [[ $# -eq 0 ]]; then
+    usage >&2
+    exit 2
+  fi
+  setup_java || exit 2
+  setup_jbang || exit 2
+  case " $* " in
+    *" -h "*|*" --help "*) ;;   # the usage text needs no Bombardier
+    *) setup_bombardier || exit 2 ;;
+  esac
+  local display=()
+  if [[ -t 2 ]]; then display+=(--tty); fi
+  if [[ -t 1 && -z "${NO_COLOR:-}" ]]; then display+=(--color); fi
+  trap stop_bench EXIT
+  trap 'exit 130' INT TERM
+  "${JBANG}" "${ROOT}/scripts/bench/Bench.java" --root "${ROOT}" --jbang "${JBANG}" --bombardier "${BOMBARDIER:-bombardier}" \
+    "${display[@]+"${display[@]}"}" "$@" &
+  bench_pid=$!
+  local status=0
+  wait "${bench_pid}" || status=$?
+  bench_pid=""
+  exit "${status}"
+}
+
+main "$@"

@@ -1,0 +1,123 @@
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs one Bombardier load (closed loop: C connections, each sends its next request when the
+ * last answer came) and reads its single JSON line. Its exit code says nothing: the counts do.
+ */
+final class Bombardier {
+    /** One run's figures. Latencies in ms; {@code errors} includes the {@code timeouts}. */
+    record Result(double seconds, long ok, long non2xx, long errors, long timeouts,
+                  double p50Ms, double p99Ms, double maxMs, Map<String, Long> errorKinds) {
+        /** Successful answers per second over the whole time Bombardier took. */
+        double rps() {
+            return seconds > 0 ? ok / seconds : Double.NaN;
+        }
+
+        boolean clean() {
+            return non2xx == 0 && errors == 0;
+        }
+    }
+
+    /** Pipe readers on their own threads (the common pool may have one thread on a small machine). */
+    private static final java.util.concurrent.Executor READER = r -> Thread.ofPlatform().daemon().start(r);
+
+    private final String binary;
+    private final List<String> prefix; // e.g. taskset -c 1
+
+    Bombardier(String binary, List<String> prefix) {
+        this.binary = binary;
+        this.prefix = prefix;
+    }
+
+    /** The version line Bombardier prints, e.g. "bombardier version v1.2.6 linux/amd64". */
+    String version() {
+        try {
+            Process p = new ProcessBuilder(binary, "--version").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            p.waitFor(10, TimeUnit.SECONDS);
+            return out;
+        } catch (IOException | InterruptedException e) {
+            return "unknown";
+        }
+    }
+
+    /** Loads {@code url} with {@code connections} for {@code seconds}; gives up after the run plus 6 timeouts plus 10 s (its client retries a timed-out GET up to 5 times). */
+    Result run(String url, int connections, int seconds, int timeoutSeconds) throws IOException {
+        List<String> command = new ArrayList<>(prefix);
+        command.addAll(List.of(binary, "-c", String.valueOf(connections), "-d", seconds + "s", "-l", "-p", "r",
+                "-o", "json", "--timeout", timeoutSeconds + "s", url));
+        Process p = new ProcessBuilder(command).redirectErrorStream(false).start();
+        Thread hook = new Thread(() -> p.descendants().forEach(ProcessHandle::destroyForcibly));
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()), READER);
+            CompletableFuture<String> stdout = CompletableFuture.supplyAsync(() -> readAll(p.getInputStream()), READER);
+            if (!p.waitFor(seconds + 6L * timeoutSeconds + 10, TimeUnit.SECONDS)) {
+                throw new IOException("bombardier did not finish in " + (seconds + 6L * timeoutSeconds + 10) + " s");
+            }
+            String out = stdout.join();
+            int start = out.indexOf('{');
+            if (start < 0) throw new IOException("bombardier printed no JSON (exit " + p.exitValue() + "): " + (out + err.join()).strip());
+            return parse(out.substring(start).strip());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while bombardier ran");
+        } finally {
+            p.destroyForcibly();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down: the hook runs anyway
+            }
+        }
+    }
+
+    /** Reads Bombardier's JSON: latency in MICROSECONDS; {@code errors} only when there were some. */
+    static Result parse(String json) {
+        Map<String, Object> result = Json.object(Json.object(Json.parse(json)).get("result"));
+        long non2xx = count(result, "req1xx") + count(result, "req3xx") + count(result, "req4xx") + count(result, "req5xx");
+        Map<String, Long> kinds = new LinkedHashMap<>();
+        long errors = 0;
+        long timeouts = 0;
+        for (Object o : Json.array(result.get("errors"))) {
+            Map<String, Object> e = Json.object(o);
+            String what = String.valueOf(e.get("description"));
+            long n = count(e, "count");
+            kinds.merge(what, n, Long::sum);
+            errors += n;
+            String lower = what.toLowerCase();
+            if (lower.contains("timeout") || lower.contains("timed out")) timeouts += n;
+        }
+        // "others" counts answers outside 1xx-5xx, and also every request that failed with an error.
+        non2xx += Math.max(0, count(result, "others") - errors);
+        Map<String, Object> latency = Json.object(result.get("latency"));
+        Map<String, Object> percentiles = Json.object(latency.get("percentiles"));
+        return new Result(number(result.get("timeTakenSeconds")), count(result, "req2xx"), non2xx, errors, timeouts,
+                number(percentiles.get("50")) / 1000, number(percentiles.get("99")) / 1000,
+                number(latency.get("max")) / 1000, kinds);
+    }
+
+    private static long count(Map<String, Object> m, String key) {
+        Object v = m.get(key);
+        return v instanceof Number n ? n.longValue() : 0;
+    }
+
+    private static double number(Object v) {
+        return v instanceof Number n ? n.doubleValue() : Double.NaN;
+    }
+
+    private static String readAll(java.io.InputStream in) {
+        try {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+}
