@@ -289,6 +289,19 @@ class Bench {
     /** Starts every server that has a file (in parallel), or attaches to the running one; pins them when asked. */
     static void start(List<Server> servers, String url, Long pid, boolean pin) {
         progress.say("starting " + servers.size() + " servers with JBang (the first build of a file takes a while)");
+        // JBang must not build one file twice at once: a second server of the same file starts after the first.
+        java.util.Set<Path> files = new java.util.HashSet<>();
+        List<Server> first = new ArrayList<>(), again = new ArrayList<>();
+        for (Server s : servers) (s.file == null || files.add(s.file) ? first : again).add(s);
+        startAll(first, url, pid, pin);
+        startAll(again, url, pid, pin);
+        for (Server s : servers) {
+            progress.say(String.format(Locale.ROOT, "%-9s %s at %s%s", s.id, s.label, s.url,
+                    s.target.pid() == null ? " (no --pid: no CPU, memory or thread figures)" : ", pid " + s.target.pid()));
+        }
+    }
+
+    static void startAll(List<Server> servers, String url, Long pid, boolean pin) {
         List<CompletableFuture<Void>> starting = new ArrayList<>();
         for (Server s : servers) {
             if (s.file == null) {
@@ -328,10 +341,6 @@ class Bench {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             progress.done();
             environment("a server did not start: " + cause.getMessage());
-        }
-        for (Server s : servers) {
-            progress.say(String.format(Locale.ROOT, "%-9s %s at %s%s", s.id, s.label, s.url,
-                    s.target.pid() == null ? " (no --pid: no CPU, memory or thread figures)" : ", pid " + s.target.pid()));
         }
     }
 
@@ -380,7 +389,7 @@ class Bench {
         Map<String, Object> json() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("rps", nullIfNaN(load.rps()));
-            m.put("seconds", load.seconds());
+            m.put("seconds", nullIfNaN(load.seconds()));
             m.put("requests2xx", load.ok());
             m.put("non2xx", load.non2xx());
             m.put("errors", load.errors());
@@ -581,7 +590,7 @@ class Bench {
                 row.put("unanswered", o.unanswered());
                 row.put("notAttempted", o.notAttempted());
                 row.put("stopped", o.stopped());
-                row.put("openSeconds", o.seconds());
+                row.put("openSeconds", nullIfNaN(o.seconds()));
                 row.put("heapBeforeBytes", nullIfNaN(heapBefore));
                 row.put("heapWithBytes", nullIfNaN(heapWith));
                 row.put("heapPerConnectionBytes", nullIfNaN(o.served() == 0 ? Double.NaN : (heapWith - heapBefore) / o.served()));
@@ -648,8 +657,11 @@ class Bench {
         if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
             m.put("memoryBytes", os.getTotalMemorySize());
         }
-        m.put("os", Map.of("name", System.getProperty("os.name"), "version", System.getProperty("os.version"),
-                "arch", System.getProperty("os.arch")));
+        Map<String, Object> os = new LinkedHashMap<>();
+        os.put("name", System.getProperty("os.name"));
+        os.put("version", System.getProperty("os.version"));
+        os.put("arch", System.getProperty("os.arch"));
+        m.put("os", os);
         m.put("java", "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")");
         m.put("jbang", jbangVersion());
         boolean taskset = onPath("taskset");
@@ -735,8 +747,9 @@ class Bench {
         return picked;
     }
 
+    /** A figure for the JSON: null when unknown, else rounded to 4 significant digits (no more than the runs can tell). */
     static Object nullIfNaN(double d) {
-        return Double.isNaN(d) || Double.isInfinite(d) ? null : d;
+        return Double.isNaN(d) || Double.isInfinite(d) ? null : Stats.significant(d, 4);
     }
 
     static void pause(long millis) {

@@ -42,8 +42,14 @@ final class Bombardier {
             Process p = new ProcessBuilder(binary, "--version").redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
             p.waitFor(10, TimeUnit.SECONDS);
+            if (out.contains("unspecified")) {
+                // Built with "go build" from a module, it does not know its version; Go's build info in the binary does.
+                String binaryText = new String(java.nio.file.Files.readAllBytes(java.nio.file.Path.of(binary)), StandardCharsets.ISO_8859_1);
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("codesenberg/bombardier\tv([0-9][0-9.]*)").matcher(binaryText);
+                if (m.find()) return out.replace("unspecified", "v" + m.group(1));
+            }
             return out;
-        } catch (IOException | InterruptedException e) {
+        } catch (IOException | InterruptedException | RuntimeException e) {
             return "unknown";
         }
     }

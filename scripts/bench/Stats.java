@@ -54,6 +54,12 @@ final class Stats {
         return ratio(value, bound) * 100;
     }
 
+    /** {@code value} rounded to {@code digits} significant digits (12345.6 to 4 digits: 12350). */
+    static double significant(double value, int digits) {
+        if (value == 0 || Double.isNaN(value) || Double.isInfinite(value)) return value;
+        return new java.math.BigDecimal(value).round(new java.math.MathContext(digits)).doubleValue();
+    }
+
     /** Requests per second, readable: 842, 12.3k, 1.25M. */
     static String rate(double perSecond) {
         if (Double.isNaN(perSecond)) return "-";
