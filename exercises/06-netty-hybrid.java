@@ -96,7 +96,8 @@ final class HybridHandler extends ChannelInboundHandlerAdapter {
         // TODO(backpressure): this makes every chunk now and queues them all, however slowly the
         //  client reads. Write one NettyHttp.Body instead (the ChunkedWriteHandler pulls chunks
         //  while the channel is writable), and turn autoRead off while the channel is not
-        //  writable (channelWritabilityChanged), so a client that does not read is not read either.
+        //  writable (channelWritabilityChanged) or 16 requests are in flight, so a client that
+        //  does not read is not read either.
         NettyHttp.Body body = new NettyHttp.Body(response);
         ChannelFuture sent = ctx.newSucceededFuture();
         while (!body.isEndOfInput()) sent = ctx.write(body.readChunk(ctx.alloc()));

@@ -20,6 +20,7 @@ import io.netty.handler.flow.FlowControlHandler;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
+import java.util.concurrent.ThreadFactory;
 
 /**
  * Chapter 06: Netty's event loops own the sockets; the work that blocks runs on virtual threads,
@@ -70,6 +71,7 @@ class NettyHybridServer {
  */
 final class HybridHandler extends ChannelInboundHandlerAdapter {
     static final int MAX_IN_FLIGHT = 16;
+    private static final ThreadFactory WORKERS = Thread.ofVirtual().name("work-", 1).factory();
 
     /** A request's place in the answer order; it holds the response once its work is done. */
     private static final class Slot {
@@ -105,7 +107,7 @@ final class HybridHandler extends ChannelInboundHandlerAdapter {
                 Response response = perform(work);
                 ctx.executor().execute(() -> finish(ctx, slot, response)); // Why: only the loop touches the connection.
             };
-            Thread.ofVirtual().name("work-", 0).start(job); // Why: a sleep or a CPU burn here stalls no loop.
+            WORKERS.newThread(job).start(); // Why: a sleep or a CPU burn here stalls no loop.
         }
         updateReading(ctx);
     }

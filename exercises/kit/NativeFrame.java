@@ -34,6 +34,7 @@ final class NativeFrame {
 
     private NativeFrame() {}
 
+    // tag::run[]
     /** Runs {@code task} once, called back from native code; rethrows what it throws. */
     static void run(Runnable task) {
         Runnable[] once = {task};
@@ -50,6 +51,7 @@ final class NativeFrame {
         if (thrown[0] instanceof Error e) throw e;
         if (once[0] != null) throw new IllegalStateException("qsort never called back");
     }
+    // end::run[]
 
     /** The comparator C calls. An exception must not cross the native frame: it is kept for run(). */
     private static int compare(Runnable[] once, Throwable[] thrown, MemorySegment a, MemorySegment b) {

@@ -86,4 +86,18 @@ class HarnessTests {
         }, "jdk.ThreadSleep");
         assertTrue(events.stream().anyMatch(e -> e.getDuration().toMillis() >= 100), "events: " + events);
     }
+
+    @Test
+    @DisplayName("demo: exercises/demos/Pinning.java runs and JFR sees each sleep below a native frame pinned")
+    void pinningDemo() throws Exception {
+        Path root = Path.of(System.getProperty("course.root", "."));
+        Process p = new ProcessBuilder(Grade.jbang, root.resolve("exercises/demos/Pinning.java").toString())
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), "the demo did not end");
+        assertEquals(0, p.exitValue(), out);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("jdk.VirtualThreadPinned events: (\\d+)").matcher(out);
+        assertTrue(m.find() && Integer.parseInt(m.group(1)) >= 10, "expected at least 10 pinned events: " + out);
+        assertTrue(out.contains("NativeFrame.compare"), "the pinned stack should show NativeFrame.compare: " + out);
+    }
 }
