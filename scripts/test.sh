@@ -9,8 +9,9 @@
 #    its checks, the untouched exercise fails exactly what its TODOs are about, and each
 #    known-broken variant of the solution is caught by the check named for its mistake
 #    (scripts/test/SelfTest.java, expectations in scripts/test/chapters/NN.txt);
-# 3. the site builds with no warnings, and every page shows the code it includes;
-# 4. no process started by the run is still alive.
+# 3. the benchmark's unit tests, and a smoke race of a solution against itself (scripts/bench.sh);
+# 4. the site builds with no warnings, and every page shows the code it includes;
+# 5. no process started by the run is still alive.
 # Ends with "N passed, N failed"; exit 0 when all passed, 1 otherwise, 2 when it could not run.
 
 set -o errexit -o nounset -o pipefail
@@ -108,6 +109,42 @@ step_selftest() {
   fi
 }
 
+# Counts each "ok    NAME" / "FAIL  NAME" line of a command; it must end with "N passed, N failed".
+count_lines() {
+  local line last="" status=0
+  while IFS= read -r line; do
+    case "${line}" in
+      "ok    "*) pass "${line#ok    }" ;;
+      "FAIL  "*) fail "${line#FAIL  }" ;;
+    esac
+    last="${line}"
+  done < <("$@" 2>&1)
+  if [[ ! "${last}" =~ ^[0-9]+\ passed,\ [0-9]+\ failed$ ]]; then
+    status=1
+    fail "$(basename "$2") did not finish: ${last}"
+  fi
+  return "${status}"
+}
+
+# The benchmark's unit tests, then a smoke race: a solution against itself, hello only, seconds.
+step_bench() {
+  section "The benchmark (scripts/bench.sh)"
+  count_lines "${JBANG}" "${ROOT}/scripts/bench/TestBench.java" || true
+  local json log status=0
+  json="$(mktemp)"
+  log="${ROOT}/.results/bench-smoke.log"
+  mkdir -p "${ROOT}/.results"
+  rm -f "${json}"
+  "${ROOT}/scripts/bench.sh" 03 --solution-vs-solution --smoke --out "${json}" >"${log}" 2>&1 || status=$?
+  if [[ ${status} -eq 0 ]]; then
+    pass "bench.sh 03 --solution-vs-solution --smoke exits 0"
+  else
+    fail "bench.sh 03 --solution-vs-solution --smoke exits ${status} (see ${log})"
+  fi
+  count_lines "${JBANG}" "${ROOT}/scripts/bench/TestBench.java" --smoke "${json}" || true
+  rm -f "${json}"
+}
+
 step_site() {
   section "The site"
   site_dir="$(mktemp -d)"
@@ -185,6 +222,7 @@ main() {
   fi
   step_shellcheck
   step_selftest "${selftest_args[@]+"${selftest_args[@]}"}"
+  step_bench
   step_site
   step_leftovers
 

@@ -39,7 +39,7 @@ import java.util.stream.Stream;
  *                "java", "jbang", "bombardier", "pinned": bool, "pinning": "how, in words",
  *                "maxOpenFiles", "shared": "a reminder that other work may have run" },
  *   "methodology": { "mode": "quick"|"thorough"|"smoke", "warmups", "runs", "runSeconds",
- *                    "warmupSeconds", "statistic": "median", "order": "...", "sampleMillis",
+ *                    "warmupSeconds", "warmupPerGroup" (io-1000/io-2000 reuse io-100's warm-up), "statistic": "median", "order": "...", "sampleMillis",
  *                    "notes": [strings] },
  *   "servers": [ { "id", "role": "learner"|"reference"|"baseline", "label", "file"|null,
  *                  "url", "args": [], "pid"|null, "pinned": bool } ],          // chart order
@@ -48,7 +48,8 @@ import java.util.stream.Stream;
  *       "description", "path", "connections", "serviceMillis", "timeoutSeconds",
  *       "boundRps": number | null,            // Little's law, sleep-bound workloads only
  *       "results": [ {                         // one per server, in "servers" order
- *           "server": id, "status": "measured"|"skipped", "skipReason"?,
+ *           "server": id, "status": "measured"|"skipped"|"stalled", "skipReason"?,
+ *           // "stalled": Bombardier never finished (connections starved), so no run has figures
  *           // load workloads (all figures are medians over the measured runs unless named total/peak):
  *           "rps", "latencyMs": {"p50","p99"}, "requests2xx" (total), "non2xx" (total),
  *           "errors" (total, timeouts included), "timeouts" (total), "errorKinds": {text: count},
@@ -62,7 +63,6 @@ import java.util.stream.Stream;
  *           "openSeconds", "heapBeforeBytes", "heapWithBytes", "heapPerConnectionBytes",
  *           "rssBeforeBytes", "rssWithBytes", "rssPerConnectionBytes", "threadsBefore",
  *           "threadsWith", "ratio": {"heapPerConnection","rssPerConnection"} | null,
- *           "notes": [strings],              // e.g. why a server got fewer runs than planned
  *           "flags": [strings]               // why this result made the exit status 1
  *       } ] } ],
  *   "flags": [strings]                        // every flag above, with workload and server
@@ -104,13 +104,21 @@ class Bench {
             new Workload("cpu", "cpu", "GET /cpu?ms=5 (5 ms of CPU work) with 64 connections", "/cpu?ms=5", 64, 5),
             new Workload("idle", "idle", "10,000 idle keep-alive connections, each served one GET /: memory and threads per connection", "/", 10_000, 0));
 
-    /** How long and how often: warm-ups are discarded, the median of the runs is reported. */
-    record Mode(String name, int warmups, int warmupSeconds, int runs, int runSeconds) {}
+    /**
+     * How long and how often: warm-ups are discarded, the median of the runs is reported. With
+     * {@code warmGroupOnce}, io-1000 and io-2000 reuse io-100's warm-up (the same code runs).
+     */
+    record Mode(String name, int warmups, int warmupSeconds, int runs, int runSeconds, boolean warmGroupOnce) {
+        int warmupsFor(Workload w) {
+            return warmGroupOnce && !w.id().equals(WORKLOADS.stream().filter(x -> x.group().equals(w.group()))
+                    .findFirst().orElseThrow().id()) ? 0 : warmups;
+        }
+    }
 
     static final Map<String, Mode> MODES = Map.of(
-            "quick", new Mode("quick", 1, 2, 3, 3),
-            "thorough", new Mode("thorough", 2, 10, 5, 10),
-            "smoke", new Mode("smoke", 1, 1, 2, 1));
+            "quick", new Mode("quick", 1, 2, 3, 2, true),        // about 2 minutes for a chapter, all workloads
+            "thorough", new Mode("thorough", 2, 10, 5, 10, false),
+            "smoke", new Mode("smoke", 1, 1, 2, 1, true));
 
     /** Chapter options for benchmarking, where the defaults would spoil a workload. */
     static final Map<String, List<String>> CHAPTER_ARGS = Map.of(
@@ -148,6 +156,7 @@ class Bench {
     static List<Workload> workloads = WORKLOADS;
     static boolean tty;
     static boolean color;
+    static Path outFile; // instead of .results/bench/NN.json (the self-test keeps the learner's results)
 
     static final PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
     static Progress progress;
@@ -173,6 +182,7 @@ class Bench {
                 case "--root" -> root = Path.of(value(args, ++i)).toAbsolutePath().normalize();
                 case "--jbang" -> jbang = value(args, ++i);
                 case "--bombardier" -> bombardierPath = value(args, ++i);
+                case "--out" -> outFile = Path.of(value(args, ++i)).toAbsolutePath();
                 case "--tty" -> tty = true;
                 case "--color" -> color = true;
                 default -> {
@@ -223,7 +233,8 @@ class Bench {
         out.println(bold(all ? "The showdown: every reference solution and a plain Netty server"
                 : "Chapter " + chapter + ": " + servers.get(0).label + " against " + servers.get(1).label));
         out.println(dim("  " + mode.warmups() + " warm-up run(s) of " + mode.warmupSeconds() + " s (discarded), then "
-                + mode.runs() + " runs of " + mode.runSeconds() + " s per server, taking turns; median reported"));
+                + mode.runs() + " runs of " + mode.runSeconds() + " s per server, taking turns; median reported"
+                + (mode.warmGroupOnce() ? "; io-1000 and io-2000 reuse io-100's warm-up" : "")));
         out.println(dim("  " + machine.get("pinning")));
         out.println(dim("  " + machine.get("cores") + " CPUs, " + machine.get("java") + ", " + machine.get("bombardier")
                 + "; other work on this machine skews the figures"));
@@ -272,15 +283,14 @@ class Bench {
         report.put("seconds", Duration.between(began, Instant.now()).toSeconds());
 
         Report.print(out, report, color);
-        Path file = root.resolve(".results/bench/" + (all ? "all" : chapter) + ".json");
+        Path file = outFile != null ? outFile : root.resolve(".results/bench/" + (all ? "all" : chapter) + ".json");
         Files.createDirectories(file.getParent());
         Files.writeString(file, Json.write(report));
         out.println();
         if (!flags.isEmpty()) {
-            out.println(red("Flagged (exit status 1):"));
-            flags.forEach(f -> out.println("  - " + f));
+            out.println(red(flags.size() + " flagged result(s), marked ! above (exit status 1)"));
         }
-        out.println("Results: " + root.relativize(file) + dim("  (took " + Stats.duration(Duration.between(began, Instant.now()).toSeconds()) + ")"));
+        out.println("Results: " + (file.startsWith(root) ? root.relativize(file) : file) + dim("  (took " + Stats.duration(Duration.between(began, Instant.now()).toSeconds()) + ")"));
         System.exit(flags.isEmpty() ? 0 : 1);
     }
 
@@ -420,43 +430,42 @@ class Bench {
             runs.put(s, new ArrayList<>());
             problems.put(s, new ArrayList<>());
         }
-        Map<Server, String> cut = new LinkedHashMap<>();
-        int rounds = mode.warmups() + mode.runs();
+        java.util.Set<Server> cut = new java.util.HashSet<>();
+        Map<Server, List<String>> stalls = new LinkedHashMap<>();
+        servers.forEach(s -> stalls.put(s, new ArrayList<>()));
+        int warmups = mode.warmupsFor(w);
+        int rounds = warmups + mode.runs();
         for (int round = 0; round < rounds; round++) {
-            boolean warmup = round < mode.warmups();
+            boolean warmup = round < warmups;
             int seconds = warmup ? mode.warmupSeconds() : mode.runSeconds();
             for (Server s : servers) {
-                String what = w.id() + ": " + s.id + (warmup ? " warm-up " + (round + 1) + "/" + mode.warmups()
-                        : " run " + (round - mode.warmups() + 1) + "/" + mode.runs());
-                if (skip.containsKey(s) || s.gone != null || cut.containsKey(s)) {
+                String what = w.id() + ": " + s.id + (warmup ? " warm-up " + (round + 1) + "/" + warmups
+                        : " run " + (round - warmups + 1) + "/" + mode.runs());
+                if (skip.containsKey(s) || s.gone != null || cut.contains(s)) {
                     progress.skip(seconds + 1);
                     continue;
                 }
                 progress.step(what, seconds + 1);
                 try {
                     Run r = measure(w, s, bombardier, seconds);
-                    // A starved connection holds Bombardier long past the run: its client retries a
-                    // timed-out GET up to 5 times. More runs would stall the same way, for as long.
-                    boolean stalled = r.load().seconds() > seconds + w.timeoutSeconds() + 1;
-                    if (stalled) {
-                        cut.put(s, String.format(Locale.ROOT, "the %s took %.0f s instead of %d s (%d timeouts: connections"
-                                + " starved, and Bombardier retries a timed-out GET up to 5 times); %s", warmup ? "warm-up" : "run",
-                                r.load().seconds(), seconds, r.load().timeouts(), warmup
-                                ? "it is kept as the only measured run, since every run would stall the same way"
-                                : "no more runs, since every run would stall the same way"));
-                    }
-                    (warmup && !stalled ? warm : runs).get(s).add(r);
+                    (warmup ? warm : runs).get(s).add(r);
+                } catch (Bombardier.Stalled e) {
+                    // More runs would stall the same way, and take as long: this server is done with this workload.
+                    stalls.get(s).add((warmup ? "the warm-up" : "run " + (round - warmups + 1)) + " stalled: "
+                            + "Bombardier had not finished " + e.afterSeconds + " s after a " + seconds + " s run, so some of the "
+                            + w.connections() + " connections got no answer within " + w.timeoutSeconds()
+                            + " s (starved); it was stopped, and that run has no counts");
+                    cut.add(s);
                 } catch (IOException e) {
                     problems.get(s).add((warmup ? "warm-up" : "run") + " failed: " + e.getMessage());
                 }
                 if (!alive(s)) s.gone = "the server exited during " + what + " (see .results/logs/bench-" + s.id + ".log)";
-                pause(200);
+                pause(100);
             }
         }
         List<Map<String, Object>> rows = new ArrayList<>();
         for (Server s : servers) {
-            List<String> notes = cut.containsKey(s) ? List.of(cut.get(s)) : List.of();
-            rows.add(Report.loadRow(w, s.id, skip.get(s), warm.get(s), runs.get(s), problems.get(s), s.gone, notes));
+            rows.add(Report.loadRow(w, s.id, skip.get(s), warm.get(s), runs.get(s), problems.get(s), s.gone, stalls.get(s)));
         }
         return rows;
     }
@@ -542,7 +551,7 @@ class Bench {
     static String probe(Server s, Workload w) {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(s.target.host, s.target.port), 5000);
-            socket.setSoTimeout(10_000);
+            socket.setSoTimeout(5_000);
             OutputStream o = socket.getOutputStream();
             o.write(("GET " + w.path() + " HTTP/1.1\r\nHost: " + s.target.host + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             o.flush();
@@ -596,7 +605,7 @@ class Bench {
                 row.put("heapPerConnectionBytes", nullIfNaN(o.served() == 0 ? Double.NaN : (heapWith - heapBefore) / o.served()));
                 row.put("rssBeforeBytes", rssBefore < 0 ? null : rssBefore);
                 row.put("rssWithBytes", rssWith < 0 ? null : rssWith);
-                row.put("rssPerConnectionBytes", rssBefore < 0 || rssWith < 0 || o.served() == 0 ? null : (double) (rssWith - rssBefore) / o.served());
+                row.put("rssPerConnectionBytes", rssBefore < 0 || rssWith < 0 || o.served() == 0 ? null : nullIfNaN((double) (rssWith - rssBefore) / o.served()));
                 row.put("threadsBefore", threadsBefore < 0 ? null : threadsBefore);
                 row.put("threadsWith", threadsWith < 0 ? null : threadsWith);
                 if (o.served() < o.asked()) {
@@ -622,7 +631,7 @@ class Bench {
     static double heap(Server s) {
         if (s.inspect == null) return Double.NaN;
         try {
-            return s.inspect.heapAfterGc();
+            return s.inspect.heapAfterGcAllGenerations();
         } catch (IOException | RuntimeException e) {
             return Double.NaN;
         }
@@ -681,6 +690,7 @@ class Bench {
         m.put("warmupSeconds", mode.warmupSeconds());
         m.put("runs", mode.runs());
         m.put("runSeconds", mode.runSeconds());
+        m.put("warmupPerGroup", mode.warmGroupOnce());
         m.put("statistic", "median of the runs");
         m.put("order", "per workload: every server warms up, then the servers take turns run by run (A B A B ...); all stay running, one is under load at a time");
         m.put("sampleMillis", SAMPLE_MILLIS);
@@ -796,7 +806,7 @@ class Bench {
             usage: scripts/bench.sh NN [options]      race exercises/NN-*.java against solutions/NN-*.java
                    scripts/bench.sh --all [options]   the showdown: every solution and a plain Netty server
 
-              --quick             1 warm-up and 3 runs of 3 s per workload and server (the default; ~2 min a chapter)
+              --quick             1 warm-up of 2 s and 3 runs of 2 s per workload and server (the default; ~2 min a chapter)
               --thorough          2 warm-ups and 5 runs of 10 s: steadier figures, ~10 min a chapter
               --smoke             hello only, 1 s runs: proves the bench works, measures nothing
               --workloads LIST    some of hello,io,cpu,idle (or io-100, io-1000, io-2000)
@@ -804,6 +814,7 @@ class Bench {
               --pid PID           with --url: its process, for CPU, memory and thread figures
               --baseline          add a plain Netty server to the race
               --solution-vs-solution   race the reference solution against itself (a sanity check)
+              --out FILE          write the JSON there instead of .results/bench/
 
             Workloads: hello (GET /, 256 connections), io (GET /io?ms=200 at 100, 1000 and 2000
             connections), cpu (GET /cpu?ms=5, 64 connections), idle (10,000 idle keep-alive connections).

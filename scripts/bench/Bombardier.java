@@ -28,6 +28,16 @@ final class Bombardier {
     /** Pipe readers on their own threads (the common pool may have one thread on a small machine). */
     private static final java.util.concurrent.Executor READER = r -> Thread.ofPlatform().daemon().start(r);
 
+    /** The run did not end in time: some connections got no answer; Bombardier was stopped, so there are no counts. */
+    static final class Stalled extends IOException {
+        final long afterSeconds;
+
+        Stalled(long afterSeconds) {
+            super("Bombardier had not finished after " + afterSeconds + " s: some connections got no answer in time");
+            this.afterSeconds = afterSeconds;
+        }
+    }
+
     private final String binary;
     private final List<String> prefix; // e.g. taskset -c 1
 
@@ -54,7 +64,11 @@ final class Bombardier {
         }
     }
 
-    /** Loads {@code url} with {@code connections} for {@code seconds}; gives up after the run plus 6 timeouts plus 10 s (its client retries a timed-out GET up to 5 times). */
+    /**
+     * Loads {@code url} with {@code connections} for {@code seconds}. A run normally ends within
+     * one timeout after its duration; if not, some connection got no answer, and Bombardier's
+     * client would retry the GET up to 5 times, waiting 5 timeouts: it is stopped, {@link Stalled}.
+     */
     Result run(String url, int connections, int seconds, int timeoutSeconds) throws IOException {
         List<String> command = new ArrayList<>(prefix);
         command.addAll(List.of(binary, "-c", String.valueOf(connections), "-d", seconds + "s", "-l", "-p", "r",
@@ -65,8 +79,9 @@ final class Bombardier {
         try {
             CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()), READER);
             CompletableFuture<String> stdout = CompletableFuture.supplyAsync(() -> readAll(p.getInputStream()), READER);
-            if (!p.waitFor(seconds + 6L * timeoutSeconds + 10, TimeUnit.SECONDS)) {
-                throw new IOException("bombardier did not finish in " + (seconds + 6L * timeoutSeconds + 10) + " s");
+            long limit = seconds + timeoutSeconds + 5L;
+            if (!p.waitFor(limit, TimeUnit.SECONDS)) {
+                throw new Stalled(limit);
             }
             String out = stdout.join();
             int start = out.indexOf('{');

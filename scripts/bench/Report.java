@@ -15,7 +15,7 @@ final class Report {
     /** The summary of one server on one load workload, with its raw runs; see the schema in Bench.java. */
     static Map<String, Object> loadRow(Bench.Workload w, String server, String skipReason, List<Bench.Run> warmups,
                                        List<Bench.Run> runs, List<String> problems, String gone,
-                                       List<String> notes) {
+                                       List<String> stalls) {
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("server", server);
         List<String> flags = new ArrayList<>(problems);
@@ -25,7 +25,8 @@ final class Report {
             row.put("flags", flags);
             return row;
         }
-        row.put("status", "measured");
+        row.put("status", runs.isEmpty() && !stalls.isEmpty() ? "stalled" : "measured");
+        flags.addAll(stalls);
         List<Double> rps = new ArrayList<>(), p50 = new ArrayList<>(), p99 = new ArrayList<>(), cpu = new ArrayList<>();
         long ok = 0, non2xx = 0, errors = 0, timeouts = 0, peakRss = -1;
         int peakThreads = -1;
@@ -72,8 +73,7 @@ final class Report {
             flags.add(String.format(Locale.ROOT, "%d errors (%d timeouts) and %d non-2xx answers in %d measured runs%s",
                     errors, timeouts, non2xx, runs.size(), kinds.isEmpty() ? "" : "; first error: " + kinds.keySet().iterator().next()));
         }
-        if (runs.isEmpty()) flags.add("no measured run finished");
-        row.put("notes", notes);
+        if (runs.isEmpty() && stalls.isEmpty()) flags.add("no measured run finished");
         if (gone != null) flags.add(gone);
         row.put("flags", flags);
         return row;
@@ -134,8 +134,13 @@ final class Report {
                 boolean flagged = !Json.array(r.get("flags")).isEmpty();
                 String name = String.format(Locale.ROOT, "%-10s", r.get("server"));
                 String mark = flagged ? p.red("!") : " ";
-                if (!"measured".equals(r.get("status"))) {
+                if ("skipped".equals(r.get("status"))) {
                     out.println(" " + mark + name + " " + p.dim("skipped: " + r.get("skipReason")));
+                    continue;
+                }
+                if ("stalled".equals(r.get("status"))) {
+                    out.println(" " + mark + name + " " + p.red("stalled") + p.dim(": connections got no answer within "
+                            + w.get("timeoutSeconds") + " s; no run finished (see below)"));
                     continue;
                 }
                 Map<String, Object> ratio = r.get("ratio") == null ? Map.of() : Json.object(r.get("ratio"));
@@ -156,7 +161,7 @@ final class Report {
             }
             for (Object ro : Json.array(w.get("results"))) {
                 Map<String, Object> r = Json.object(ro);
-                for (Object note : Json.array(r.get("notes"))) out.println(p.dim("  " + r.get("server") + ": " + note));
+                for (Object note : Json.array(r.get("flags"))) out.println(p.dim("  " + r.get("server") + ": " + note));
             }
         }
         chart(out, report, p);
@@ -178,7 +183,7 @@ final class Report {
                 first = false;
                 double rps = num(r, "rps");
                 String bar = Stats.bar(rps, max, 40, false);
-                String value = "measured".equals(r.get("status")) ? Stats.rate(rps) : "skipped";
+                String value = "measured".equals(r.get("status")) ? Stats.rate(rps) : String.valueOf(r.get("status"));
                 out.println(label + p.bar(String.valueOf(r.get("server")), bar) + " " + value);
             }
         }

@@ -105,6 +105,37 @@ final class Inspect {
         return Long.parseLong(m.group(1)) * 1024;
     }
 
+    /**
+     * Heap in use right after a full GC, in bytes, with any collector: the sum of every heap
+     * generation's "used" in {@code jcmd GC.heap_info} (Serial and Parallel list two, G1 one, ZGC
+     * its ZHeap). A JVM limited to one CPU picks the Serial collector.
+     */
+    long heapAfterGcAllGenerations() throws IOException {
+        jcmd("GC.run");
+        String info = jcmdOutput("GC.heap_info");
+        long used = heapUsed(info);
+        if (used < 0) throw new IOException("cannot read the heap in use from jcmd GC.heap_info: " + info.strip());
+        return used;
+    }
+
+    /** The bytes in use in a {@code GC.heap_info} text, summed over its generations; -1 if none is found. */
+    static long heapUsed(String heapInfo) {
+        long total = -1;
+        java.util.regex.Matcher m = java.util.regex.Pattern
+                .compile("(?m)^\\s*(?!Metaspace|class space)\\S.*?\\bused (\\d+)([KMG])").matcher(heapInfo);
+        while (m.find()) {
+            String line = heapInfo.substring(heapInfo.lastIndexOf('\n', m.start(1)) + 1, m.start(1));
+            if (!line.contains("total") && !line.contains("ZHeap") && !line.contains("Shenandoah")) continue;
+            long unit = switch (m.group(2)) {
+                case "K" -> 1024L;
+                case "M" -> 1024L * 1024;
+                default -> 1024L * 1024 * 1024;
+            };
+            total = Math.max(total, 0) + Long.parseLong(m.group(1)) * unit;
+        }
+        return total;
+    }
+
     /** Number of OS threads of the process (Linux /proc, else ps -M); empty if unknown. Virtual threads are not OS threads. */
     OptionalInt osThreads() {
         Path status = Path.of("/proc", String.valueOf(pid), "status");

@@ -1,0 +1,232 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** Unit tests of the benchmark's arithmetic and parsing: no server, no Bombardier, milliseconds. */
+class BenchTests {
+    static final double EPS = 1e-9;
+
+    @Test
+    @DisplayName("the median of an odd count is the middle value, of an even count the mean of the middle two")
+    void median() {
+        assertEquals(3, Stats.median(List.of(5, 1, 3)), EPS);
+        assertEquals(2.5, Stats.median(List.of(4, 1, 3, 2)), EPS);
+        assertEquals(7, Stats.median(List.of(7)), EPS);
+        assertTrue(Double.isNaN(Stats.median(List.of())));
+    }
+
+    @Test
+    @DisplayName("the median leaves out unknown (NaN) runs instead of sorting them somewhere")
+    void medianIgnoresNaN() {
+        assertEquals(2, Stats.median(List.of(1.0, Double.NaN, 3.0)), EPS);
+    }
+
+    @Test
+    @DisplayName("percentiles interpolate between ranks, and 0 and 100 are the extremes")
+    void percentile() {
+        List<Integer> values = List.of(10, 20, 30, 40, 50);
+        assertEquals(10, Stats.percentile(values, 0), EPS);
+        assertEquals(50, Stats.percentile(values, 100), EPS);
+        assertEquals(46, Stats.percentile(values, 90), EPS);
+        assertEquals(20, Stats.percentile(values, 25), EPS);
+        assertThrows(IllegalArgumentException.class, () -> Stats.percentile(values, 101));
+    }
+
+    @Test
+    @DisplayName("a ratio to zero or to an unknown figure is unknown, not infinite")
+    void ratio() {
+        assertEquals(0.5, Stats.ratio(1, 2), EPS);
+        assertTrue(Double.isNaN(Stats.ratio(1, 0)));
+        assertTrue(Double.isNaN(Stats.ratio(Double.NaN, 2)));
+    }
+
+    @Test
+    @DisplayName("Little's law: 2000 connections waiting 200 ms each can get 10,000 answers a second at most")
+    void littleBound() {
+        assertEquals(10_000, Stats.littleBound(2000, 0.2), EPS);
+        assertEquals(500, Stats.littleBound(100, 0.2), EPS);
+        assertEquals(95, Stats.percentOf(9_500, 10_000), EPS);
+        assertTrue(Double.isNaN(Stats.percentOf(100, Double.NaN)));
+        assertThrows(IllegalArgumentException.class, () -> Stats.littleBound(10, 0));
+    }
+
+    @Test
+    @DisplayName("figures are shown readably: rates, milliseconds, bytes, ratios, percentages, time left")
+    void formatting() {
+        assertEquals("842", Stats.rate(842.4));
+        assertEquals("12.3k", Stats.rate(12_345));
+        assertEquals("250k", Stats.rate(250_000));
+        assertEquals("1.25M", Stats.rate(1_250_000));
+        assertEquals("-", Stats.rate(Double.NaN));
+        assertEquals("0.12", Stats.millis(0.1234));
+        assertEquals("4.5", Stats.millis(4.5));
+        assertEquals("203", Stats.millis(203.4));
+        assertEquals("512 B", Stats.bytes(512));
+        assertEquals("3.4 KiB", Stats.bytes(3.4 * 1024));
+        assertEquals("120 MiB", Stats.bytes(120.0 * 1024 * 1024));
+        assertEquals("1.05x", Stats.times(1.049));
+        assertEquals("87%", Stats.percent(87.2));
+        assertEquals("45 s", Stats.duration(45));
+        assertEquals("2m05s", Stats.duration(125));
+    }
+
+    @Test
+    @DisplayName("JSON figures keep 4 significant digits")
+    void significant() {
+        assertEquals(12_350, Stats.significant(12_345.6, 4), EPS);
+        assertEquals(0.001235, Stats.significant(0.00123456, 4), 1e-12);
+        assertEquals(0, Stats.significant(0, 4), EPS);
+    }
+
+    @Test
+    @DisplayName("bars: full width for the maximum, eighth blocks in between, a sliver for any value above zero")
+    void bars() {
+        assertEquals("█".repeat(40), Stats.bar(100, 100, 40, false));
+        assertEquals("█".repeat(20), Stats.bar(50, 100, 40, false));
+        assertEquals("█▌", Stats.bar(1.5, 4, 4, false));
+        assertEquals("▏", Stats.bar(0.001, 100, 40, false));
+        assertEquals("", Stats.bar(0, 100, 40, false));
+        assertEquals("", Stats.bar(Double.NaN, 100, 40, false));
+        assertEquals("#".repeat(10), Stats.bar(1, 4, 40, true));
+    }
+
+    static final String BOMBARDIER_OK = """
+            {"spec":{"numberOfConnections":256},"result":{"bytesRead":1,"bytesWritten":1,"timeTakenSeconds":2.0,\
+            "req1xx":0,"req2xx":10000,"req3xx":0,"req4xx":0,"req5xx":0,"others":0,\
+            "latency":{"mean":4000,"stddev":10,"max":90000,"percentiles":{"50":3500,"75":4000,"90":5000,"95":6000,"99":12500}},\
+            "rps":{"mean":5000}}}""";
+
+    static final String BOMBARDIER_ERRORS = """
+            {"spec":{},"result":{"timeTakenSeconds":25.0,"req1xx":0,"req2xx":30,"req3xx":0,"req4xx":0,"req5xx":12,"others":55,\
+            "errors":[{"description":"timeout","count":50},{"description":"the server closed connection before returning the first response byte","count":5}],\
+            "latency":{"mean":1,"stddev":1,"max":25013573,"percentiles":{"50":25011193,"99":25013387}},"rps":{"mean":1}}}""";
+
+    @Test
+    @DisplayName("Bombardier's JSON: latencies in microseconds become ms, throughput is 2xx per second taken")
+    void bombardierClean() {
+        Bombardier.Result r = Bombardier.parse(BOMBARDIER_OK);
+        assertEquals(10_000, r.ok());
+        assertEquals(5_000, r.rps(), EPS);
+        assertEquals(3.5, r.p50Ms(), EPS);
+        assertEquals(12.5, r.p99Ms(), EPS);
+        assertEquals(90, r.maxMs(), EPS);
+        assertEquals(0, r.errors());
+        assertTrue(r.clean());
+    }
+
+    @Test
+    @DisplayName("Bombardier's errors are counted (timeouts apart), and not counted twice through 'others'")
+    void bombardierErrors() {
+        Bombardier.Result r = Bombardier.parse(BOMBARDIER_ERRORS);
+        assertEquals(30, r.ok());
+        assertEquals(55, r.errors());
+        assertEquals(50, r.timeouts());
+        assertEquals(12, r.non2xx(), "5xx counted; 'others' only repeats the errors");
+        assertEquals(Map.of("timeout", 50L, "the server closed connection before returning the first response byte", 5L), r.errorKinds());
+        assertFalse(r.clean());
+        assertEquals(1.2, r.rps(), EPS);
+    }
+
+    static ByteBuffer bytes(String s) {
+        ByteBuffer b = ByteBuffer.allocate(4096);
+        b.put(s.getBytes(StandardCharsets.ISO_8859_1));
+        return b;
+    }
+
+    @Test
+    @DisplayName("an idle connection is served when a whole 2xx answer arrived that keeps the connection open")
+    void idleAnswers() {
+        assertEquals(1, Idle.answered(bytes("HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\nHello, World!")));
+        assertEquals(0, Idle.answered(bytes("HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\nHello")));
+        assertEquals(0, Idle.answered(bytes("HTTP/1.1 200 OK\r\nContent-Le")));
+        assertEquals(-1, Idle.answered(bytes("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 5\r\n\r\nbusy\n")));
+        assertEquals(-1, Idle.answered(bytes("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok")));
+    }
+
+    @Test
+    @DisplayName("heap in use after GC sums every generation (Serial's young and old), and reads G1 and ZGC")
+    void heapInfo() {
+        String serial = """
+                DefNew     total 116160K, used 31025K [0x0000000687400000, 0x000000068f200000, 0x0000000704d50000)
+                 eden space 103296K,  30% used [0x0000000687400000, 0x000000068924c520, 0x000000068d8e0000)
+                Tenured    total 258048K, used 1166K [0x0000000704d50000, 0x0000000714950000, 0x0000000800000000)
+                 the  space 258048K,   0% used [0x0000000704d50000, 0x0000000704e73ab8, 0x0000000714950000)
+                Metaspace       used 789K, committed 896K, reserved 1114112K
+                """;
+        assertEquals((31025L + 1166) * 1024, Inspect.heapUsed(serial));
+        assertEquals(11051L * 1024, Inspect.heapUsed(
+                "garbage-first heap   total reserved 6172672K, committed 393216K, used 11051K [0x0000000687400000, 0x0000000800000000)\n"));
+        assertEquals(62L * 1024 * 1024, Inspect.heapUsed(" ZHeap            used 62M, capacity 378M, max capacity 6028M\n"));
+        assertEquals(-1, Inspect.heapUsed("nothing here"));
+    }
+
+    static Bench.Run run(long ok, double seconds, long non2xx, long errors, double percentOfBound) {
+        return new Bench.Run(new Bombardier.Result(seconds, ok, non2xx, errors, errors, 1, 2, 3, Map.of()),
+                0.5, 100_000_000, 12, percentOfBound);
+    }
+
+    static final Bench.Workload IO = new Bench.Workload("io-100", "io", "test", "/io?ms=200", 100, 200);
+
+    @Test
+    @DisplayName("a result is the median of its runs; errors and a run above Little's bound are flagged")
+    void loadRow() {
+        Map<String, Object> clean = Report.loadRow(IO, "reference", null, List.of(),
+                List.of(run(900, 2, 0, 0, 90), run(1000, 2, 0, 0, 100), run(800, 2, 0, 0, 80)), List.of(), null, List.of());
+        assertEquals(450.0, clean.get("rps"));
+        assertEquals(List.of(), clean.get("flags"));
+        assertEquals(3, ((List<?>) clean.get("runs")).size());
+
+        Map<String, Object> bad = Report.loadRow(IO, "learner", null, List.of(),
+                List.of(run(1100, 2, 0, 0, 110), run(500, 2, 3, 2, 50)), List.of(), null, List.of());
+        List<?> flags = (List<?>) bad.get("flags");
+        assertEquals(2, flags.size(), "one flag for the run above the bound, one for the errors: " + flags);
+        assertEquals(2L, bad.get("errors"));
+        assertEquals(3L, bad.get("non2xx"));
+    }
+
+    @Test
+    @DisplayName("a server whose every run stalled is 'stalled', flagged, with no figures")
+    void stalledRow() {
+        Map<String, Object> row = Report.loadRow(IO, "learner", null, List.of(), List.of(), List.of(), null,
+                List.of("the warm-up stalled"));
+        assertEquals("stalled", row.get("status"));
+        assertEquals(List.of("the warm-up stalled"), row.get("flags"));
+    }
+
+    @Test
+    @DisplayName("ratios divide by the reference, which gets 1")
+    void ratios() {
+        Map<String, Object> learner = Report.loadRow(IO, "learner", null, List.of(), List.of(run(400, 2, 0, 0, 40)), List.of(), null, List.of());
+        Map<String, Object> reference = Report.loadRow(IO, "reference", null, List.of(), List.of(run(800, 2, 0, 0, 80)), List.of(), null, List.of());
+        Report.ratios(IO, List.of(learner, reference), "reference");
+        assertEquals(0.5, (Double) ((Map<?, ?>) learner.get("ratio")).get("rps"), EPS);
+        assertEquals(1.0, (Double) ((Map<?, ?>) reference.get("ratio")).get("rps"), EPS);
+    }
+
+    @Test
+    @DisplayName("quick mode warms io-100 up and lets io-1000 and io-2000 reuse it; thorough warms each")
+    void warmups() {
+        Bench.Workload io2000 = Bench.WORKLOADS.stream().filter(w -> w.id().equals("io-2000")).findFirst().orElseThrow();
+        Bench.Workload io100 = Bench.WORKLOADS.stream().filter(w -> w.id().equals("io-100")).findFirst().orElseThrow();
+        assertEquals(0, Bench.MODES.get("quick").warmupsFor(io2000));
+        assertEquals(1, Bench.MODES.get("quick").warmupsFor(io100));
+        assertEquals(2, Bench.MODES.get("thorough").warmupsFor(io2000));
+    }
+
+    @Test
+    @DisplayName("every workload's timeout is at least 5 s and 20 times its service time; io has a bound")
+    void timeouts() {
+        for (Bench.Workload w : Bench.WORKLOADS) {
+            assertTrue(w.timeoutSeconds() >= 5 && w.timeoutSeconds() * 1000 >= 20 * w.serviceMillis(), w.id());
+            assertEquals(w.group().equals("io"), !Double.isNaN(w.boundRps()), w.id());
+        }
+    }
+}
