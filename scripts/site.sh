@@ -70,9 +70,23 @@ serve() {
     esac
     shift
   done
+  # The learner's own results (check.sh and bench.sh write .results/) are served at /results/,
+  # here only: a built copy for hosting carries no one's results.
+  mkdir -p "${ROOT}/.results/checks" "${ROOT}/.results/bench"
+  local config
+  config="${ROOT}/.results/serve.toml"
+  cat >"${config}" <<'TOML'
+# Written by scripts/site.sh serve: the site's static files, plus .results/ at /results/.
+[[module.mounts]]
+  source = 'site/static'
+  target = 'static'
+[[module.mounts]]
+  source = '.results'
+  target = 'static/results'
+TOML
   # Hugo runs in the foreground in place of this script: Ctrl-C stops it, and nothing else
   # was started. It renders from memory, and needs no network.
-  exec "${HUGO}" server --source "${ROOT}" --bind 127.0.0.1 --port "${port}" \
+  exec "${HUGO}" server --source "${ROOT}" --config "${ROOT}/hugo.toml,${config}" --bind 127.0.0.1 --port "${port}" \
     --baseURL "http://127.0.0.1:${port}/" --disableFastRender --logLevel warn
 }
 
