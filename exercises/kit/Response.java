@@ -111,18 +111,21 @@ final class Response {
         return n;
     }
 
-    /** Writes the whole response to a blocking stream (and flushes it). */
+    /**
+     * Writes the whole response to a blocking stream (and flushes it). The head and the start of
+     * the body go in one write: two small writes in a row meet Nagle's algorithm and the client's
+     * delayed ACK, and a keep-alive connection then waits about 40 ms per response.
+     */
     void writeTo(OutputStream out) throws IOException {
-        out.write(head());
-        if (body != null) {
-            out.write(body);
-        } else {
-            ByteBuffer chunk = ByteBuffer.allocate((int) Math.min(64 * 1024, Math.max(length, 1)));
-            for (long sent = 0; sent < length; sent += chunk.position()) {
-                chunk.clear();
-                fillBody(sent, chunk);
-                out.write(chunk.array(), 0, chunk.position());
-            }
+        byte[] head = head();
+        ByteBuffer chunk = ByteBuffer.allocate((int) Math.min(head.length + length, Math.max(64 * 1024, head.length)));
+        chunk.put(head);
+        long sent = fillBody(0, chunk);
+        out.write(chunk.array(), 0, chunk.position());
+        while (sent < length) {
+            chunk.clear();
+            sent += fillBody(sent, chunk);
+            out.write(chunk.array(), 0, chunk.position());
         }
         out.flush();
     }
