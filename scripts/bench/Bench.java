@@ -38,7 +38,7 @@ import java.util.stream.Stream;
  *   "machine": { "cores", "cpuModel", "memoryBytes", "os": {"name","version","arch"},
  *                "java", "jbang", "bombardier", "pinned": bool, "pinning": "how, in words",
  *                "maxOpenFiles", "shared": "a reminder that other work may have run" },
- *   "methodology": { "mode": "quick"|"thorough"|"smoke", "warmups", "runs", "runSeconds",
+ *   "methodology": { "mode": "quick"|"thorough"|"smoke", "warmups", "maxWarmups", "warmupRule", "runs", "runSeconds",
  *                    "warmupSeconds", "warmupPerGroup" (io-1000/io-2000 reuse io-100's warm-up), "statistic": "median", "order": "...", "sampleMillis",
  *                    "notes": [strings] },
  *   "servers": [ { "id", "role": "learner"|"reference"|"baseline", "label", "file"|null,
@@ -62,7 +62,7 @@ import java.util.stream.Stream;
  *           "asked", "served", "refused", "unanswered", "notAttempted", "stopped" | null,
  *           "openSeconds", "heapBeforeBytes", "heapWithBytes", "heapPerConnectionBytes",
  *           "rssBeforeBytes", "rssWithBytes", "rssPerConnectionBytes", "threadsBefore",
- *           "threadsWith", "ratio": {"heapPerConnection","rssPerConnection"} | null,
+ *           "threadsWith", "serverMaxOpenFiles", "ratio": {"heapPerConnection","rssPerConnection"} | null,
  *           "flags": [strings]               // why this result made the exit status 1
  *       } ] } ],
  *   "flags": [strings]                        // every flag above, with workload and server
@@ -108,17 +108,31 @@ class Bench {
      * How long and how often: warm-ups are discarded, the median of the runs is reported. With
      * {@code warmGroupOnce}, io-1000 and io-2000 reuse io-100's warm-up (the same code runs).
      */
-    record Mode(String name, int warmups, int warmupSeconds, int runs, int runSeconds, boolean warmGroupOnce) {
+    record Mode(String name, int warmups, int maxWarmups, int warmupSeconds, int runs, int runSeconds, boolean warmGroupOnce) {
+        /** At least this many warm-ups for the workload (0 when it reuses its group's). */
         int warmupsFor(Workload w) {
             return warmGroupOnce && !w.id().equals(WORKLOADS.stream().filter(x -> x.group().equals(w.group()))
                     .findFirst().orElseThrow().id()) ? 0 : warmups;
         }
+
+        /** At most this many: warming up goes on while a warm-up was over 10% faster than the one before (the JIT is still at work). */
+        int maxWarmupsFor(Workload w) {
+            return warmupsFor(w) == 0 ? 0 : Math.max(warmups, maxWarmups);
+        }
     }
 
     static final Map<String, Mode> MODES = Map.of(
-            "quick", new Mode("quick", 1, 2, 3, 2, true),        // about 2 minutes for a chapter, all workloads
-            "thorough", new Mode("thorough", 2, 10, 5, 10, false),
-            "smoke", new Mode("smoke", 1, 1, 2, 1, true));
+            "quick", new Mode("quick", 2, 4, 2, 3, 2, true),        // about 2 minutes for a chapter, all workloads
+            "thorough", new Mode("thorough", 2, 6, 10, 5, 10, false),
+            "smoke", new Mode("smoke", 1, 1, 1, 2, 1, true));
+
+    /** Whether a server needs another warm-up: fewer than the minimum, or the last one still climbed by over 10%. */
+    static boolean stillWarming(List<Run> warmups, int min, int max) {
+        int n = warmups.size();
+        if (n < min) return true;
+        if (n >= max || n < 2) return false;
+        return warmups.get(n - 1).load().rps() > 1.1 * warmups.get(n - 2).load().rps();
+    }
 
     /** Chapter options for benchmarking, where the defaults would spoil a workload. */
     static final Map<String, List<String>> CHAPTER_ARGS = Map.of(
@@ -223,6 +237,15 @@ class Bench {
             servers.add(new Server("netty", "baseline", "Netty 4.2 (scripts/bench/NettyBaseline.java)", netty, List.of()));
         }
 
+        if (url != null) {
+            try {
+                if (!Target.running(url, pid).accepting()) environment("nothing accepts connections at " + url + ": start your server first");
+            } catch (IllegalArgumentException e) {
+                usage(e.getMessage());
+            }
+            if (pid != null && ProcessHandle.of(pid).isEmpty()) environment("no process " + pid + " (--pid)");
+        }
+
         Map<String, Object> machine = machine();
         boolean pin = (Boolean) machine.get("pinned");
         Bombardier bombardier = new Bombardier(bombardierPath, pin ? List.of("taskset", "-c", "1") : List.of());
@@ -232,7 +255,8 @@ class Bench {
         Instant began = Instant.now();
         out.println(bold(all ? "The showdown: every reference solution and a plain Netty server"
                 : "Chapter " + chapter + ": " + servers.get(0).label + " against " + servers.get(1).label));
-        out.println(dim("  " + mode.warmups() + " warm-up run(s) of " + mode.warmupSeconds() + " s (discarded), then "
+        out.println(dim("  " + mode.warmups() + (mode.maxWarmups() > mode.warmups() ? " to " + mode.maxWarmups() : "")
+                + " warm-up run(s) of " + mode.warmupSeconds() + " s (discarded; more while still over 10% faster than the last), then "
                 + mode.runs() + " runs of " + mode.runSeconds() + " s per server, taking turns; median reported"
                 + (mode.warmGroupOnce() ? "; io-1000 and io-2000 reuse io-100's warm-up" : "")));
         out.println(dim("  " + machine.get("pinning")));
@@ -324,6 +348,7 @@ class Bench {
                 if (pid != null) {
                     s.inspect = new Inspect(pid);
                     s.pinned = pin && pinRunning(pid);
+                    urlPinnedLate = s.pinned;
                 }
                 s.url = s.target.url();
                 continue;
@@ -433,34 +458,27 @@ class Bench {
         java.util.Set<Server> cut = new java.util.HashSet<>();
         Map<Server, List<String>> stalls = new LinkedHashMap<>();
         servers.forEach(s -> stalls.put(s, new ArrayList<>()));
-        int warmups = mode.warmupsFor(w);
-        int rounds = warmups + mode.runs();
-        for (int round = 0; round < rounds; round++) {
-            boolean warmup = round < warmups;
-            int seconds = warmup ? mode.warmupSeconds() : mode.runSeconds();
+        // Warm up, each server until it is steady (or the most warm-ups), taking turns; then the measured runs, taking turns.
+        int minWarm = mode.warmupsFor(w);
+        int maxWarm = mode.maxWarmupsFor(w);
+        for (int round = 0; round < maxWarm; round++) {
             for (Server s : servers) {
-                String what = w.id() + ": " + s.id + (warmup ? " warm-up " + (round + 1) + "/" + warmups
-                        : " run " + (round - warmups + 1) + "/" + mode.runs());
-                if (skip.containsKey(s) || s.gone != null || cut.contains(s)) {
-                    progress.skip(seconds + 1);
+                if (skip.containsKey(s) || s.gone != null || cut.contains(s) || !stillWarming(warm.get(s), minWarm, maxWarm)) {
+                    if (round < minWarm) progress.skip(mode.warmupSeconds() + 1);
                     continue;
                 }
-                progress.step(what, seconds + 1);
-                try {
-                    Run r = measure(w, s, bombardier, seconds);
-                    (warmup ? warm : runs).get(s).add(r);
-                } catch (Bombardier.Stalled e) {
-                    // More runs would stall the same way, and take as long: this server is done with this workload.
-                    stalls.get(s).add((warmup ? "the warm-up" : "run " + (round - warmups + 1)) + " stalled: "
-                            + "Bombardier had not finished " + e.afterSeconds + " s after a " + seconds + " s run, so some of the "
-                            + w.connections() + " connections got no answer within " + w.timeoutSeconds()
-                            + " s (starved); it was stopped, and that run has no counts");
-                    cut.add(s);
-                } catch (IOException e) {
-                    problems.get(s).add((warmup ? "warm-up" : "run") + " failed: " + e.getMessage());
+                String what = w.id() + ": " + s.id + " warm-up " + (round + 1) + (round + 1 > minWarm ? " (still getting faster)" : "/" + minWarm);
+                turn(w, s, bombardier, what, true, round, mode.warmupSeconds(), warm, runs, problems, stalls, cut);
+            }
+        }
+        for (int round = 0; round < mode.runs(); round++) {
+            for (Server s : servers) {
+                if (skip.containsKey(s) || s.gone != null || cut.contains(s)) {
+                    progress.skip(mode.runSeconds() + 1);
+                    continue;
                 }
-                if (!alive(s)) s.gone = "the server exited during " + what + " (see .results/logs/bench-" + s.id + ".log)";
-                pause(100);
+                String what = w.id() + ": " + s.id + " run " + (round + 1) + "/" + mode.runs();
+                turn(w, s, bombardier, what, false, round, mode.runSeconds(), warm, runs, problems, stalls, cut);
             }
         }
         List<Map<String, Object>> rows = new ArrayList<>();
@@ -468,6 +486,28 @@ class Bench {
             rows.add(Report.loadRow(w, s.id, skip.get(s), warm.get(s), runs.get(s), problems.get(s), s.gone, stalls.get(s)));
         }
         return rows;
+    }
+
+    /** One server's turn under load: a warm-up or a measured run, recorded where it belongs. */
+    static void turn(Workload w, Server s, Bombardier bombardier, String what, boolean warmup, int round, int seconds,
+                     Map<Server, List<Run>> warm, Map<Server, List<Run>> runs, Map<Server, List<String>> problems,
+                     Map<Server, List<String>> stalls, java.util.Set<Server> cut) {
+        progress.step(what, seconds + 1);
+        try {
+            Run r = measure(w, s, bombardier, seconds);
+            (warmup ? warm : runs).get(s).add(r);
+        } catch (Bombardier.Stalled e) {
+            // More runs would stall the same way, and take as long: this server is done with this workload.
+            stalls.get(s).add((warmup ? "the warm-up" : "run " + (round + 1)) + " stalled: "
+                    + "Bombardier had not finished " + e.afterSeconds + " s after a " + seconds + " s run, so some of the "
+                    + w.connections() + " connections got no answer within " + w.timeoutSeconds()
+                    + " s (starved); it was stopped, and that run has no counts");
+            cut.add(s);
+        } catch (IOException e) {
+            problems.get(s).add((warmup ? "warm-up" : "run") + " failed: " + e.getMessage());
+        }
+        if (!alive(s)) s.gone = "the server exited during " + what + " (see .results/logs/bench-" + s.id + ".log)";
+        pause(100);
     }
 
     /** One Bombardier run against a server, sampling its memory and threads every 200 ms. */
@@ -608,10 +648,14 @@ class Bench {
                 row.put("rssPerConnectionBytes", rssBefore < 0 || rssWith < 0 || o.served() == 0 ? null : nullIfNaN((double) (rssWith - rssBefore) / o.served()));
                 row.put("threadsBefore", threadsBefore < 0 ? null : threadsBefore);
                 row.put("threadsWith", threadsWith < 0 ? null : threadsWith);
+                long serverFiles = s.inspect == null ? -1 : s.inspect.maxOpenFiles().orElse(-1);
+                row.put("serverMaxOpenFiles", serverFiles < 0 ? null : serverFiles);
                 if (o.served() < o.asked()) {
-                    flags.add(String.format(Locale.ROOT, "served %d of %d idle connections (%d refused, %d unanswered, %d not tried%s)",
+                    flags.add(String.format(Locale.ROOT, "served %d of %d idle connections (%d refused, %d unanswered, %d not tried%s)%s",
                             o.served(), o.asked(), o.refused(), o.unanswered(), o.notAttempted(),
-                            o.stopped() == null ? "" : ": " + o.stopped()));
+                            o.stopped() == null ? "" : ": " + o.stopped(),
+                            serverFiles >= 0 && serverFiles < connections + 100
+                                    ? "; the server may open only " + serverFiles + " files (its ulimit -n)" : ""));
                 }
             } catch (IOException e) {
                 flags.add("the idle connections could not be opened: " + e.getMessage());
@@ -655,6 +699,7 @@ class Bench {
     }
 
     static String idleNote;
+    static boolean urlPinnedLate;
 
     // ---- Machine and methodology ----
 
@@ -687,6 +732,8 @@ class Bench {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("mode", mode.name());
         m.put("warmups", mode.warmups());
+        m.put("maxWarmups", mode.maxWarmups());
+        m.put("warmupRule", "at least warmups, at most maxWarmups: another while the last warm-up was over 10% faster than the one before");
         m.put("warmupSeconds", mode.warmupSeconds());
         m.put("runs", mode.runs());
         m.put("runSeconds", mode.runSeconds());
@@ -701,7 +748,9 @@ class Bench {
         notes.add("sleep-bound workloads (io) cannot beat Little's law: connections / service time");
         notes.add("idle: heap after a full GC (jcmd GC.run) with the connections open minus before, divided by connections served; RSS likewise");
         if (idleConnections < 10_000 && idleNote != null) notes.add(idleNote);
-        notes.add(pin ? "servers pinned to CPU 0 and Bombardier to CPU 1" : "not pinned");
+        notes.add(pin ? "servers pinned to CPU 0 and Bombardier to CPU 1; a JVM limited to one CPU sizes itself for one (Serial GC, fewer threads)"
+                : "not pinned");
+        if (pin && urlPinnedLate) notes.add("the --url server was pinned after it started: its JVM had sized itself for every CPU");
         m.put("notes", notes);
         return m;
     }
@@ -806,8 +855,8 @@ class Bench {
             usage: scripts/bench.sh NN [options]      race exercises/NN-*.java against solutions/NN-*.java
                    scripts/bench.sh --all [options]   the showdown: every solution and a plain Netty server
 
-              --quick             1 warm-up of 2 s and 3 runs of 2 s per workload and server (the default; ~2 min a chapter)
-              --thorough          2 warm-ups and 5 runs of 10 s: steadier figures, ~10 min a chapter
+              --quick             2-4 warm-ups of 2 s and 3 runs of 2 s per workload and server (the default; ~2 min a chapter)
+              --thorough          2-6 warm-ups of 10 s and 5 runs of 10 s: steadier figures, ~15 min a chapter
               --smoke             hello only, 1 s runs: proves the bench works, measures nothing
               --workloads LIST    some of hello,io,cpu,idle (or io-100, io-1000, io-2000)
               --url URL           race a server that is already running (any language) instead of the exercise

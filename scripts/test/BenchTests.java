@@ -217,8 +217,21 @@ class BenchTests {
         Bench.Workload io2000 = Bench.WORKLOADS.stream().filter(w -> w.id().equals("io-2000")).findFirst().orElseThrow();
         Bench.Workload io100 = Bench.WORKLOADS.stream().filter(w -> w.id().equals("io-100")).findFirst().orElseThrow();
         assertEquals(0, Bench.MODES.get("quick").warmupsFor(io2000));
-        assertEquals(1, Bench.MODES.get("quick").warmupsFor(io100));
+        assertEquals(2, Bench.MODES.get("quick").warmupsFor(io100));
+        assertEquals(4, Bench.MODES.get("quick").maxWarmupsFor(io100));
+        assertEquals(0, Bench.MODES.get("quick").maxWarmupsFor(io2000));
         assertEquals(2, Bench.MODES.get("thorough").warmupsFor(io2000));
+    }
+
+    @Test
+    @DisplayName("warming up goes on while the last warm-up was over 10% faster than the one before, up to the most")
+    void warmingUp() {
+        assertTrue(Bench.stillWarming(List.of(), 2, 4));
+        assertTrue(Bench.stillWarming(List.of(run(1000, 1, 0, 0, 0)), 2, 4));
+        assertTrue(Bench.stillWarming(List.of(run(1000, 1, 0, 0, 0), run(2000, 1, 0, 0, 0)), 2, 4));
+        assertFalse(Bench.stillWarming(List.of(run(1000, 1, 0, 0, 0), run(1050, 1, 0, 0, 0)), 2, 4));
+        assertFalse(Bench.stillWarming(List.of(run(1, 1, 0, 0, 0), run(2, 1, 0, 0, 0), run(4, 1, 0, 0, 0), run(8, 1, 0, 0, 0)), 2, 4));
+        assertFalse(Bench.stillWarming(List.of(run(1000, 1, 0, 0, 0)), 1, 1));
     }
 
     @Test
