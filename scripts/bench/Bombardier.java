@@ -74,7 +74,7 @@ final class Bombardier {
         command.addAll(List.of(binary, "-c", String.valueOf(connections), "-d", seconds + "s", "-l", "-p", "r",
                 "-o", "json", "--timeout", timeoutSeconds + "s", url));
         Process p = new ProcessBuilder(command).redirectErrorStream(false).start();
-        Thread hook = new Thread(() -> p.descendants().forEach(ProcessHandle::destroyForcibly));
+        Thread hook = new Thread(p::destroyForcibly); // taskset execs bombardier: one process
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()), READER);
