@@ -54,7 +54,8 @@ import java.util.stream.Stream;
  *           "rps", "latencyMs": {"p50","p99"}, "requests2xx" (total), "non2xx" (total),
  *           "errors" (total, timeouts included), "timeouts" (total), "errorKinds": {text: count},
  *           "cpuSeconds", "cpuMillisPerRequest", "peakRssBytes", "peakThreads",
- *           "percentOfBound" | null, "ratio": {"rps","p50","p99"} | null,
+ *           "boundRps" | null (this server's own bound: 01 has 1 request in progress, 02 --threads),
+ *           "percentOfBound" | null (of its own bound), "ratio": {"rps","p50","p99"} | null,
  *           "runs": [ {"rps","seconds","requests2xx","non2xx","errors","timeouts","p50Ms","p99Ms",
  *                      "maxMs","cpuSeconds","peakRssBytes","peakThreads","percentOfBound"} ],
  *           "warmups": [ same as runs ],
@@ -152,6 +153,20 @@ class Bench {
         Inspect inspect;
         boolean pinned;
         String gone; // why it stopped answering, once it has
+
+        /**
+         * How many requests the model can have in progress at once, when the model caps it: one
+         * for chapter 01's single thread, --threads (default 16) for chapter 02's pool; 0 = no cap.
+         */
+        int concurrency() {
+            String name = file == null ? "" : file.getFileName().toString();
+            if (name.startsWith("01-")) return 1;
+            if (name.startsWith("02-")) {
+                int at = args.indexOf("--threads");
+                return at >= 0 && at + 1 < args.size() ? Integer.parseInt(args.get(at + 1)) : 16;
+            }
+            return 0;
+        }
 
         Server(String id, String role, String label, Path file, List<String> args) {
             this.id = id;
@@ -483,7 +498,7 @@ class Bench {
         }
         List<Map<String, Object>> rows = new ArrayList<>();
         for (Server s : servers) {
-            rows.add(Report.loadRow(w, s.id, skip.get(s), warm.get(s), runs.get(s), problems.get(s), s.gone, stalls.get(s)));
+            rows.add(Report.loadRow(w, s.id, bound(w, s), skip.get(s), warm.get(s), runs.get(s), problems.get(s), s.gone, stalls.get(s)));
         }
         return rows;
     }
@@ -522,7 +537,17 @@ class Bench {
             sampler.stop();
         }
         double cpu = cpuSeconds(s) - cpuBefore;
-        return new Run(r, cpu, sampler.peakRss.get(), sampler.peakThreads.get(), Stats.percentOf(r.rps(), w.boundRps()));
+        return new Run(r, cpu, sampler.peakRss.get(), sampler.peakThreads.get(), Stats.percentOf(r.rps(), bound(w, s)));
+    }
+
+    /**
+     * Little's law for this server on a sleep-bound workload: the requests it can have in
+     * progress (the connections, or fewer when the model caps them) / the service time.
+     */
+    static double bound(Workload w, Server s) {
+        if (!w.sleepBound()) return Double.NaN;
+        int inProgress = s.concurrency() > 0 ? Math.min(w.connections(), s.concurrency()) : w.connections();
+        return Stats.littleBound(inProgress, w.serviceMillis() / 1000);
     }
 
     static double cpuSeconds(Server s) {
@@ -675,7 +700,7 @@ class Bench {
     static double heap(Server s) {
         if (s.inspect == null) return Double.NaN;
         try {
-            return s.inspect.heapAfterGcAllGenerations();
+            return s.inspect.heapAfterGc();
         } catch (IOException | RuntimeException e) {
             return Double.NaN;
         }

@@ -13,7 +13,7 @@ final class Report {
     private Report() {}
 
     /** The summary of one server on one load workload, with its raw runs; see the schema in Bench.java. */
-    static Map<String, Object> loadRow(Bench.Workload w, String server, String skipReason, List<Bench.Run> warmups,
+    static Map<String, Object> loadRow(Bench.Workload w, String server, double bound, String skipReason, List<Bench.Run> warmups,
                                        List<Bench.Run> runs, List<String> problems, String gone,
                                        List<String> stalls) {
         Map<String, Object> row = new LinkedHashMap<>();
@@ -65,7 +65,8 @@ final class Report {
         row.put("cpuMillisPerRequest", Bench.nullIfNaN(ok == 0 ? Double.NaN : cpuTotal * 1000 / ok));
         row.put("peakRssBytes", peakRss < 0 ? null : peakRss);
         row.put("peakThreads", peakThreads < 0 ? null : peakThreads);
-        row.put("percentOfBound", Bench.nullIfNaN(Stats.percentOf(medianRps, w.boundRps())));
+        row.put("boundRps", Bench.nullIfNaN(bound));
+        row.put("percentOfBound", Bench.nullIfNaN(Stats.percentOf(medianRps, bound)));
         row.put("ratio", null);
         row.put("runs", runs.stream().map(Bench.Run::json).toList());
         row.put("warmups", warmups.stream().map(Bench.Run::json).toList());

@@ -96,21 +96,12 @@ final class Inspect {
         }
     }
 
-    /** Heap in use right after a full GC, in bytes ({@code jcmd GC.run}, then {@code GC.heap_info}). */
-    long heapAfterGc() throws IOException {
-        jcmd("GC.run");
-        String info = jcmdOutput("GC.heap_info");
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("used (\\d+)K").matcher(info);
-        if (!m.find()) throw new IOException("cannot read the heap in use from jcmd GC.heap_info: " + info.strip());
-        return Long.parseLong(m.group(1)) * 1024;
-    }
-
     /**
      * Heap in use right after a full GC, in bytes, with any collector: the sum of every heap
      * generation's "used" in {@code jcmd GC.heap_info} (Serial and Parallel list two, G1 one, ZGC
      * its ZHeap). A JVM limited to one CPU picks the Serial collector.
      */
-    long heapAfterGcAllGenerations() throws IOException {
+    long heapAfterGc() throws IOException {
         jcmd("GC.run");
         String info = jcmdOutput("GC.heap_info");
         long used = heapUsed(info);

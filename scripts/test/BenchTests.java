@@ -178,13 +178,13 @@ class BenchTests {
     @Test
     @DisplayName("a result is the median of its runs; errors and a run above Little's bound are flagged")
     void loadRow() {
-        Map<String, Object> clean = Report.loadRow(IO, "reference", null, List.of(),
+        Map<String, Object> clean = Report.loadRow(IO, "reference", IO.boundRps(), null, List.of(),
                 List.of(run(900, 2, 0, 0, 90), run(1000, 2, 0, 0, 100), run(800, 2, 0, 0, 80)), List.of(), null, List.of());
         assertEquals(450.0, clean.get("rps"));
         assertEquals(List.of(), clean.get("flags"));
         assertEquals(3, ((List<?>) clean.get("runs")).size());
 
-        Map<String, Object> bad = Report.loadRow(IO, "learner", null, List.of(),
+        Map<String, Object> bad = Report.loadRow(IO, "learner", IO.boundRps(), null, List.of(),
                 List.of(run(1100, 2, 0, 0, 110), run(500, 2, 3, 2, 50)), List.of(), null, List.of());
         List<?> flags = (List<?>) bad.get("flags");
         assertEquals(2, flags.size(), "one flag for the run above the bound, one for the errors: " + flags);
@@ -193,9 +193,19 @@ class BenchTests {
     }
 
     @Test
+    @DisplayName("Little's bound per server: one request in progress for 01, --threads for 02, every connection otherwise")
+    void boundPerServer() {
+        java.nio.file.Path dir = java.nio.file.Path.of("solutions");
+        assertEquals(5.0, Bench.bound(IO, new Bench.Server("01", "reference", "01", dir.resolve("01-blocking.java"), List.of())), EPS);
+        assertEquals(80.0, Bench.bound(IO, new Bench.Server("02", "reference", "02", dir.resolve("02-thread-pool.java"), List.of())), EPS);
+        assertEquals(20.0, Bench.bound(IO, new Bench.Server("02", "reference", "02", dir.resolve("02-thread-pool.java"), List.of("--threads", "4"))), EPS);
+        assertEquals(500.0, Bench.bound(IO, new Bench.Server("03", "reference", "03", dir.resolve("03-reactor.java"), List.of())), EPS);
+    }
+
+    @Test
     @DisplayName("a server whose every run stalled is 'stalled', flagged, with no figures")
     void stalledRow() {
-        Map<String, Object> row = Report.loadRow(IO, "learner", null, List.of(), List.of(), List.of(), null,
+        Map<String, Object> row = Report.loadRow(IO, "learner", IO.boundRps(), null, List.of(), List.of(), List.of(), null,
                 List.of("the warm-up stalled"));
         assertEquals("stalled", row.get("status"));
         assertEquals(List.of("the warm-up stalled"), row.get("flags"));
@@ -204,8 +214,8 @@ class BenchTests {
     @Test
     @DisplayName("ratios divide by the reference, which gets 1")
     void ratios() {
-        Map<String, Object> learner = Report.loadRow(IO, "learner", null, List.of(), List.of(run(400, 2, 0, 0, 40)), List.of(), null, List.of());
-        Map<String, Object> reference = Report.loadRow(IO, "reference", null, List.of(), List.of(run(800, 2, 0, 0, 80)), List.of(), null, List.of());
+        Map<String, Object> learner = Report.loadRow(IO, "learner", IO.boundRps(), null, List.of(), List.of(run(400, 2, 0, 0, 40)), List.of(), null, List.of());
+        Map<String, Object> reference = Report.loadRow(IO, "reference", IO.boundRps(), null, List.of(), List.of(run(800, 2, 0, 0, 80)), List.of(), null, List.of());
         Report.ratios(IO, List.of(learner, reference), "reference");
         assertEquals(0.5, (Double) ((Map<?, ?>) learner.get("ratio")).get("rps"), EPS);
         assertEquals(1.0, (Double) ((Map<?, ?>) reference.get("ratio")).get("rps"), EPS);

@@ -84,7 +84,10 @@
         text = r.status === "skipped" ? "skipped" : "stalled: no run finished";
       } else {
         text = m.text(row.value);
-        if (r.percentOfBound !== null && r.percentOfBound !== undefined) text += " · " + num(r.percentOfBound, 1) + "% of bound";
+        if (r.percentOfBound !== null && r.percentOfBound !== undefined) {
+          var own = r.boundRps && workload.boundRps && r.boundRps < workload.boundRps;
+          text += " · " + num(r.percentOfBound, 1) + "% of " + (own ? "its bound, " + num(r.boundRps, 0) + " req/s" : "bound");
+        }
         if (workload.group === "idle" && r.asked) text += " · " + num(r.served, 0) + "/" + num(r.asked, 0) + " served";
       }
       if ((r.flags || []).length) text += " ⚑";
