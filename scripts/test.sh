@@ -10,8 +10,9 @@
 #    known-broken variant of the solution is caught by the check named for its mistake
 #    (scripts/test/SelfTest.java, expectations in scripts/test/chapters/NN.txt);
 # 3. the benchmark's unit tests, and a smoke race of a solution against itself (scripts/bench.sh);
-# 4. the site builds with no warnings, and every page shows the code it includes;
-# 5. no process started by the run is still alive.
+# 4. every JBang script's dependencies are cached and it builds offline (scripts/prefetch.sh);
+# 5. the site builds with no warnings, and every page shows the code it includes;
+# 6. no process started by the run is still alive.
 # Ends with "N passed, N failed"; exit 0 when all passed, 1 otherwise, 2 when it could not run.
 
 set -o errexit -o nounset -o pipefail
@@ -145,6 +146,19 @@ step_bench() {
   rm -f "${json}"
 }
 
+# The room needs no network: every JBang script's dependencies are cached and it builds offline.
+step_prefetch() {
+  section "Offline readiness (scripts/prefetch.sh)"
+  local log="${ROOT}/.results/prefetch.log" status=0
+  mkdir -p "${ROOT}/.results"
+  "${ROOT}/scripts/prefetch.sh" >"${log}" 2>&1 || status=$?
+  if [[ ${status} -eq 0 ]]; then
+    pass "prefetch.sh: $(tail -n 1 "${log}")"
+  else
+    fail "prefetch.sh exits ${status}: $(grep -E 'MISSING|does not|FAIL|prefetch:' "${log}" | tail -n 3 | tr '\n' ' ')(see ${log})"
+  fi
+}
+
 step_site() {
   section "The site"
   site_dir="$(mktemp -d)"
@@ -223,6 +237,7 @@ main() {
   step_shellcheck
   step_selftest "${selftest_args[@]+"${selftest_args[@]}"}"
   step_bench
+  step_prefetch
   step_site
   step_leftovers
 
