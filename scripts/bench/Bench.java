@@ -33,6 +33,7 @@ import java.util.stream.Stream;
  *
  * {
  *   "schema": "course-bench/1",
+ *   "command": "scripts/bench.sh --all --quick",   // what was run, without the wrapper's options
  *   "kind": "chapter" | "all",  "chapter": "03" | null,  "date": ISO-8601,  "exit": 0 | 1,
  *   "compareTo": "reference" | "netty" | null,   // the server every "ratio" divides by
  *   "machine": { "cores", "cpuModel", "memoryBytes", "os": {"name","version","arch"},
@@ -310,6 +311,7 @@ class Bench {
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("schema", "course-bench/1");
         report.put("kind", all ? "all" : "chapter");
+        report.put("command", command(args));
         report.put("chapter", chapter);
         report.put("date", began.toString());
         report.put("exit", flags.isEmpty() ? 0 : 1);
@@ -812,6 +814,19 @@ class Bench {
     }
 
     // ---- Small helpers ----
+
+    /** The command as the learner typed it: scripts/bench.sh and its options, without the wrapper's own. */
+    static String command(String[] args) {
+        List<String> shown = new ArrayList<>(List.of("scripts/bench.sh"));
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--root", "--jbang", "--bombardier", "--out" -> i++;
+                case "--tty", "--color" -> { }
+                default -> shown.add(args[i]);
+            }
+        }
+        return String.join(" ", shown);
+    }
 
     static List<Workload> pick(String list) {
         List<Workload> picked = new ArrayList<>();

@@ -193,6 +193,13 @@ class BenchTests {
     }
 
     @Test
+    @DisplayName("the JSON names the command as typed, without the wrapper's own options")
+    void command() {
+        assertEquals("scripts/bench.sh --all --quick", Bench.command(new String[] {
+                "--root", "/r", "--jbang", "/j", "--bombardier", "/b", "--tty", "--color", "--all", "--out", "/o.json", "--quick"}));
+    }
+
+    @Test
     @DisplayName("Little's bound per server: one request in progress for 01, --threads for 02, every connection otherwise")
     void boundPerServer() {
         java.nio.file.Path dir = java.nio.file.Path.of("solutions");
