@@ -11,8 +11,9 @@
 #    (scripts/test/SelfTest.java, expectations in scripts/test/chapters/NN.txt);
 # 3. the benchmark's unit tests, and a smoke race of a solution against itself (scripts/bench.sh);
 # 4. every JBang script's dependencies are cached and it builds offline (scripts/prefetch.sh);
-# 5. the site builds with no warnings, and every page shows the code it includes;
-# 6. no process started by the run is still alive.
+# 5. hand-ins and the room summary (scripts/handin.sh, scripts/room.sh) on a fixture room;
+# 6. the site builds with no warnings, and every page shows the code it includes;
+# 7. no process started by the run is still alive.
 # Ends with "N passed, N failed"; exit 0 when all passed, 1 otherwise, 2 when it could not run.
 
 set -o errexit -o nounset -o pipefail
@@ -159,6 +160,48 @@ step_prefetch() {
   fi
 }
 
+# Hand-ins and the room summary: two learners, one packed by handin, one a raw check.sh --json.
+step_room() {
+  section "Hand-ins and the room summary (scripts/handin.sh, scripts/room.sh)"
+  local dir
+  dir="$(mktemp -d)"
+  mkdir -p "${dir}/learner/.results/checks" "${dir}/learner/.results/bench" "${dir}/room"
+  cat >"${dir}/learner/.results/checks/01.json" <<'JSON'
+{"chapter": "01", "title": "The blocking server", "time": "2026-01-01T10:00:00Z", "passed": 20, "failed": 0, "exit": 0}
+JSON
+  cat >"${dir}/learner/.results/checks/03.json" <<'JSON'
+{"chapter": "03", "title": "The selector reactor", "time": "2026-01-01T11:00:00Z", "passed": 17, "failed": 4, "exit": 1}
+JSON
+  cat >"${dir}/learner/.results/bench/03.json" <<'JSON'
+{"schema": "course-bench/1", "kind": "chapter", "chapter": "03", "workloads": [{"id": "hello", "results": [
+ {"server": "learner", "status": "measured", "rps": 41234.5}, {"server": "reference", "status": "measured", "rps": 50000}]}]}
+JSON
+  cat >"${dir}/room/grace.json" <<'JSON'
+[{"chapter": "01", "title": "The blocking server", "time": "2026-01-01T10:30:00Z", "passed": 19, "failed": 1, "exit": 1}]
+JSON
+  if "${JBANG}" "${ROOT}/scripts/room/Room.java" handin "${dir}/learner" ada "${dir}/room" >/dev/null 2>&1 \
+     && [[ -f "${dir}/room/ada.json" ]]; then
+    pass "handin packs a learner's checks and races into NAME.json"
+  else
+    fail "handin did not write ada.json"
+  fi
+  if "${ROOT}/scripts/room.sh" "${dir}/room" --out "${dir}/room.html" >/dev/null 2>&1 \
+     && grep -q '2 learner(s)' "${dir}/room.html" && grep -q '<td>ada</td><td class="done"' "${dir}/room.html" \
+     && grep -q '4 to fix' "${dir}/room.html" && grep -q '<td>grace</td><td class="todo">1 to fix' "${dir}/room.html" \
+     && grep -q '41,235' "${dir}/room.html"; then
+    pass "room.sh summarises the hand-ins: progress per chapter and the fastest servers"
+  else
+    fail "room.sh summary is missing learners, progress or speeds (${dir}/room.html)"
+    return
+  fi
+  if "${ROOT}/scripts/room.sh" "${dir}/learner" >/dev/null 2>&1; then
+    fail "room.sh on a folder with no hand-ins should exit 1"
+  else
+    pass "room.sh on a folder with no hand-ins says so and exits 1"
+  fi
+  rm -rf "${dir}"
+}
+
 step_site() {
   section "The site"
   site_dir="$(mktemp -d)"
@@ -238,6 +281,7 @@ main() {
   step_selftest "${selftest_args[@]+"${selftest_args[@]}"}"
   step_bench
   step_prefetch
+  step_room
   step_site
   step_leftovers
 

@@ -1,0 +1,229 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25
+//SOURCES ../checks/Json.java
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+/**
+ * Hand-ins and the room summary behind scripts/handin.sh and scripts/room.sh.
+ *
+ * <p>{@code handin ROOT NAME OUT}: one file, {@code OUT/NAME.json}, with the learner's latest
+ * grading ({@code .results/checks/NN.json}) and races ({@code .results/bench/*.json}).
+ * {@code summary FOLDER OUT}: one self-contained HTML page from a folder of hand-ins (or of raw
+ * {@code check.sh --json} and {@code bench.sh} files, named after the learner): progress per
+ * chapter, and the fastest servers per workload.
+ */
+class Room {
+    static final String SCHEMA = "course-handin/1";
+    static String who = "room";
+
+    public static void main(String[] args) throws IOException {
+        if (args.length == 4 && args[0].equals("handin")) {
+            who = "handin";
+            handin(Path.of(args[1]), args[2], Path.of(args[3]));
+        } else if (args.length == 3 && args[0].equals("summary")) {
+            summary(Path.of(args[1]), Path.of(args[2]));
+        } else {
+            System.err.println("usage: Room handin ROOT NAME OUT_DIR | Room summary FOLDER OUT_FILE");
+            System.exit(2);
+        }
+    }
+
+    // ---- The learner's side ----
+
+    static void handin(Path root, String name, Path outDir) throws IOException {
+        if (!name.matches("[A-Za-z0-9._-]{1,40}")) fail(2, "a name is 1 to 40 letters, digits, dots, dashes or underscores, not '" + name + "'");
+        List<Object> checks = readAll(root.resolve(".results/checks"));
+        List<Object> bench = readAll(root.resolve(".results/bench"));
+        if (checks.isEmpty() && bench.isEmpty()) {
+            fail(1, "nothing to hand in yet: grade a chapter first (scripts/check.sh 01), or race one (scripts/bench.sh 01)");
+        }
+        Map<String, Object> handin = new LinkedHashMap<>();
+        handin.put("schema", SCHEMA);
+        handin.put("learner", name);
+        handin.put("time", Instant.now().toString());
+        handin.put("checks", checks);
+        handin.put("bench", bench);
+        Files.createDirectories(outDir);
+        Path out = outDir.resolve(name + ".json");
+        Files.writeString(out, Json.write(handin));
+        System.out.println("handin: " + checks.size() + " graded chapter(s) and " + bench.size() + " race(s) in " + out
+                + "\nhandin: give that file to your instructor (a shared folder, a USB stick, or chat)");
+    }
+
+    static List<Object> readAll(Path dir) throws IOException {
+        List<Object> all = new ArrayList<>();
+        if (!Files.isDirectory(dir)) return all;
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
+                try {
+                    all.add(Json.parse(Files.readString(f)));
+                } catch (RuntimeException e) {
+                    System.err.println("handin: skipping " + f + ": not JSON (" + e.getMessage() + ")");
+                }
+            }
+        }
+        return all;
+    }
+
+    // ---- The instructor's side ----
+
+    /** What one learner handed in: the latest report per chapter, and their races. */
+    record Learner(String name, Map<String, Map<String, Object>> checks, List<Map<String, Object>> bench) {}
+
+    static void summary(Path folder, Path out) throws IOException {
+        if (!Files.isDirectory(folder)) fail(2, "no folder " + folder + ": give the folder that holds the hand-ins");
+        Map<String, Learner> learners = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        List<String> skipped = new ArrayList<>();
+        try (Stream<Path> files = Files.list(folder)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
+                String stem = f.getFileName().toString().replaceFirst("\\.json$", "");
+                try {
+                    read(Json.parse(Files.readString(f)), stem, learners);
+                } catch (RuntimeException e) {
+                    skipped.add(f.getFileName() + " (" + e.getMessage() + ")");
+                }
+            }
+        }
+        if (learners.isEmpty()) fail(1, "no hand-ins in " + folder + " (files from scripts/handin.sh, check.sh --json or bench.sh)");
+        Files.writeString(out, html(learners, skipped), StandardCharsets.UTF_8);
+        System.out.println("room: " + learners.size() + " learner(s) -> " + out + (skipped.isEmpty() ? "" : "; skipped " + skipped));
+    }
+
+    /** Reads a hand-in, a check report (one or a list), or a bench result, for learner {@code stem}. */
+    static void read(Object doc, String stem, Map<String, Learner> learners) {
+        if (doc instanceof Map<?, ?> m && SCHEMA.equals(m.get("schema"))) {
+            String name = String.valueOf(m.get("learner"));
+            for (Object c : Json.array(m.get("checks"))) read(c, name, learners);
+            for (Object b : Json.array(m.get("bench"))) read(b, name, learners);
+            return;
+        }
+        if (doc instanceof List<?> list) {
+            for (Object o : list) read(o, stem, learners);
+            return;
+        }
+        Map<String, Object> m = Json.object(doc);
+        Learner l = learners.computeIfAbsent(stem, n -> new Learner(n, new TreeMap<>(), new ArrayList<>()));
+        if ("course-bench/1".equals(m.get("schema"))) {
+            l.bench().add(m);
+        } else if (m.containsKey("chapter") && m.containsKey("exit")) {
+            String chapter = String.valueOf(m.get("chapter"));
+            Map<String, Object> before = l.checks().get(chapter);
+            if (before == null || String.valueOf(m.get("time")).compareTo(String.valueOf(before.get("time"))) > 0) {
+                l.checks().put(chapter, m);
+            }
+        } else {
+            throw new IllegalArgumentException("neither a hand-in, a check report nor a bench result");
+        }
+    }
+
+    /** One learner's fastest measured figure of their own server on a workload, or NaN. */
+    static double learnerRps(Learner l, String workload) {
+        double best = Double.NaN;
+        for (Map<String, Object> b : l.bench()) {
+            if (!"chapter".equals(b.get("kind"))) continue;
+            for (Object w : Json.array(b.get("workloads"))) {
+                Map<String, Object> wm = Json.object(w);
+                if (!workload.equals(wm.get("id"))) continue;
+                for (Object r : Json.array(wm.get("results"))) {
+                    Map<String, Object> rm = Json.object(r);
+                    if ("learner".equals(rm.get("server")) && "measured".equals(rm.get("status")) && rm.get("rps") instanceof Number n) {
+                        best = Double.isNaN(best) ? n.doubleValue() : Math.max(best, n.doubleValue());
+                    }
+                }
+            }
+        }
+        return best;
+    }
+
+    static String html(Map<String, Learner> learners, List<String> skipped) {
+        TreeSet<String> chapters = new TreeSet<>();
+        learners.values().forEach(l -> chapters.addAll(l.checks().keySet()));
+        StringBuilder h = new StringBuilder();
+        h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
+                .append("<title>Room summary</title><style>")
+                .append("body{font-family:system-ui,sans-serif;margin:2rem;color:#1d2330}")
+                .append("table{border-collapse:collapse;margin:1rem 0}th,td{border-bottom:1px solid #e3e6ec;padding:.3rem .7rem;text-align:left}")
+                .append("td.done{color:#1a7f37;font-weight:600}td.todo{color:#b35900}td.none{color:#9aa3b2}")
+                .append(".num{text-align:right;font-variant-numeric:tabular-nums}")
+                .append("@media (prefers-color-scheme:dark){body{background:#12151b;color:#e4e7ec}th,td{border-color:#2a303b}}")
+                .append("</style></head><body>\n");
+        h.append("<h1>Room summary</h1>\n<p>").append(learners.size()).append(" learner(s), made ")
+                .append(esc(Instant.now().toString().substring(0, 16).replace('T', ' '))).append(" UTC by scripts/room.sh.</p>\n");
+
+        h.append("<h2>Progress</h2>\n<table><thead><tr><th>Learner</th>");
+        for (String c : chapters) h.append("<th>").append(esc(c)).append("</th>");
+        h.append("<th class=\"num\">Chapters done</th></tr></thead><tbody>\n");
+        Map<String, Integer> doneBy = new LinkedHashMap<>();
+        for (Learner l : learners.values()) {
+            h.append("<tr><td>").append(esc(l.name())).append("</td>");
+            int done = 0;
+            for (String c : chapters) {
+                Map<String, Object> r = l.checks().get(c);
+                if (r == null) {
+                    h.append("<td class=\"none\">–</td>");
+                } else if (num(r, "failed") == 0 && num(r, "passed") > 0) {
+                    done++;
+                    doneBy.merge(c, 1, Integer::sum);
+                    h.append("<td class=\"done\" title=\"").append((long) num(r, "passed")).append(" checks pass\">✓</td>");
+                } else {
+                    h.append("<td class=\"todo\">").append((long) num(r, "failed")).append(" to fix</td>");
+                }
+            }
+            h.append("<td class=\"num\">").append(done).append("</td></tr>\n");
+        }
+        h.append("</tbody><tfoot><tr><th>Done</th>");
+        for (String c : chapters) h.append("<th>").append(doneBy.getOrDefault(c, 0)).append("/").append(learners.size()).append("</th>");
+        h.append("<th></th></tr></tfoot></table>\n");
+
+        h.append("<h2>Fastest servers</h2>\n<p>Each learner's best median requests/s for their own server, from their ")
+                .append("<code>scripts/bench.sh NN</code> runs. Machines differ: compare each figure with that learner's reference ratio too.</p>\n");
+        for (String workload : List.of("hello", "io-2000", "cpu")) {
+            List<Map.Entry<String, Double>> ranked = new ArrayList<>();
+            for (Learner l : learners.values()) {
+                double rps = learnerRps(l, workload);
+                if (!Double.isNaN(rps)) ranked.add(Map.entry(l.name(), rps));
+            }
+            if (ranked.isEmpty()) continue;
+            ranked.sort((a, b) -> Double.compare(b.getValue(), a.getValue()));
+            h.append("<h3>").append(esc(workload)).append("</h3>\n<table><thead><tr><th>#</th><th>Learner</th><th class=\"num\">req/s</th></tr></thead><tbody>\n");
+            for (int i = 0; i < Math.min(10, ranked.size()); i++) {
+                h.append("<tr><td>").append(i + 1).append("</td><td>").append(esc(ranked.get(i).getKey()))
+                        .append("</td><td class=\"num\">").append(String.format(Locale.ROOT, "%,.0f", ranked.get(i).getValue())).append("</td></tr>\n");
+            }
+            h.append("</tbody></table>\n");
+        }
+        if (!skipped.isEmpty()) {
+            h.append("<h2>Skipped files</h2>\n<ul>");
+            skipped.forEach(s -> h.append("<li>").append(esc(s)).append("</li>"));
+            h.append("</ul>\n");
+        }
+        return h.append("</body></html>\n").toString();
+    }
+
+    static double num(Map<String, Object> m, String key) {
+        return m.get(key) instanceof Number n ? n.doubleValue() : 0;
+    }
+
+    static String esc(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+
+    static void fail(int code, String message) {
+        System.err.println(who + ": " + message);
+        System.exit(code);
+    }
+}
