@@ -13,7 +13,9 @@
 # 4. every JBang script's dependencies are cached and it builds offline (scripts/prefetch.sh);
 # 5. hand-ins and the room summary (scripts/handin.sh, scripts/room.sh) on a fixture room;
 # 6. the site builds with no warnings, and every page shows the code it includes;
-# 7. no process started by the run is still alive.
+# 7. the built site, served under a sub-path, in Chromium: every page loads cleanly, and every
+#    feature of js/course.js works (scripts/test/browser.mjs; screenshots in .results/screenshots/);
+# 8. no process started by the run is still alive.
 # Ends with "N passed, N failed"; exit 0 when all passed, 1 otherwise, 2 when it could not run.
 
 set -o errexit -o nounset -o pipefail
@@ -25,6 +27,8 @@ passed=0
 failed=0
 failures=()
 site_dir=""
+serve_dir=""
+server_pid=""
 
 usage() {
   cat <<'USAGE'
@@ -50,8 +54,22 @@ section() {
 }
 
 cleanup() {
+  stop_server
   if [[ -n "${site_dir}" ]]; then
     rm -rf "${site_dir}"
+  fi
+}
+
+# The web server step_browser started, and the folder it served.
+stop_server() {
+  if [[ -n "${server_pid}" ]]; then
+    kill "${server_pid}" 2>/dev/null || true
+    wait "${server_pid}" 2>/dev/null || true
+    server_pid=""
+  fi
+  if [[ -n "${serve_dir}" ]]; then
+    rm -rf "${serve_dir}"
+    serve_dir=""
   fi
 }
 
@@ -231,6 +249,55 @@ step_site() {
   fi
 }
 
+# The site step's build in Chromium, served under /course/ as on a project's GitHub Pages:
+# every page loads with no error and asks no other host, and each feature of js/course.js works.
+step_browser() {
+  section "The site in a browser (scripts/test/browser.mjs)"
+  if [[ -z "${site_dir}" || ! -f "${site_dir}/index.html" ]]; then
+    fail "browser: no built site to test (see the site step)"
+    return
+  fi
+  local err
+  err="$(mktemp)"
+  if ! setup_browser 2>"${err}"; then
+    fail "browser: $(tail -n 1 "${err}")"
+    rm -f "${err}"
+    return
+  fi
+  cat "${err}" >&2
+  rm -f "${err}"
+  serve_dir="$(mktemp -d)"
+  mkdir -p "${serve_dir}/course"
+  # The build, without the broken copy that step_site made next to it.
+  (cd "${site_dir}" && tar -cf - --exclude=./broken-copy --exclude=./broken-out .) | tar -xf - -C "${serve_dir}/course"
+  # The chapter panels draw bench/reference.json (site/static/bench/, published with the site).
+  local bench="${serve_dir}/course/bench"
+  if [[ -f "${bench}/reference.json" ]]; then
+    pass "browser: the site carries bench/reference.json for its charts"
+  else
+    fail "browser: site/static/bench/reference.json is missing (the charts are tested on io-2000-thorough.json instead)"
+    cp "${bench}/io-2000-thorough.json" "${bench}/reference.json" 2>/dev/null || true
+  fi
+  # Port 0: the system picks a free port, and the server says which.
+  local log="${serve_dir}/server.log" port="" tries
+  python3 -u -m http.server --bind 127.0.0.1 --directory "${serve_dir}" 0 >"${log}" 2>&1 &
+  server_pid=$!
+  for tries in $(seq 50); do
+    port="$(sed -n 's/^Serving HTTP on .* port \([0-9][0-9]*\) .*/\1/p' "${log}")"
+    [[ -n "${port}" ]] && break
+    kill -0 "${server_pid}" 2>/dev/null || break
+    sleep 0.2
+  done
+  if [[ -z "${port}" ]]; then
+    fail "browser: python3 -m http.server did not start after ${tries} tries: $(tail -n 1 "${log}")"
+    stop_server
+    return
+  fi
+  mkdir -p "${ROOT}/.results/screenshots"
+  count_lines node "${ROOT}/scripts/test/browser.mjs" "http://127.0.0.1:${port}/course/" "${ROOT}/.results/screenshots" || true
+  stop_server
+}
+
 # Processes started by this run (they inherit its marker variable) that are still alive (Linux).
 step_leftovers() {
   section "No process left behind"
@@ -283,6 +350,7 @@ main() {
   step_prefetch
   step_room
   step_site
+  step_browser
   step_leftovers
 
   printf '\nTook %d s.\n' $((SECONDS - start))

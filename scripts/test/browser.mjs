@@ -1,0 +1,555 @@
+// The built course site in a real browser: every page, then each feature of js/course.js.
+//
+// Usage: node scripts/test/browser.mjs BASE_URL OUTDIR
+//   BASE_URL  where the built site is served, under a sub-path (http://127.0.0.1:PORT/course/)
+//   OUTDIR    where the screenshots go
+// Environment: CHROME (the browser's binary) and PLAYWRIGHT_DIR (a folder whose node_modules
+// holds playwright-core), both set by setup_browser in scripts/setup.sh.
+//
+// Prints "ok    browser: NAME" or "FAIL  browser: NAME: why" per test, then "N passed, N failed";
+// exits 0 when all passed, 1 when one failed, 2 when it could not run. The browser is closed on
+// every path.
+import { createRequire } from "node:module";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+
+const [base, outDir] = process.argv.slice(2);
+if (!base || !outDir || !/^http:\/\/127\.0\.0\.1:\d+\/.+\/$/.test(base)) {
+  console.error("usage: node scripts/test/browser.mjs http://127.0.0.1:PORT/SUBPATH/ OUTDIR");
+  process.exit(2);
+}
+
+let passed = 0;
+let failed = 0;
+function ok(name) {
+  passed++;
+  console.log(`ok    browser: ${name}`);
+}
+function fail(name, why) {
+  failed++;
+  console.log(`FAIL  browser: ${name}: ${String(why).replace(/\s+/g, " ").slice(0, 400)}`);
+}
+function finish(code) {
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(code ?? (failed > 0 ? 1 : 0));
+}
+
+let chromium;
+try {
+  const require = createRequire(path.join(process.env.PLAYWRIGHT_DIR || ".", "package.json"));
+  ({ chromium } = require("playwright-core"));
+} catch (e) {
+  fail("playwright-core loads", `not found under PLAYWRIGHT_DIR=${process.env.PLAYWRIGHT_DIR || "(unset)"}: run setup_browser (scripts/setup.sh)`);
+  finish(2);
+}
+
+const url = (rel) => new URL(rel, base).href;
+const PAGES = {
+  home: url("./"),
+  ch01: url("chapters/01-blocking/"),
+  ch02: url("chapters/02-thread-pool/"),
+  ch03: url("chapters/03-reactor/"),
+  ch05: url("chapters/05-virtual-threads/"),
+  ch07: url("chapters/07-showdown/"),
+};
+
+// Hints as Asciidoctor writes [.hint%collapsible] blocks. No page has any yet, so the hints test
+// puts this group into chapter 03's HTML as it is served.
+const HINTS = `<details class="hint">
+<summary class="title">Hint 1</summary>
+<div class="content">
+<div class="paragraph">
+<p>Look at <code>select()</code>.</p>
+</div>
+</div>
+</details>
+<details class="hint">
+<summary class="title">Hint 2</summary>
+<div class="content">
+<div class="paragraph">
+<p>What does <code>compact()</code> keep?</p>
+</div>
+</div>
+</details>
+<details class="hint">
+<summary class="title">Hint 3</summary>
+<div class="content">
+<div class="paragraph">
+<p>See the <code>ByteBuffer</code> docs.</p>
+</div>
+</div>
+</details>
+`;
+
+const LAUNCH = {
+  executablePath: process.env.CHROME || "/usr/bin/chromium",
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--no-first-run"],
+};
+
+let browser = null;
+async function closeBrowser() {
+  const b = browser;
+  browser = null;
+  if (b) await b.close().catch(() => {});
+}
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, async () => {
+    await closeBrowser();
+    fail("run", `stopped by ${signal}`);
+    finish(1);
+  });
+}
+// A run that hangs is a failure, not a stuck CI job.
+const deadline = setTimeout(async () => {
+  await closeBrowser();
+  fail("run", "took longer than 5 minutes");
+  finish(1);
+}, 5 * 60 * 1000);
+deadline.unref();
+
+// Every request of every page: any host but 127.0.0.1, or a path outside the site's sub-path
+// (a root-relative link that breaks under /course/), is a failure of the test that made it.
+const strayRequests = [];
+
+async function newContext(options = {}) {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    colorScheme: "light",
+    reducedMotion: "no-preference",
+    ...options,
+  });
+  context.on("request", (request) => {
+    const u = new URL(request.url());
+    if (u.protocol === "data:" || u.protocol === "blob:") return;
+    if (u.hostname !== "127.0.0.1" || !request.url().startsWith(base)) strayRequests.push(request.url());
+  });
+  return context;
+}
+
+// A page that records what went wrong on it: console errors, uncaught exceptions, failed
+// requests, HTTP errors, and course.js's own warnings (a feature that threw).
+async function newPage(context) {
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (m) => {
+    if (m.type() === "error" || (m.type() === "warning" && m.text().startsWith("course.js"))) {
+      problems.push(`console ${m.type()}: ${m.text()}`);
+    }
+  });
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  page.on("requestfailed", (r) => {
+    // A fetch still running when the test moves to another page is aborted: not a fault.
+    if (r.failure()?.errorText !== "net::ERR_ABORTED") problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`);
+  });
+  page.on("response", (r) => {
+    if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
+  });
+  page.problems = problems;
+  return page;
+}
+
+async function open(page, address) {
+  await page.goto(address, { waitUntil: "load" });
+  await page.waitForLoadState("networkidle");
+}
+
+function check(condition, why) {
+  if (!condition) throw new Error(why);
+}
+
+// One test: a fresh context, closed afterwards; the test fails on any problem its pages had.
+async function test(name, fn, contextOptions) {
+  let context = null;
+  const strayBefore = strayRequests.length;
+  try {
+    context = await newContext(contextOptions);
+    const pages = [];
+    const make = async () => {
+      const p = await newPage(context);
+      pages.push(p);
+      return p;
+    };
+    await fn(make, context);
+    const problems = pages.flatMap((p) => p.problems);
+    check(problems.length === 0, problems.join("; "));
+    check(strayRequests.length === strayBefore, `requests outside ${base}: ${strayRequests.slice(strayBefore).join(", ")}`);
+    ok(name);
+  } catch (e) {
+    fail(name, e.message.split("\n")[0]);
+  } finally {
+    if (context) await context.close().catch(() => {});
+  }
+}
+
+const relative = (address) => address.replace(base, "") || "home";
+
+// Every page, found from the home page through the sidebar (and the pagers).
+const quizzesPerPage = {};
+const crawled = [];
+async function crawl() {
+  const context = await newContext();
+  try {
+    const seen = new Set([PAGES.home]);
+    const queue = [PAGES.home];
+    while (queue.length) {
+      const address = queue.shift();
+      const name = `page ${relative(address)} loads with no error and no request to another host`;
+      const strayBefore = strayRequests.length;
+      const page = await newPage(context);
+      crawled.push(address);
+      try {
+        await open(page, address);
+        const title = await page.title();
+        check(title.length > 0, "no <title>");
+        check(await page.locator("main h1").count() === 1, "no single <h1> in <main>");
+        check(await page.locator("nav.sidebar").count() === 1, "no sidebar");
+        quizzesPerPage[relative(address)] = await page.locator(".openblock.quiz.quiz-ready").count();
+        const links = await page.$$eval("nav.sidebar a[href], nav.pager a[href]", (as) => as.map((a) => a.href.split("#")[0]));
+        for (const link of links) {
+          if (link.startsWith(base) && !seen.has(link)) {
+            seen.add(link);
+            queue.push(link);
+          }
+        }
+        check(page.problems.length === 0, page.problems.join("; "));
+        check(strayRequests.length === strayBefore, `requests outside ${base}: ${strayRequests.slice(strayBefore).join(", ")}`);
+        ok(name);
+      } catch (e) {
+        fail(name, e.message.split("\n")[0]);
+      } finally {
+        await page.close().catch(() => {});
+      }
+    }
+    if (seen.size < 10) fail("the crawl finds every page", `only ${seen.size} pages: ${[...seen].map(relative).join(", ")}`);
+    else ok(`the crawl finds ${seen.size} pages from the home page`);
+  } finally {
+    await context.close().catch(() => {});
+  }
+}
+
+async function screenshots() {
+  mkdirSync(outDir, { recursive: true });
+  for (const scheme of ["light", "dark"]) {
+    for (const width of [1280, 390]) {
+      await test(`screenshots at ${width} px, ${scheme}`, async (make) => {
+        const page = await make();
+        for (const [name, address] of [["home", PAGES.home], ["03-reactor", PAGES.ch03]]) {
+          await open(page, address);
+          await page.screenshot({ path: path.join(outDir, `${name}-${width}-${scheme}.png`) });
+        }
+      }, { viewport: { width, height: width > 600 ? 900 : 844 }, colorScheme: scheme, reducedMotion: "reduce" });
+    }
+  }
+}
+
+async function features() {
+  await test("navigation: the sidebar and the pager's next link lead to the next chapter", async (make) => {
+    const page = await make();
+    await open(page, PAGES.ch01);
+    await page.locator("nav.sidebar a", { has: page.locator(".num", { hasText: /^02$/ }) }).click();
+    await page.waitForURL(PAGES.ch02);
+    check((await page.locator(".kicker").innerText()).includes("02"), "the sidebar's 02 link did not open chapter 02");
+    await page.locator("nav.pager a.next").click();
+    await page.waitForURL(PAGES.ch03);
+    check((await page.locator(".kicker").innerText()).includes("03"), "the pager's next link on 02 did not open chapter 03");
+    await page.locator("nav.pager a.prev").click();
+    await page.waitForURL(PAGES.ch02);
+  });
+
+  await test("copy: a listing's Copy button copies its text and says Copied for 2 s", async (make) => {
+    const page = await make();
+    await open(page, PAGES.ch03);
+    const listings = await page.locator(".listingblock pre").count();
+    const buttons = await page.locator(".listingblock .copy-button").count();
+    check(listings > 0 && buttons === listings, `${buttons} Copy buttons for ${listings} listings`);
+    const block = page.locator(".listingblock").first();
+    const expected = (await block.locator("pre").innerText()).trim();
+    await block.locator(".copy-button").click();
+    await page.waitForFunction(() => document.querySelector(".listingblock .copy-button").textContent === "Copied", null, { timeout: 1000 });
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    check(copied.trim() === expected, `the clipboard holds ${JSON.stringify(copied)}, not ${JSON.stringify(expected)}`);
+    await page.waitForFunction(() => document.querySelector(".listingblock .copy-button").textContent === "Copy", null, { timeout: 3000 });
+  }, { permissions: ["clipboard-read", "clipboard-write"] });
+
+  await test("hints: only the first of a group shows; Another hint opens the next", async (make) => {
+    const page = await make();
+    await page.route(PAGES.ch03, async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace('<h2 id="steps">', `${HINTS}<h2 id="steps">`);
+      await route.fulfill({ response, body: html });
+    });
+    await open(page, PAGES.ch03);
+    const hints = page.locator("details.hint");
+    check(await hints.count() === 3, "the fixture's three hints are not on the page");
+    const visible = async () => Promise.all([0, 1, 2].map((i) => hints.nth(i).isVisible()));
+    check(JSON.stringify(await visible()) === "[true,false,false]", `visible hints at first: ${await visible()}`);
+    check(!(await page.locator(".another-hint").first().isVisible()), "Another hint shows before the first hint is open");
+    await hints.nth(0).locator("summary").click();
+    const more = hints.nth(0).locator(".another-hint");
+    check(await more.isVisible(), "no Another hint button in the open first hint");
+    await more.click();
+    check(JSON.stringify(await visible()) === "[true,true,false]", `visible hints after one click: ${await visible()}`);
+    check(await hints.nth(1).evaluate((d) => d.open), "the second hint did not open");
+    await hints.nth(1).locator(".another-hint").click();
+    check(JSON.stringify(await visible()) === "[true,true,true]", `visible hints after two clicks: ${await visible()}`);
+    check(await hints.nth(2).locator(".another-hint").count() === 0, "the last hint offers another");
+  });
+
+  await test("reveal: a solution asks first, and remembers the answer on that page", async (make) => {
+    const page = await make();
+    await open(page, PAGES.ch03);
+    const reveal = page.locator("details", { has: page.locator("summary", { hasText: /^Reveal/ }) }).first();
+    const solution = reveal.locator(":scope > .content");
+    await reveal.locator("summary").click();
+    const ask = reveal.locator(".reveal-confirm");
+    check(await ask.isVisible(), "opening it shows no question");
+    check((await ask.innerText()).includes("Try the TODOs first? Open the solution anyway?"), `the question reads ${await ask.innerText()}`);
+    check(!(await solution.isVisible()), "the solution shows before the answer");
+    await ask.locator("button", { hasText: "Not yet" }).click();
+    check(!(await reveal.evaluate((d) => d.open)), "Not yet leaves it open");
+    await reveal.locator("summary").click();
+    await ask.locator("button", { hasText: "Open the solution" }).click();
+    check(await solution.isVisible(), "the solution does not show after Open the solution");
+    check(await solution.locator("pre").count() > 0, "the solution has no code");
+    await page.reload();
+    await page.waitForLoadState("networkidle");
+    await reveal.locator("summary").click();
+    check(await solution.isVisible() && await reveal.locator(".reveal-confirm").count() === 0,
+      "after a reload the page asks again (sessionStorage)");
+  });
+
+  await test("quiz: every chapter 01-06 has one; wrong then right shows the explanation", async (make) => {
+    const missing = ["01-blocking", "02-thread-pool", "03-reactor", "04-multi-reactor", "05-virtual-threads", "06-netty-hybrid"]
+      .filter((c) => quizzesPerPage[`chapters/${c}/`] !== 1);
+    check(missing.length === 0, `no working quiz (or more than one) on ${missing.join(", ")}`);
+    const page = await make();
+    await open(page, PAGES.ch05);
+    const quiz = page.locator(".openblock.quiz").first();
+    const explanation = quiz.locator(".explanation");
+    const radios = quiz.locator("input[type=radio]");
+    const n = await radios.count();
+    check(n >= 2, `${n} choices`);
+    check(!(await explanation.isVisible()), "the explanation shows before an answer");
+    const text = await quiz.innerText();
+    check(!/[\u2713\u274f]/.test(text) && await quiz.locator(".correct").count() === 0, "the answer is marked before an answer");
+    const feedback = quiz.locator(".quiz-feedback");
+    let wrong = 0;
+    let right = false;
+    for (let i = 0; i < n && !right; i++) {
+      await radios.nth(i).check();
+      await quiz.locator("button", { hasText: "Check" }).click();
+      const cls = await feedback.getAttribute("class");
+      if (cls.includes("wrong")) {
+        wrong++;
+        check(!(await explanation.isVisible()), "a wrong answer shows the explanation");
+      } else {
+        check(cls.includes("right"), `feedback ${cls}: ${await feedback.innerText()}`);
+        right = true;
+      }
+    }
+    check(wrong > 0, "the first choice was right: the test could not answer wrong first");
+    check(right, "no choice was right");
+    check(await explanation.isVisible(), "the explanation does not show after the right answer");
+    check(await quiz.locator(".quiz-choice.correct").count() === 1, "the right choice is not marked");
+  });
+
+  await test("search: typing Selector lists chapter 03; arrow keys and Enter open a result", async (make) => {
+    const page = await make();
+    const asked = [];
+    page.on("request", (r) => asked.push(r.url()));
+    await open(page, PAGES.home);
+    check(!asked.some((u) => u.endsWith("/index.json")), "index.json is loaded before the search box is used");
+    const box = page.locator("#site-search");
+    await box.focus();
+    await box.pressSequentially("Selector");
+    const hit = page.locator(`#site-search-results a[href="${PAGES.ch03}"]`);
+    await hit.waitFor({ timeout: 3000 });
+    check((await hit.innerText()).toLowerCase().includes("selector"), "the result shows no snippet with the word");
+    check(asked.some((u) => u === url("index.json")), "index.json was not read from the site root");
+    await box.press("ArrowDown");
+    const first = await page.locator("#site-search-results a").first().getAttribute("href");
+    check(await page.evaluate(() => document.activeElement?.closest("#site-search-results") !== null), "ArrowDown does not move into the results");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(first);
+    await open(page, PAGES.home);
+    await page.locator("#site-search").fill("zzzznothing");
+    await page.locator("#site-search-status", { hasText: "Nothing found" }).waitFor({ timeout: 2000 });
+  });
+
+  await test("dark mode: the theme buttons change the background, override the system, and persist", async (make, context) => {
+    const page = await make();
+    await open(page, PAGES.ch03);
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const light = await background();
+    await page.locator(".theme-switch button[data-theme-choice=dark]").click();
+    const dark = await background();
+    check(dark !== light, `the background stays ${light}`);
+    check(await page.evaluate(() => document.documentElement.dataset.theme) === "dark", "no data-theme=dark on <html>");
+    await page.reload();
+    check(await background() === dark, "the dark theme is lost after a reload");
+    check(await page.locator(".theme-switch button[data-theme-choice=dark]").getAttribute("aria-pressed") === "true", "Dark is not shown pressed");
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.locator(".theme-switch button[data-theme-choice=light]").click();
+    check(await background() === light, "Light does not override a dark system");
+    await page.locator(".theme-switch button[data-theme-choice=system]").click();
+    check(await background() === dark, "System does not follow a dark system");
+    check(await page.evaluate(() => !document.documentElement.hasAttribute("data-theme")), "System leaves data-theme set");
+  });
+
+  await test("progress: Mark this chapter done shows in the sidebar after a reload", async (make) => {
+    const page = await make();
+    await open(page, PAGES.ch02);
+    const item = page.locator("nav.sidebar li", { has: page.locator(".num", { hasText: /^02$/ }) });
+    check(!(await item.evaluate((li) => li.classList.contains("done"))), "chapter 02 is done before anything happened");
+    await page.locator(".done-toggle button", { hasText: "Mark this chapter done" }).click();
+    await page.reload();
+    await page.waitForLoadState("networkidle");
+    check(await item.evaluate((li) => li.classList.contains("done")), "no done class on chapter 02 in the sidebar");
+    check((await item.locator(".progress-mark").innerText()).includes("✓"), "no check mark next to chapter 02");
+    check(await page.locator(".done-toggle button").getAttribute("aria-pressed") === "true", "the toggle is not pressed");
+    await open(page, PAGES.home);
+    check(await page.locator(".chapter-list li.done").count() === 1, "the home page's list does not show chapter 02 done");
+  });
+
+  await test("progress: the grader's results mark passed chapters and what is left to fix", async (make) => {
+    const page = await make();
+    // What hugo server writes for a learner with results (partials/head.html), and the files.
+    await page.route(PAGES.ch03, async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace("</head>", '<meta name="course-results" content="checks/03.json,checks/04.json"></head>');
+      await route.fulfill({ response, body: html });
+    });
+    await page.route(url("results/checks/03.json"), (route) => route.fulfill({ contentType: "application/json",
+      body: JSON.stringify({ chapter: "03", passed: 9, failed: 0, exit: 0 }) }));
+    await page.route(url("results/checks/04.json"), (route) => route.fulfill({ contentType: "application/json",
+      body: JSON.stringify({ chapter: "04", passed: 5, failed: 2, exit: 1 }) }));
+    await open(page, PAGES.ch03);
+    const item = (n) => page.locator("nav.sidebar li", { has: page.locator(".num", { hasText: new RegExp(`^${n}$`) }) });
+    check(await item("03").evaluate((li) => li.classList.contains("passed") && li.classList.contains("done")), "chapter 03 is not marked passed");
+    check((await item("03").locator(".progress-mark").innerText()).includes("✓"), "no check mark for chapter 03");
+    check((await item("04").locator(".progress-mark").innerText()).includes("2 to fix"), `chapter 04 shows ${await item("04").locator(".progress-mark").innerText()}`);
+    const toggle = page.locator(".done-toggle button");
+    check(await toggle.getAttribute("aria-pressed") === "true" && await toggle.isDisabled(), "a grader pass does not count as done");
+  });
+
+  await test("bench charts: chapter 07 draws bench/reference.json as SVG bars", async (make) => {
+    const page = await make();
+    await open(page, PAGES.ch07);
+    const panel = page.locator('.bench-panel[data-src="bench/reference.json"]');
+    await panel.and(page.locator(".ready")).waitFor({ timeout: 5000 });
+    const bars = await panel.locator("svg rect").count();
+    check(bars > 0, "no bars in the reference panel");
+  });
+
+  await test("Little's law: 2000 connections / 0.2 s = 10,000 req/s, and which bound binds", async (make) => {
+    const page = await make();
+    await open(page, PAGES.ch07);
+    const box = page.locator(".littles-law");
+    const result = box.locator("output");
+    const set = async (name, value) => box.locator(`input[name=${name}]`).fill(value);
+    await set("connections", "2000");
+    await set("service", "200");
+    await set("threads", "unlimited");
+    await set("cores", "2");
+    await set("cpu", "0.05");
+    let text = await result.innerText();
+    check(text.includes("10,000 req/s") && text.includes("Concurrency binds"), `it says: ${text}`);
+    await set("cpu", "5");
+    text = await result.innerText();
+    check(text.includes("400 req/s") && text.includes("The CPU binds"), `with 5 ms of CPU it says: ${text}`);
+    await set("threads", "16");
+    text = await result.innerText();
+    check(text.includes("80 req/s") && text.includes("Concurrency binds"), `with 16 threads it says: ${text}`);
+  });
+
+  await test("animation: paused under reduced motion, a frame changes after Play", async (make) => {
+    const page = await make();
+    await open(page, PAGES.ch03);
+    const box = page.locator(".selector-animation");
+    check(await box.locator("svg .sa-conn").count() === 5, "not five connections in the diagram");
+    const play = box.locator("button.sa-play");
+    check(await play.innerText() === "Play", `the button reads ${await play.innerText()} under reduced motion`);
+    const frame = () => box.getAttribute("data-frame");
+    const picture = () => box.locator("svg").innerHTML();
+    const before = [await frame(), await picture()];
+    await page.waitForTimeout(2000);
+    check(await frame() === before[0], "it moves while paused");
+    await play.click();
+    check(await play.innerText() === "Pause", "Play does not turn into Pause");
+    check(await frame() !== before[0] && await picture() !== before[1], "the frame is the same after Play");
+    const second = await frame();
+    await page.waitForFunction((f) => document.querySelector(".selector-animation").getAttribute("data-frame") !== f, second, { timeout: 4000 });
+    await play.click();
+    const stopped = await frame();
+    await page.waitForTimeout(2000);
+    check(await frame() === stopped, "it keeps moving after Pause");
+  }, { reducedMotion: "reduce" });
+
+  await test("animation: plays by itself without reduced motion", async (make) => {
+    const page = await make();
+    await open(page, PAGES.ch03);
+    const box = page.locator(".selector-animation");
+    await box.scrollIntoViewIfNeeded();
+    const first = await box.getAttribute("data-frame");
+    await page.waitForFunction((f) => document.querySelector(".selector-animation").getAttribute("data-frame") !== f, first, { timeout: 4000 });
+  });
+
+  await test("phone layout at 390 px: no page scrolls sideways, the sidebar is above the content", async (make) => {
+    const page = await make();
+    for (const address of crawled) {
+      await open(page, address);
+      const layout = await page.evaluate(() => ({
+        width: document.documentElement.scrollWidth,
+        navBottom: document.querySelector("nav.sidebar").getBoundingClientRect().bottom,
+        mainTop: document.querySelector("main").getBoundingClientRect().top,
+      }));
+      check(layout.width <= 390, `${relative(address)} is ${layout.width} px wide`);
+      check(layout.navBottom <= layout.mainTop + 1, `${relative(address)}: the sidebar is not above the content`);
+    }
+    check(await page.locator("#site-search").isVisible(), "no search box on a phone");
+  }, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+}
+
+// Pictures of the features for a reviewer, after they have been used.
+async function featureShots() {
+  await test("screenshots of the features", async (make) => {
+    const page = await make();
+    await open(page, PAGES.ch05);
+    const quiz = page.locator(".openblock.quiz").first();
+    await quiz.locator("input[type=radio]").first().check();
+    await quiz.locator("button", { hasText: "Check" }).click();
+    await quiz.screenshot({ path: path.join(outDir, "feature-quiz-wrong.png") });
+    await open(page, PAGES.ch07);
+    await page.locator(".littles-law").screenshot({ path: path.join(outDir, "feature-littles-law.png") });
+    await open(page, PAGES.ch03);
+    await page.locator(".selector-animation button.sa-step").click();
+    await page.locator(".selector-animation button.sa-step").click();
+    await page.locator(".selector-animation").screenshot({ path: path.join(outDir, "feature-selector-loop.png") });
+    const reveal = page.locator("details", { has: page.locator("summary", { hasText: /^Reveal/ }) }).first();
+    await reveal.locator("summary").click();
+    await reveal.screenshot({ path: path.join(outDir, "feature-reveal.png") });
+    await page.locator("#site-search").focus();
+    await page.locator("#site-search").pressSequentially("backlog");
+    await page.locator("#site-search-results a").first().waitFor();
+    await page.locator("nav.sidebar").screenshot({ path: path.join(outDir, "feature-search.png") });
+    await page.locator(".theme-switch button[data-theme-choice=dark]").click();
+    await page.locator(".selector-animation").screenshot({ path: path.join(outDir, "feature-selector-loop-dark.png") });
+    const listing = page.locator(".listingblock", { has: page.locator("code[data-lang=java]") }).first();
+    await listing.hover();
+    await listing.screenshot({ path: path.join(outDir, "feature-listing-dark.png") });
+  }, { reducedMotion: "reduce" });
+}
+
+try {
+  browser = await chromium.launch(LAUNCH);
+  await crawl();
+  await features();
+  await screenshots();
+  await featureShots();
+} catch (e) {
+  fail("run", e.message.split("\n")[0]);
+} finally {
+  await closeBrowser();
+}
+finish();
