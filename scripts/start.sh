@@ -33,6 +33,7 @@ next_steps() {
   The course:   http://127.0.0.1:${port}/
   Chapter 01:   ${jbang_cmd} exercises/01-blocking.java
   Grade it:     scripts/check.sh 01 --watch
+  Race it:      scripts/bench.sh 01          (your results then show on the chapter's page)
 NEXT
   if [[ "${jbang_cmd}" != "jbang" ]]; then
     # shellcheck disable=SC2016  # $PATH is for the reader to type
