@@ -417,6 +417,32 @@ async function features() {
     check(bars > 0, "no bars in the reference panel");
   });
 
+  await test("bench charts: a learner's results/bench/03.json shows as 'yours' against the reference; none shows a hint", async (make) => {
+    const page = await make();
+    // Without results (a built copy), the panel says how to get some, and fetches nothing.
+    await open(page, PAGES.ch03);
+    const mine = page.locator('.bench-panel[data-src="results/bench/03.json"]');
+    check((await mine.innerText()).includes("scripts/bench.sh 03"), `the empty panel says: ${await mine.innerText()}`);
+    // What hugo server writes for a learner who raced chapter 03, and the file bench.sh wrote.
+    await page.route(PAGES.ch03, async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace("</head>", '<meta name="course-results" content="bench/03.json"></head>');
+      await route.fulfill({ response, body: html });
+    });
+    const hello = (server, rps) => ({ server, status: "measured", rps, latencyMs: { p50: 3, p99: 9 }, errors: 0, non2xx: 0, flags: [] });
+    await page.route(url("results/bench/03.json"), (route) => route.fulfill({ contentType: "application/json", body: JSON.stringify({
+      schema: "course-bench/1", command: "scripts/bench.sh 03", kind: "chapter", date: "2026-01-01T00:00:00Z",
+      machine: { cores: 2 }, methodology: { mode: "quick", warmups: 1, runs: 3, runSeconds: 2 },
+      servers: [{ id: "learner", role: "learner", label: "exercises/03-reactor.java" }, { id: "reference", role: "reference", label: "solutions/03-reactor.java" }],
+      workloads: [{ id: "hello", group: "hello", boundRps: null, results: [hello("learner", 41234), hello("reference", 50000)] }], flags: [] }) }));
+    await open(page, PAGES.ch03);
+    await mine.and(page.locator(".ready")).waitFor({ timeout: 5000 });
+    const text = await mine.innerText();
+    check(await mine.locator("svg rect").count() === 2, "expected two bars: yours and the reference");
+    check(text.includes("yours") && text.includes("41,234 req/s") && text.includes("50,000 req/s"), `the panel shows: ${text}`);
+    check(text.includes("scripts/bench.sh 03"), "the panel does not name the command that measured it");
+  });
+
   await test("Little's law: 2000 connections / 0.2 s = 10,000 req/s, and which bound binds", async (make) => {
     const page = await make();
     await open(page, PAGES.ch07);
