@@ -15,22 +15,12 @@ set -o errexit -o nounset -o pipefail
 # shellcheck source=scripts/setup.sh
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/setup.sh"
 
-bench_pid=""
-
 usage() {
   cat <<'USAGE'
 usage: scripts/bench.sh NN [options]      race exercises/NN-*.java against solutions/NN-*.java
        scripts/bench.sh --all [options]   every reference solution and a plain Netty server
        scripts/bench.sh --help            explains each option
 USAGE
-}
-
-# shellcheck disable=SC2317  # called by the EXIT trap
-stop_bench() {
-  if [[ -n "${bench_pid}" ]] && kill -0 "${bench_pid}" 2>/dev/null; then
-    kill "${bench_pid}" 2>/dev/null || true   # its shutdown hook stops the servers it started
-    wait "${bench_pid}" 2>/dev/null || true
-  fi
 }
 
 main() {
@@ -47,15 +37,9 @@ main() {
   local display=()
   if [[ -t 2 ]]; then display+=(--tty); fi
   if [[ -t 1 && -z "${NO_COLOR:-}" ]]; then display+=(--color); fi
-  trap stop_bench EXIT
-  trap 'exit 130' INT TERM
-  "${JBANG}" "${ROOT}/scripts/bench/Bench.java" --root "${ROOT}" --jbang "${JBANG}" --bombardier "${BOMBARDIER:-bombardier}" \
-    "${display[@]+"${display[@]}"}" "$@" &
-  bench_pid=$!
-  local status=0
-  wait "${bench_pid}" || status=$?
-  bench_pid=""
-  exit "${status}"
+  # Bench's shutdown hooks stop the servers and the Bombardier it started.
+  run_and_wait "${JBANG}" "${ROOT}/scripts/bench/Bench.java" --root "${ROOT}" --jbang "${JBANG}" \
+    --bombardier "${BOMBARDIER:-bombardier}" "${display[@]+"${display[@]}"}" "$@"
 }
 
 main "$@"

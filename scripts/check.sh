@@ -15,19 +15,9 @@ set -o errexit -o nounset -o pipefail
 # shellcheck source=scripts/setup.sh
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/setup.sh"
 
-grader_pid=""
-
 usage() {
   echo "usage: scripts/check.sh NN|--all [--solution | --file FILE | --url URL [--pid PID]] [--watch] [--json]"
   echo "       scripts/check.sh --help    explains each option"
-}
-
-# shellcheck disable=SC2317  # called by the EXIT trap
-stop_grader() {
-  if [[ -n "${grader_pid}" ]] && kill -0 "${grader_pid}" 2>/dev/null; then
-    kill "${grader_pid}" 2>/dev/null || true   # its shutdown hook stops the server it started
-    wait "${grader_pid}" 2>/dev/null || true
-  fi
 }
 
 main() {
@@ -37,14 +27,8 @@ main() {
   fi
   setup_java || exit 2
   setup_jbang || exit 2
-  trap stop_grader EXIT
-  trap 'exit 130' INT TERM
-  "${JBANG}" "${ROOT}/scripts/checks/Grade.java" --root "${ROOT}" --jbang "${JBANG}" "$@" &
-  grader_pid=$!
-  local status=0
-  wait "${grader_pid}" || status=$?
-  grader_pid=""
-  exit "${status}"
+  # The grader's shutdown hook stops the server it started.
+  run_and_wait "${JBANG}" "${ROOT}/scripts/checks/Grade.java" --root "${ROOT}" --jbang "${JBANG}" "$@"
 }
 
 main "$@"

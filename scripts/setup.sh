@@ -299,6 +299,30 @@ setup_browser() {
   export CHROME PLAYWRIGHT_DIR
 }
 
+# Runs a command (a JBang program) in the background and waits for it, so that the EXIT trap
+# stops it by PID on every path, Ctrl-C included; its Java shutdown hooks then stop whatever
+# servers or load it started. Exits with the command's status. For scripts that end with it.
+background_pid=""
+
+# shellcheck disable=SC2317  # called by the EXIT trap
+stop_background() {
+  if [[ -n "${background_pid}" ]] && kill -0 "${background_pid}" 2>/dev/null; then
+    kill "${background_pid}" 2>/dev/null || true
+    wait "${background_pid}" 2>/dev/null || true
+  fi
+}
+
+run_and_wait() {
+  trap stop_background EXIT
+  trap 'exit 130' INT TERM
+  "$@" &
+  background_pid=$!
+  local status=0
+  wait "${background_pid}" || status=$?
+  background_pid=""
+  exit "${status}"
+}
+
 setup_all() {
   local status=0
   setup_java || status=2
