@@ -72,7 +72,9 @@ serve() {
   done
   # The learner's own results (check.sh and bench.sh write .results/) are served at /results/,
   # here only: a built copy for hosting carries no one's results.
-  mkdir -p "${ROOT}/.results/checks" "${ROOT}/.results/bench"
+  mkdir -p "${ROOT}/.results/checks" "${ROOT}/.results/bench" "${ROOT}/.results/site"
+  # The list the pages read; check.sh and bench.sh rewrite it with each result.
+  [[ -f "${ROOT}/.results/site/results.json" ]] || echo '[]' >"${ROOT}/.results/site/results.json"
   local config
   config="${ROOT}/.results/serve.toml"
   cat >"${config}" <<'TOML'

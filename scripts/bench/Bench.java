@@ -2,7 +2,7 @@
 //JAVA 25
 //DEPS org.junit.jupiter:junit-jupiter-api:5.14.2
 //SOURCES Stats.java Bombardier.java Idle.java Report.java Progress.java
-//SOURCES ../checks/Json.java ../checks/Target.java ../checks/Inspect.java
+//SOURCES ../checks/Json.java ../checks/Results.java ../checks/Target.java ../checks/Inspect.java
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -324,9 +324,14 @@ class Bench {
         report.put("seconds", Duration.between(began, Instant.now()).toSeconds());
 
         Report.print(out, report, color);
-        Path file = outFile != null ? outFile : root.resolve(".results/bench/" + (all ? "all" : chapter) + ".json");
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, Json.write(report));
+        Path file;
+        if (outFile != null) {
+            file = outFile;
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, Json.write(report));
+        } else {
+            file = Results.write(root, "bench", all ? "all" : chapter, Json.write(report));
+        }
         out.println();
         if (!flags.isEmpty()) {
             out.println(red(flags.size() + " flagged result(s), marked ! above (exit status 1)"));

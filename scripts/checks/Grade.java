@@ -2,7 +2,7 @@
 //JAVA 25
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
-//SOURCES Json.java Target.java Inspect.java Client.java Hint.java Alive.java Runner.java
+//SOURCES Json.java Results.java Target.java Inspect.java Client.java Hint.java Alive.java Runner.java
 //SOURCES ProtocolChecks.java Ch01Checks.java Ch02Checks.java Ch03Checks.java Ch04Checks.java Ch05Checks.java Ch06Checks.java
 
 import java.io.IOException;
@@ -229,9 +229,7 @@ class Grade {
 
     static void save(Chapter chapter, Map<String, Object> report) throws IOException {
         if (!which.equals("exercise")) return; // progress is about the learner's own file
-        Path out = root.resolve(".results/checks/" + chapter.number() + ".json");
-        Files.createDirectories(out.getParent());
-        Files.writeString(out, Json.write(report));
+        Results.write(root, "checks", chapter.number(), Json.write(report));
     }
 
     static void table(List<Object> reports) {

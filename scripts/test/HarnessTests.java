@@ -100,4 +100,16 @@ class HarnessTests {
         assertTrue(m.find() && Integer.parseInt(m.group(1)) >= 10, "expected at least 10 pinned events: " + out);
         assertTrue(out.contains("NativeFrame.compare"), "the pinned stack should show NativeFrame.compare: " + out);
     }
+
+    @Test
+    @DisplayName("results: each write refreshes .results/site/results.json, the list the served site reads")
+    void resultsIndex() throws Exception {
+        Path root = java.nio.file.Files.createTempDirectory("results-");
+        Results.write(root, "checks", "03", "{}");
+        assertEquals(List.of("checks/03.json"), Json.parse(java.nio.file.Files.readString(root.resolve(".results/site/results.json"))));
+        Results.write(root, "bench", "all", "{}");
+        Results.write(root, "checks", "01", "{}");
+        assertEquals(List.of("checks/01.json", "checks/03.json", "bench/all.json"),
+                Json.parse(java.nio.file.Files.readString(root.resolve(".results/site/results.json"))));
+    }
 }

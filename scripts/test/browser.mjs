@@ -389,12 +389,14 @@ async function features() {
 
   await test("progress: the grader's results mark passed chapters and what is left to fix", async (make) => {
     const page = await make();
-    // What hugo server writes for a learner with results (partials/head.html), and the files.
+    // What hugo server writes (partials/head.html), the index check.sh keeps, and the files.
     await page.route(PAGES.ch03, async (route) => {
       const response = await route.fetch();
-      const html = (await response.text()).replace("</head>", '<meta name="course-results" content="checks/03.json,checks/04.json"></head>');
+      const html = (await response.text()).replace("</head>", '<meta name="course-results" content="results/site/results.json"></head>');
       await route.fulfill({ response, body: html });
     });
+    await page.route(url("results/site/results.json"), (route) => route.fulfill({ contentType: "application/json",
+      body: JSON.stringify(["checks/03.json", "checks/04.json"]) }));
     await page.route(url("results/checks/03.json"), (route) => route.fulfill({ contentType: "application/json",
       body: JSON.stringify({ chapter: "03", passed: 9, failed: 0, exit: 0 }) }));
     await page.route(url("results/checks/04.json"), (route) => route.fulfill({ contentType: "application/json",
@@ -423,12 +425,14 @@ async function features() {
     await open(page, PAGES.ch03);
     const mine = page.locator('.bench-panel[data-src="results/bench/03.json"]');
     check((await mine.innerText()).includes("scripts/bench.sh 03"), `the empty panel says: ${await mine.innerText()}`);
-    // What hugo server writes for a learner who raced chapter 03, and the file bench.sh wrote.
+    // What hugo server writes, the index bench.sh keeps for a learner who raced chapter 03, and the file.
     await page.route(PAGES.ch03, async (route) => {
       const response = await route.fetch();
-      const html = (await response.text()).replace("</head>", '<meta name="course-results" content="bench/03.json"></head>');
+      const html = (await response.text()).replace("</head>", '<meta name="course-results" content="results/site/results.json"></head>');
       await route.fulfill({ response, body: html });
     });
+    await page.route(url("results/site/results.json"), (route) => route.fulfill({ contentType: "application/json",
+      body: JSON.stringify(["bench/03.json"]) }));
     const hello = (server, rps) => ({ server, status: "measured", rps, latencyMs: { p50: 3, p99: 9 }, errors: 0, non2xx: 0, flags: [] });
     await page.route(url("results/bench/03.json"), (route) => route.fulfill({ contentType: "application/json", body: JSON.stringify({
       schema: "course-bench/1", command: "scripts/bench.sh 03", kind: "chapter", date: "2026-01-01T00:00:00Z",

@@ -46,10 +46,16 @@
     return Number(x).toLocaleString("en", { maximumFractionDigits: digits === undefined ? 0 : digits });
   }
 
-  // The learner's results that exist: partials/head.html names them under hugo server; a built
-  // copy names none, so the page asks only for files that are there.
+  // The learner's results that exist, e.g. ["checks/03.json", "bench/03.json"]: served locally,
+  // partials/head.html points at results/site/results.json (check.sh and bench.sh keep it); a built copy
+  // has none. Fetched once, so the page asks only for files that are there.
   var resultsMeta = document.querySelector('meta[name="course-results"]');
-  var learnerResults = resultsMeta ? resultsMeta.content.split(",").filter(Boolean) : [];
+  var learnerResults = !resultsMeta ? Promise.resolve([]) :
+    fetch(root + resultsMeta.content, { cache: "no-store" }).then(function (response) {
+      return response.ok ? response.json() : [];
+    }).then(function (files) {
+      return Array.isArray(files) ? files : [];
+    }).catch(function () { return []; });
 
   var reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -216,17 +222,20 @@
 
   // Only files that exist are named in the meta tag (partials/head.html, under hugo server).
   function loadGrades() {
-    var files = learnerResults.filter(function (f) { return /^checks\/\d+\.json$/.test(f); });
-    files.forEach(function (f) {
-      fetch(root + "results/" + f, { cache: "no-store" }).then(function (response) {
-        if (!response.ok) throw new Error(response.status);
-        return response.json();
-      }).then(function (r) {
-        var chapter = String(r.chapter || f.replace(/^checks\/(\d+)\.json$/, "$1"));
-        graded[chapter] = { passed: Number(r.passed) || 0, failed: Number(r.failed) || 0 };
-        showProgress();
-      }).catch(function () { /* no results for that chapter: nothing to show */ });
+    learnerResults.then(function (all) {
+      all.filter(function (f) { return /^checks\/\d+\.json$/.test(f); }).forEach(loadGrade);
     });
+  }
+
+  function loadGrade(f) {
+    fetch(root + "results/" + f, { cache: "no-store" }).then(function (response) {
+      if (!response.ok) throw new Error(response.status);
+      return response.json();
+    }).then(function (r) {
+      var chapter = String(r.chapter || f.replace(/^checks\/(\d+)\.json$/, "$1"));
+      graded[chapter] = { passed: Number(r.passed) || 0, failed: Number(r.failed) || 0 };
+      showProgress();
+    }).catch(function () { /* no results for that chapter: nothing to show */ });
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -885,10 +894,17 @@
 
   function loadBenchPanel(panel) {
     var src = panel.getAttribute("data-src");
-    if (src.indexOf("results/") === 0 && learnerResults.indexOf(src.slice("results/".length)) < 0) {
-      missing(panel, src);
+    if (src.indexOf("results/") !== 0) {
+      fetchBenchPanel(panel, src);
       return;
     }
+    learnerResults.then(function (files) {
+      if (files.indexOf(src.slice("results/".length)) < 0) missing(panel, src);
+      else fetchBenchPanel(panel, src);
+    });
+  }
+
+  function fetchBenchPanel(panel, src) {
     fetch(root + src, { cache: "no-store" }).then(function (response) {
       if (!response.ok) throw new Error(response.status);
       return response.json();
