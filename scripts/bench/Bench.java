@@ -900,8 +900,8 @@ class Bench {
             usage: scripts/bench.sh NN [options]      race exercises/NN-*.java against solutions/NN-*.java
                    scripts/bench.sh --all [options]   the showdown: every solution and a plain Netty server
 
-              --quick             2-4 warm-ups of 2 s and 3 runs of 2 s per workload and server (the default; ~2 min a chapter)
-              --thorough          2-6 warm-ups of 10 s and 5 runs of 10 s: steadier figures, ~15 min a chapter
+              --quick             2-4 warm-ups of 2 s and 3 runs of 2 s per workload and server (the default; 1.5-3 min a chapter here)
+              --thorough          2-6 warm-ups of 10 s and 5 runs of 10 s: steadier figures, several times longer
               --smoke             hello only, 1 s runs: proves the bench works, measures nothing
               --workloads LIST    some of hello,io,cpu,idle (or io-100, io-1000, io-2000)
               --url URL           race a server that is already running (any language) instead of the exercise
