@@ -108,10 +108,16 @@ class KitTests {
         while (!out.writeTo(stingy)) {
             // a partial write: a reactor would wait for OP_WRITE here
         }
-        assertArrayEquals(whole.toByteArray(), pieces.toByteArray());
+        // the two heads were made at different moments, so their Date lines may differ by a second
+        assertArrayEquals(withoutDate(whole.toByteArray()), withoutDate(pieces.toByteArray()));
         byte[] all = whole.toByteArray();
         int bodyStart = all.length - 300_001;
         for (int i = 0; i < 300_001; i++) assertEquals((byte) ('A' + i % 61), all[bodyStart + i], "byte " + i);
+    }
+
+    private static byte[] withoutDate(byte[] response) {
+        String s = new String(response, StandardCharsets.ISO_8859_1);
+        return s.replaceFirst("\r\nDate: [^\r]*\r\n", "\r\nDate: -\r\n").getBytes(StandardCharsets.ISO_8859_1);
     }
 
     @Test
