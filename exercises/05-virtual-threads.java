@@ -16,7 +16,13 @@ import java.net.Socket;
  */
 class VirtualThreadServer {
     public static void main(String[] args) throws IOException {
-        Options options = Options.parse("05-virtual-threads", args, "--max-concurrent", "10000");
+        Options options = Options.parse("05-virtual-threads", args, "--max-concurrent", "10000",
+                "--carriers", String.valueOf(Math.max(2, Runtime.getRuntime().availableProcessors())));
+        // tag::carriers[]
+        // Why: the JVM reads this when the first virtual thread starts. Its default is one carrier
+        // per CPU, and with one carrier, woken threads wait behind the JDK's socket poller.
+        System.setProperty("jdk.virtualThreadScheduler.parallelism", String.valueOf(options.number("--carriers")));
+        // end::carriers[]
         // TODO(limit): a Semaphore with --max-concurrent permits; a connection that gets no
         //  permit (tryAcquire) is answered with refuse(socket) at once. Release it when done.
         try (ServerSocket server = new ServerSocket()) {
