@@ -39,7 +39,7 @@ import java.util.stream.Stream;
  *   "machine": { "cores", "cpuModel", "memoryBytes", "os": {"name","version","arch"},
  *                "java", "jbang", "bombardier", "pinned": bool, "pinning": "how, in words",
  *                "maxOpenFiles", "shared": "a reminder that other work may have run" },
- *   "methodology": { "mode": "quick"|"thorough"|"smoke", "warmups", "maxWarmups", "warmupRule", "runs", "runSeconds",
+ *   "methodology": { "mode": "quick"|"thorough"|"smoke", "warmups", "maxWarmups", "warmupRule", "runs", "runSeconds", "ioRunSeconds",
  *                    "warmupSeconds", "warmupPerGroup" (io-1000/io-2000 reuse io-100's warm-up), "statistic": "median", "order": "...", "sampleMillis",
  *                    "notes": [strings] },
  *   "servers": [ { "id", "role": "learner"|"reference"|"baseline", "label", "file"|null,
@@ -57,15 +57,17 @@ import java.util.stream.Stream;
  *           "cpuSeconds", "cpuMillisPerRequest", "peakRssBytes", "peakThreads",
  *           "boundRps" | null (this server's own bound: 01 has 1 request in progress, 02 --threads),
  *           "percentOfBound" | null (of its own bound), "ratio": {"rps","p50","p99"} | null,
+ *           "loadCpuPercent" | null (Bombardier's CPU time / the run's time / the cores it may use, median),
  *           "runs": [ {"rps","seconds","requests2xx","non2xx","errors","timeouts","p50Ms","p99Ms",
- *                      "maxMs","cpuSeconds","peakRssBytes","peakThreads","percentOfBound"} ],
+ *                      "maxMs","cpuSeconds","peakRssBytes","peakThreads","percentOfBound","loadCpuPercent"} ],
  *           "warmups": [ same as runs ],
  *           // idle workload instead:
  *           "asked", "served", "refused", "unanswered", "notAttempted", "stopped" | null,
  *           "openSeconds", "heapBeforeBytes", "heapWithBytes", "heapPerConnectionBytes",
  *           "rssBeforeBytes", "rssWithBytes", "rssPerConnectionBytes", "threadsBefore",
  *           "threadsWith", "serverMaxOpenFiles", "ratio": {"heapPerConnection","rssPerConnection"} | null,
- *           "flags": [strings]               // why this result made the exit status 1
+ *           "flags": [strings],              // why this result made the exit status 1
+ *           "notes": [strings]               // worth knowing, not a failure (e.g. the load generator was saturated)
  *       } ] } ],
  *   "flags": [strings]                        // every flag above, with workload and server
  * }
@@ -110,7 +112,17 @@ class Bench {
      * How long and how often: warm-ups are discarded, the median of the runs is reported. With
      * {@code warmGroupOnce}, io-1000 and io-2000 reuse io-100's warm-up (the same code runs).
      */
-    record Mode(String name, int warmups, int maxWarmups, int warmupSeconds, int runs, int runSeconds, boolean warmGroupOnce) {
+    record Mode(String name, int warmups, int maxWarmups, int warmupSeconds, int runs, int runSeconds, int ioRunSeconds,
+                boolean warmGroupOnce) {
+        /**
+         * How long a measured run of this workload lasts. A closed-loop run loses a few tenths of
+         * a second at its edges (connecting, then waiting for the last answers): 2-4% of a 10 s
+         * io run, so thorough io runs last longer and show the server's steady rate.
+         */
+        int runSecondsFor(Workload w) {
+            return w.sleepBound() ? ioRunSeconds : runSeconds;
+        }
+
         /** At least this many warm-ups for the workload (0 when it reuses its group's). */
         int warmupsFor(Workload w) {
             return warmGroupOnce && !w.id().equals(WORKLOADS.stream().filter(x -> x.group().equals(w.group()))
@@ -124,9 +136,9 @@ class Bench {
     }
 
     static final Map<String, Mode> MODES = Map.of(
-            "quick", new Mode("quick", 2, 4, 2, 3, 2, true),        // about 2 minutes for a chapter, all workloads
-            "thorough", new Mode("thorough", 2, 6, 10, 5, 10, false),
-            "smoke", new Mode("smoke", 1, 1, 1, 2, 1, true));
+            "quick", new Mode("quick", 2, 4, 2, 3, 2, 2, true),        // about 2 minutes for a chapter, all workloads
+            "thorough", new Mode("thorough", 2, 6, 10, 5, 10, 30, false),
+            "smoke", new Mode("smoke", 1, 1, 1, 2, 1, 1, true));
 
     /** Whether a server needs another warm-up: fewer than the minimum, or the last one still climbed by over 10%. */
     static boolean stillWarming(List<Run> warmups, int min, int max) {
@@ -273,7 +285,9 @@ class Bench {
                 : "Chapter " + chapter + ": " + servers.get(0).label + " against " + servers.get(1).label));
         out.println(dim("  " + mode.warmups() + (mode.maxWarmups() > mode.warmups() ? " to " + mode.maxWarmups() : "")
                 + " warm-up run(s) of " + mode.warmupSeconds() + " s (discarded; more while still over 10% faster than the last), then "
-                + mode.runs() + " runs of " + mode.runSeconds() + " s per server, taking turns; median reported"
+                + mode.runs() + " runs of " + mode.runSeconds() + " s"
+                + (mode.ioRunSeconds() != mode.runSeconds() ? " (io: " + mode.ioRunSeconds() + " s)" : "")
+                + " per server, taking turns; median reported"
                 + (mode.warmGroupOnce() ? "; io-1000 and io-2000 reuse io-100's warm-up" : "")));
         out.println(dim("  " + machine.get("pinning")));
         out.println(dim("  " + machine.get("cores") + " CPUs, " + machine.get("java") + ", " + machine.get("bombardier")
@@ -442,7 +456,11 @@ class Bench {
     // ---- Load workloads ----
 
     /** One run's figures, with what the sampler saw of the server meanwhile. */
-    record Run(Bombardier.Result load, double cpuSeconds, long peakRss, int peakThreads, double percentOfBound) {
+    record Run(Bombardier.Result load, double cpuSeconds, long peakRss, int peakThreads, double percentOfBound, double loadCpuPercent) {
+        Run(Bombardier.Result load, double cpuSeconds, long peakRss, int peakThreads, double percentOfBound) {
+            this(load, cpuSeconds, peakRss, peakThreads, percentOfBound, Double.NaN);
+        }
+
         Map<String, Object> json() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("rps", nullIfNaN(load.rps()));
@@ -458,6 +476,7 @@ class Bench {
             m.put("peakRssBytes", peakRss < 0 ? null : peakRss);
             m.put("peakThreads", peakThreads < 0 ? null : peakThreads);
             m.put("percentOfBound", nullIfNaN(percentOfBound));
+            m.put("loadCpuPercent", nullIfNaN(loadCpuPercent));
             return m;
         }
     }
@@ -496,11 +515,11 @@ class Bench {
         for (int round = 0; round < mode.runs(); round++) {
             for (Server s : servers) {
                 if (skip.containsKey(s) || s.gone != null || cut.contains(s)) {
-                    progress.skip(mode.runSeconds() + 1);
+                    progress.skip(mode.runSecondsFor(w) + 1);
                     continue;
                 }
                 String what = w.id() + ": " + s.id + " run " + (round + 1) + "/" + mode.runs();
-                turn(w, s, bombardier, what, false, round, mode.runSeconds(), warm, runs, problems, stalls, cut);
+                turn(w, s, bombardier, what, false, round, mode.runSecondsFor(w), warm, runs, problems, stalls, cut);
             }
         }
         List<Map<String, Object>> rows = new ArrayList<>();
@@ -544,7 +563,8 @@ class Bench {
             sampler.stop();
         }
         double cpu = cpuSeconds(s) - cpuBefore;
-        return new Run(r, cpu, sampler.peakRss.get(), sampler.peakThreads.get(), Stats.percentOf(r.rps(), bound(w, s)));
+        return new Run(r, cpu, sampler.peakRss.get(), sampler.peakThreads.get(), Stats.percentOf(r.rps(), bound(w, s)),
+                r.cpuPercent(bombardier.cores()));
     }
 
     /**
@@ -769,13 +789,15 @@ class Bench {
         m.put("warmupSeconds", mode.warmupSeconds());
         m.put("runs", mode.runs());
         m.put("runSeconds", mode.runSeconds());
+        m.put("ioRunSeconds", mode.ioRunSeconds());
         m.put("warmupPerGroup", mode.warmGroupOnce());
         m.put("statistic", "median of the runs");
         m.put("order", "per workload: every server warms up, then the servers take turns run by run (A B A B ...); all stay running, one is under load at a time");
         m.put("sampleMillis", SAMPLE_MILLIS);
         m.put("load", "Bombardier, closed loop: each connection sends its next request when the last answer came; its percentiles suffer from coordinated omission");
         List<String> notes = new ArrayList<>();
-        notes.add("requests per second = 2xx answers / the time Bombardier took (which includes waiting for the last answers)");
+        notes.add("requests per second = 2xx answers / the time Bombardier took (which includes connecting and waiting for the last answers)");
+        notes.add("loadCpuPercent: Bombardier's own CPU use; near 100% it may be the bottleneck, and the result gets a note");
         notes.add("errors, timeouts and non-2xx answers are counted and shown, never dropped");
         notes.add("sleep-bound workloads (io) cannot beat Little's law: connections / service time");
         notes.add("idle: heap after a full GC (jcmd GC.run) with the connections open minus before, divided by connections served; RSS likewise");
@@ -901,7 +923,7 @@ class Bench {
                    scripts/bench.sh --all [options]   the showdown: every solution and a plain Netty server
 
               --quick             2-4 warm-ups of 2 s and 3 runs of 2 s per workload and server (the default; 1.5-3 min a chapter here)
-              --thorough          2-6 warm-ups of 10 s and 5 runs of 10 s: steadier figures, several times longer
+              --thorough          2-6 warm-ups of 10 s and 5 runs of 10 s (io: 30 s): steadier figures, several times longer
               --smoke             hello only, 1 s runs: proves the bench works, measures nothing
               --workloads LIST    some of hello,io,cpu,idle (or io-100, io-1000, io-2000)
               --url URL           race a server that is already running (any language) instead of the exercise

@@ -14,7 +14,17 @@ import java.util.concurrent.TimeUnit;
 final class Bombardier {
     /** One run's figures. Latencies in ms; {@code errors} includes the {@code timeouts}. */
     record Result(double seconds, long ok, long non2xx, long errors, long timeouts,
-                  double p50Ms, double p99Ms, double maxMs, Map<String, Long> errorKinds) {
+                  double p50Ms, double p99Ms, double maxMs, Map<String, Long> errorKinds, double cpuSeconds) {
+        /** The same figures, with the CPU time Bombardier itself used (NaN when unknown). */
+        Result withCpu(double loadCpuSeconds) {
+            return new Result(seconds, ok, non2xx, errors, timeouts, p50Ms, p99Ms, maxMs, errorKinds, loadCpuSeconds);
+        }
+
+        /** Bombardier's CPU time as a percentage of the cores it may use over the run: near 100, it is the bottleneck. */
+        double cpuPercent(int cores) {
+            return seconds > 0 && cores > 0 ? 100 * cpuSeconds / (seconds * cores) : Double.NaN;
+        }
+
         /** Successful answers per second over the whole time Bombardier took. */
         double rps() {
             return seconds > 0 ? ok / seconds : Double.NaN;
@@ -44,6 +54,11 @@ final class Bombardier {
     Bombardier(String binary, List<String> prefix) {
         this.binary = binary;
         this.prefix = prefix;
+    }
+
+    /** The cores Bombardier may run on: one when pinned with taskset, else all of them. */
+    int cores() {
+        return prefix.contains("taskset") ? 1 : Runtime.getRuntime().availableProcessors();
     }
 
     /** The version line Bombardier prints, e.g. "bombardier version v1.2.6 linux/amd64". */
@@ -80,13 +95,19 @@ final class Bombardier {
             CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()), READER);
             CompletableFuture<String> stdout = CompletableFuture.supplyAsync(() -> readAll(p.getInputStream()), READER);
             long limit = seconds + timeoutSeconds + 5L;
-            if (!p.waitFor(limit, TimeUnit.SECONDS)) {
-                throw new Stalled(limit);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(limit);
+            // Its CPU time, read while it runs (an exited process has none to read): the last
+            // reading misses at most the final 100 ms.
+            double cpu = Double.NaN;
+            while (!p.waitFor(100, TimeUnit.MILLISECONDS)) {
+                if (System.nanoTime() > deadline) throw new Stalled(limit);
+                java.util.Optional<java.time.Duration> used = p.toHandle().info().totalCpuDuration();
+                if (used.isPresent()) cpu = used.get().toNanos() / 1e9;
             }
             String out = stdout.join();
             int start = out.indexOf('{');
             if (start < 0) throw new IOException("bombardier printed no JSON (exit " + p.exitValue() + "): " + (out + err.join()).strip());
-            return parse(out.substring(start).strip());
+            return parse(out.substring(start).strip()).withCpu(cpu);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while bombardier ran");
@@ -122,7 +143,7 @@ final class Bombardier {
         Map<String, Object> percentiles = Json.object(latency.get("percentiles"));
         return new Result(number(result.get("timeTakenSeconds")), count(result, "req2xx"), non2xx, errors, timeouts,
                 number(percentiles.get("50")) / 1000, number(percentiles.get("99")) / 1000,
-                number(latency.get("max")) / 1000, kinds);
+                number(latency.get("max")) / 1000, kinds, Double.NaN);
     }
 
     private static long count(Map<String, Object> m, String key) {

@@ -25,7 +25,7 @@ final class Progress {
         double t = 0;
         for (Bench.Workload w : workloads) {
             t += w.idle() ? servers * 12.0
-                    : servers * (mode.warmupsFor(w) * (mode.warmupSeconds() + 1.0) + mode.runs() * (mode.runSeconds() + 1.0));
+                    : servers * (mode.warmupsFor(w) * (mode.warmupSeconds() + 1.0) + mode.runs() * (mode.runSecondsFor(w) + 1.0));
         }
         this.total = t;
         if (tty) {

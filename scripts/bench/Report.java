@@ -12,6 +12,19 @@ import java.util.Map;
 final class Report {
     private Report() {}
 
+    /** At or above this share of its CPU, the load generator may be what limits the figures. */
+    static final double SATURATED_LOAD_PERCENT = 90;
+
+    /** What is worth knowing about a result without being a failure. */
+    static List<String> notes(double loadCpuPercent) {
+        List<String> notes = new ArrayList<>();
+        if (loadCpuPercent >= SATURATED_LOAD_PERCENT) {
+            notes.add(String.format(Locale.ROOT, "the load generator used %.0f%% of its CPU (median run): it may be the bottleneck, "
+                    + "so these figures are a floor for the server, not its limit", loadCpuPercent));
+        }
+        return notes;
+    }
+
     /** The summary of one server on one load workload, with its raw runs; see the schema in Bench.java. */
     static Map<String, Object> loadRow(Bench.Workload w, String server, double bound, String skipReason, List<Bench.Run> warmups,
                                        List<Bench.Run> runs, List<String> problems, String gone,
@@ -27,7 +40,7 @@ final class Report {
         }
         row.put("status", runs.isEmpty() && !stalls.isEmpty() ? "stalled" : "measured");
         flags.addAll(stalls);
-        List<Double> rps = new ArrayList<>(), p50 = new ArrayList<>(), p99 = new ArrayList<>(), cpu = new ArrayList<>();
+        List<Double> rps = new ArrayList<>(), p50 = new ArrayList<>(), p99 = new ArrayList<>(), cpu = new ArrayList<>(), loadCpu = new ArrayList<>();
         long ok = 0, non2xx = 0, errors = 0, timeouts = 0, peakRss = -1;
         int peakThreads = -1;
         double cpuTotal = 0;
@@ -37,6 +50,7 @@ final class Report {
             p50.add(r.load().p50Ms());
             p99.add(r.load().p99Ms());
             cpu.add(r.cpuSeconds());
+            if (!Double.isNaN(r.loadCpuPercent())) loadCpu.add(r.loadCpuPercent());
             cpuTotal += r.cpuSeconds();
             ok += r.load().ok();
             non2xx += r.load().non2xx();
@@ -67,6 +81,8 @@ final class Report {
         row.put("peakThreads", peakThreads < 0 ? null : peakThreads);
         row.put("boundRps", Bench.nullIfNaN(bound));
         row.put("percentOfBound", Bench.nullIfNaN(Stats.percentOf(medianRps, bound)));
+        double loadCpuPercent = loadCpu.isEmpty() ? Double.NaN : Stats.median(loadCpu);
+        row.put("loadCpuPercent", Bench.nullIfNaN(loadCpuPercent));
         row.put("ratio", null);
         row.put("runs", runs.stream().map(Bench.Run::json).toList());
         row.put("warmups", warmups.stream().map(Bench.Run::json).toList());
@@ -77,6 +93,7 @@ final class Report {
         if (runs.isEmpty() && stalls.isEmpty()) flags.add("no measured run finished");
         if (gone != null) flags.add(gone);
         row.put("flags", flags);
+        row.put("notes", notes(loadCpuPercent));
         return row;
     }
 
@@ -163,6 +180,7 @@ final class Report {
             for (Object ro : Json.array(w.get("results"))) {
                 Map<String, Object> r = Json.object(ro);
                 for (Object note : Json.array(r.get("flags"))) out.println(p.dim("  " + r.get("server") + ": " + note));
+                for (Object note : Json.array(r.get("notes"))) out.println(p.dim("  " + r.get("server") + " (note): " + note));
             }
         }
         chart(out, report, p);

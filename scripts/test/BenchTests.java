@@ -169,7 +169,7 @@ class BenchTests {
     }
 
     static Bench.Run run(long ok, double seconds, long non2xx, long errors, double percentOfBound) {
-        return new Bench.Run(new Bombardier.Result(seconds, ok, non2xx, errors, errors, 1, 2, 3, Map.of()),
+        return new Bench.Run(new Bombardier.Result(seconds, ok, non2xx, errors, errors, 1, 2, 3, Map.of(), Double.NaN),
                 0.5, 100_000_000, 12, percentOfBound);
     }
 
@@ -258,5 +258,37 @@ class BenchTests {
             assertTrue(w.timeoutSeconds() >= 5 && w.timeoutSeconds() * 1000 >= 20 * w.serviceMillis(), w.id());
             assertEquals(w.group().equals("io"), !Double.isNaN(w.boundRps()), w.id());
         }
+    }
+
+    @Test
+    @DisplayName("a load generator near its CPU limit gets a note (not a flag); below it, none")
+    void saturatedLoadGenerator() {
+        Bombardier.Result busy = new Bombardier.Result(10, 1000, 0, 0, 0, 1, 2, 3, Map.of(), 9.5);
+        assertEquals(95, busy.cpuPercent(1), EPS);
+        assertEquals(47.5, busy.cpuPercent(2), EPS);
+        assertTrue(Double.isNaN(busy.withCpu(Double.NaN).cpuPercent(1)));
+        Map<String, Object> row = Report.loadRow(IO, "reference", IO.boundRps(), null, List.of(),
+                List.of(new Bench.Run(busy, 1, 1, 1, 50, busy.cpuPercent(1)), new Bench.Run(busy, 1, 1, 1, 50, 91)),
+                List.of(), null, List.of());
+        assertEquals(93.0, (Double) row.get("loadCpuPercent"), EPS);
+        assertEquals(List.of(), row.get("flags"));
+        assertEquals(1, ((List<?>) row.get("notes")).size());
+        assertTrue(((List<?>) row.get("notes")).get(0).toString().contains("93%"), row.get("notes").toString());
+        Map<String, Object> calm = Report.loadRow(IO, "reference", IO.boundRps(), null, List.of(),
+                List.of(new Bench.Run(busy, 1, 1, 1, 50, 60)), List.of(), null, List.of());
+        assertEquals(List.of(), calm.get("notes"));
+        assertEquals(List.of(), Report.loadRow(IO, "reference", IO.boundRps(), null, List.of(), List.of(run(900, 2, 0, 0, 90)),
+                List.of(), null, List.of()).get("notes"), "unknown CPU use: no note");
+    }
+
+    @Test
+    @DisplayName("thorough io runs last longer than the others, so the edges of a closed-loop run weigh less")
+    void ioRunsLonger() {
+        Bench.Mode thorough = Bench.MODES.get("thorough");
+        Bench.Workload hello = Bench.WORKLOADS.get(0);
+        assertEquals(30, thorough.runSecondsFor(IO));
+        assertEquals(10, thorough.runSecondsFor(hello));
+        Bench.Mode quick = Bench.MODES.get("quick");
+        assertEquals(quick.runSeconds(), quick.runSecondsFor(IO));
     }
 }

@@ -861,7 +861,8 @@
     p.textContent = "Measured " + (doc.date || "").slice(0, 10) + " on " + (m.cores || "?") + " cores (" + (m.cpuModel || "unknown CPU") + "), "
       + bytes(m.memoryBytes) + ", " + (os.name || "") + " " + (os.arch || "") + ", " + (m.java || "") + "; "
       + (m.pinning || "") + ". Mode " + how.mode + ": " + how.warmups + " warm-up(s), then the " + (how.statistic || "median")
-      + " of " + how.runs + " runs of " + how.runSeconds + " s" + (doc.command ? ", with: " + doc.command : "") + ".";
+      + " of " + how.runs + " runs of " + how.runSeconds + " s"
+      + (how.ioRunSeconds && how.ioRunSeconds !== how.runSeconds ? " (io: " + how.ioRunSeconds + " s)" : "") + (doc.command ? ", with: " + doc.command : "") + ".";
     return p;
   }
 
@@ -882,6 +883,14 @@
     details.appendChild(el("summary", {}, "All figures, and what was flagged"));
     details.appendChild(table(doc, servers));
     (doc.flags || []).forEach(function (f) { details.appendChild(el("p", { "class": "bench-flag" }, "⚑ " + f)); });
+    (doc.workloads || []).forEach(function (w) {
+      (w.results || []).forEach(function (r) {
+        if (!servers.some(function (s) { return s.id === r.server; })) return;
+        (r.notes || []).forEach(function (n) {
+          details.appendChild(el("p", { "class": "bench-note" }, "Note, " + w.id + ", " + r.server + ": " + n));
+        });
+      });
+    });
     panel.appendChild(details);
     panel.classList.add("ready");
   }
