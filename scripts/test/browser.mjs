@@ -438,13 +438,16 @@ async function features() {
       schema: "course-bench/1", command: "scripts/bench.sh 03", kind: "chapter", date: "2026-01-01T00:00:00Z",
       machine: { cores: 2 }, methodology: { mode: "quick", warmups: 1, runs: 3, runSeconds: 2 },
       servers: [{ id: "learner", role: "learner", label: "exercises/03-reactor.java" }, { id: "reference", role: "reference", label: "solutions/03-reactor.java" }],
-      workloads: [{ id: "hello", group: "hello", boundRps: null, results: [hello("learner", 41234), hello("reference", 50000)] }], flags: [] }) }));
+      workloads: [{ id: "hello", group: "hello", boundRps: null, results: [{ ...hello("learner", 41234),
+        notes: ["the load generator used 95% of its CPU"] }, hello("reference", 50000)] }], flags: [] }) }));
     await open(page, PAGES.ch03);
     await mine.and(page.locator(".ready")).waitFor({ timeout: 5000 });
     const text = await mine.innerText();
     check(await mine.locator("svg rect").count() === 2, "expected two bars: yours and the reference");
     check(text.includes("yours") && text.includes("41,234 req/s") && text.includes("50,000 req/s"), `the panel shows: ${text}`);
     check(text.includes("scripts/bench.sh 03"), "the panel does not name the command that measured it");
+    const note = await mine.locator(".bench-note").textContent();
+    check(note.includes("hello") && note.includes("95% of its CPU"), `a result's note is not listed: ${note}`);
   });
 
   await test("Little's law: 2000 connections / 0.2 s = 10,000 req/s, and which bound binds", async (make) => {
