@@ -25,25 +25,8 @@ USAGE
 }
 
 main() {
-  local name="" out="${ROOT}/handin"
-  while [[ $# -gt 0 ]]; do
-    case "$1" in
-      -h|--help) usage; exit 0 ;;
-      --out)
-        if [[ $# -lt 2 ]]; then usage >&2; exit 2; fi
-        out="$2"
-        shift ;;
-      -*) usage >&2; exit 2 ;;
-      *)
-        if [[ -n "${name}" ]]; then usage >&2; exit 2; fi
-        name="$1" ;;
-    esac
-    shift
-  done
-  if [[ -z "${name}" ]]; then
-    usage >&2
-    exit 2
-  fi
+  parse_word_and_out "$@"
+  local name="${ARG_WORD}" out="${ARG_OUT:-${ROOT}/handin}"
   setup_java || exit 2
   setup_jbang || exit 2
   exec "${JBANG}" "${ROOT}/scripts/room/Room.java" handin "${ROOT}" "${name}" "${out}"

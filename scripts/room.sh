@@ -25,28 +25,11 @@ USAGE
 }
 
 main() {
-  local folder="" out=""
-  while [[ $# -gt 0 ]]; do
-    case "$1" in
-      -h|--help) usage; exit 0 ;;
-      --out)
-        if [[ $# -lt 2 ]]; then usage >&2; exit 2; fi
-        out="$2"
-        shift ;;
-      -*) usage >&2; exit 2 ;;
-      *)
-        if [[ -n "${folder}" ]]; then usage >&2; exit 2; fi
-        folder="$1" ;;
-    esac
-    shift
-  done
-  if [[ -z "${folder}" ]]; then
-    usage >&2
-    exit 2
-  fi
+  parse_word_and_out "$@"
+  local folder="${ARG_WORD}" out="${ARG_OUT:-${ARG_WORD}/room.html}"
   setup_java || exit 2
   setup_jbang || exit 2
-  exec "${JBANG}" "${ROOT}/scripts/room/Room.java" summary "${folder}" "${out:-${folder}/room.html}"
+  exec "${JBANG}" "${ROOT}/scripts/room/Room.java" summary "${folder}" "${out}"
 }
 
 main "$@"

@@ -323,6 +323,35 @@ run_and_wait() {
   exit "${status}"
 }
 
+# Parses the arguments of a wrapper that takes one word and an optional "--out PATH"
+# (handin.sh, room.sh): sets ARG_WORD and ARG_OUT (empty when not given). Calls the script's
+# own usage: on -h/--help it prints it and exits 0; on anything else unexpected, exits 2.
+ARG_WORD=""
+ARG_OUT=""
+# shellcheck disable=SC2034  # ARG_OUT is read by the scripts that call this
+parse_word_and_out() {
+  ARG_WORD=""
+  ARG_OUT=""
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      -h|--help) usage; exit 0 ;;
+      --out)
+        if [[ $# -lt 2 ]]; then usage >&2; exit 2; fi
+        ARG_OUT="$2"
+        shift ;;
+      -*) usage >&2; exit 2 ;;
+      *)
+        if [[ -n "${ARG_WORD}" ]]; then usage >&2; exit 2; fi
+        ARG_WORD="$1" ;;
+    esac
+    shift
+  done
+  if [[ -z "${ARG_WORD}" ]]; then
+    usage >&2
+    exit 2
+  fi
+}
+
 setup_all() {
   local status=0
   setup_java || status=2
