@@ -910,13 +910,10 @@ class Bench {
         System.exit(2);
     }
 
-    static String color(String code, String s) {
-        return color ? "\u001b[" + code + "m" + s + "\u001b[0m" : s;
-    }
-
-    static String bold(String s) { return color("1", s); }
-    static String dim(String s) { return color("2", s); }
-    static String red(String s) { return color("31", s); }
+    // The report's colours, on once --color is read.
+    static String bold(String s) { return new Report.Painter(color).bold(s); }
+    static String dim(String s) { return new Report.Painter(color).dim(s); }
+    static String red(String s) { return new Report.Painter(color).red(s); }
 
     static final String USAGE = """
             usage: scripts/bench.sh NN [options]      race exercises/NN-*.java against solutions/NN-*.java
