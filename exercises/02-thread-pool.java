@@ -22,6 +22,9 @@ class ThreadPoolServer {
         // TODO(pool): start `threads` worker threads that each take accepted sockets from a
         //  BlockingQueue of at most `queued` sockets, and serve them one after another with
         //  BlockingHttp.serve(socket). A worker must survive a handler that throws.
+        // TODO(release): a keep-alive connection holds its worker even while it is idle. Serve with
+        //  BlockingHttp.serve(socket, othersWaiting) instead, where othersWaiting says whether
+        //  connections wait in the queue: the kit then lets the connection go.
         // Start the server.
         try (ServerSocket server = new ServerSocket()) {
             server.setReuseAddress(true);

@@ -43,7 +43,7 @@ class ThreadPoolServer {
     }
 
     // tag::work[]
-    /** A worker: takes connections off the queue and serves each until it closes. */
+    /** A worker: takes connections off the queue and serves each until it closes, or others wait. */
     static void work(BlockingQueue<Socket> queue) {
         while (true) {
             Socket socket;
@@ -53,7 +53,9 @@ class ThreadPoolServer {
                 return;
             }
             try {
-                BlockingHttp.serve(socket); // chapter 01's loop, from the kit
+                // Why the test: a keep-alive connection holds this worker even while it is idle, so when
+                // connections wait in the queue, the worker lets this one go (chapter 01's loop, from the kit).
+                BlockingHttp.serve(socket, () -> !queue.isEmpty());
             } catch (RuntimeException e) {
                 // Why: an uncaught exception would end this thread, and the pool would shrink for good.
                 System.err.println("worker " + Thread.currentThread().getName() + ": " + e);

@@ -1,7 +1,9 @@
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.util.function.BooleanSupplier;
 
 /** Reads requests one after another from a blocking stream (keeps the bytes of pipelined ones). */
 final class RequestReader {
@@ -13,22 +15,39 @@ final class RequestReader {
         this.in = in;
     }
 
-    // tag::next[]
     /**
      * Blocks until the next request has arrived whole. Returns null when the client closed the
      * connection between requests; throws {@link HttpError} for a request the server must refuse.
      */
     Request next() throws IOException, HttpError {
+        return next(() -> false);
+    }
+
+    /**
+     * The same, on a socket with a read timeout ({@code Socket.setSoTimeout}): each time a read
+     * times out before the first byte of the next request, asks {@code letGo}, and returns null
+     * (as if the client had closed) when it says yes. A timeout in the middle of a request, or
+     * when {@code letGo} says no, just waits on.
+     */
+    // tag::next[]
+    Request next(BooleanSupplier letGo) throws IOException, HttpError {
         while (true) {
             Request request = parser.parse(buffer);
             if (request != null) return request;
-            buffer.clear();
-            int n = in.read(buffer.array(), 0, buffer.capacity());
+            int n;
+            while (true) {
+                try {
+                    n = in.read(buffer.array(), 0, buffer.capacity());
+                    break;
+                } catch (SocketTimeoutException e) {
+                    if (parser.idle() && letGo.getAsBoolean()) return null;
+                }
+            }
             if (n < 0) {
                 if (parser.idle()) return null;
                 throw new EOFException("the client closed the connection in the middle of a request");
             }
-            buffer.limit(n);
+            buffer.clear().limit(n);
         }
     }
     // end::next[]

@@ -98,8 +98,43 @@ class Ch02Checks {
         }
     }
 
-    // tag::refuses[]
+    // tag::releases[]
     @Test @Order(3)
+    @DisplayName("lets a waiting connection in when the workers' keep-alive connections are idle")
+    @Hint(value = "A worker serving a keep-alive connection blocks in read() while the client thinks. When connections wait in the queue, "
+            + "let the idle one go: BlockingHttp.serve(socket, othersWaiting) closes it when othersWaiting says yes.",
+          see = "chapters/02-thread-pool#let-idle-connections-go")
+    void releasesIdle() throws Exception {
+        List<Client> idle = new ArrayList<>();
+        try {
+            settle();
+            for (int i = 0; i < THREADS; i++) {
+                Client c = Client.connect(3000);
+                idle.add(c);
+                assertEquals(200, c.send(Client.request("GET", "/")).read().status());
+            }
+            Thread.sleep(150); // four workers, each holding a keep-alive connection that says nothing
+            long start = System.nanoTime();
+            try (Client fifth = Client.connect(3000)) {
+                Client.Reply r;
+                try {
+                    r = fifth.send(Client.request("GET", "/", "Connection: close")).read();
+                } catch (AssertionError | java.io.IOException e) {
+                    throw new AssertionError("a 5th connection got no answer in 3 s while 4 workers held idle keep-alive connections: "
+                            + "it waited in the queue behind clients that were sending nothing (" + e.getMessage() + ")");
+                }
+                long ms = (System.nanoTime() - start) / 1_000_000;
+                assertEquals(200, r.status());
+                assertTrue(ms < 1500, "the 5th connection was served after " + ms + " ms while the 4 workers' connections were idle");
+            }
+        } finally {
+            for (Client c : idle) c.close();
+        }
+    }
+    // end::releases[]
+
+    // tag::refuses[]
+    @Test @Order(4)
     @DisplayName("answers 503 at once when the workers are busy and the queue is full")
     @Hint(value = "BlockingQueue.offer() returns false instead of waiting when the queue is full. Answer 503 then, and close.",
           see = "chapters/02-thread-pool#when-the-queue-is-full")
@@ -124,7 +159,7 @@ class Ch02Checks {
     }
     // end::refuses[]
 
-    @Test @Order(4)
+    @Test @Order(5)
     @DisplayName("keeps its thread count bounded under 500 connections")
     @Hint(value = "A thread per connection makes 500 threads for 500 clients, each with its own stack. The pool's size is fixed.",
           see = "chapters/02-thread-pool#what-a-thread-costs")
@@ -149,7 +184,7 @@ class Ch02Checks {
         assertTrue(during <= before + 4, "platform threads went from " + before + " to " + during + " with 500 connections");
     }
 
-    @Test @Order(5)
+    @Test @Order(6)
     @DisplayName("keeps all its workers after handlers throw")
     @Hint(value = "An exception that leaves a thread's run() ends that thread. A worker loop must catch what serving one connection throws.",
           see = "chapters/02-thread-pool#the-pool")

@@ -177,4 +177,73 @@ class KitTests {
                 () -> NativeFrame.run(() -> { throw new IllegalArgumentException("boom"); }));
         assertEquals("boom", e.getMessage());
     }
+
+    /** Serves one accepted connection with the blocking loop on a new thread; returns the client's socket. */
+    static java.net.Socket serveOne(java.util.function.BooleanSupplier othersWaiting) throws Exception {
+        try (java.net.ServerSocket server = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            java.net.Socket client = new java.net.Socket(server.getInetAddress(), server.getLocalPort());
+            java.net.Socket accepted = server.accept();
+            Thread.ofVirtual().start(() -> BlockingHttp.serve(accepted, othersWaiting));
+            client.setSoTimeout(3000);
+            return client;
+        }
+    }
+
+    /** Sends raw bytes and reads one response whole; returns its head (status line and headers). */
+    static String exchange(java.net.Socket client, String raw) throws Exception {
+        client.getOutputStream().write(raw.getBytes(StandardCharsets.ISO_8859_1));
+        var in = client.getInputStream();
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) throw new java.io.EOFException("closed after: " + head);
+            head.append((char) b);
+        }
+        var m = java.util.regex.Pattern.compile("Content-Length: (\\d+)").matcher(head);
+        assertTrue(m.find(), head::toString);
+        in.readNBytes(Integer.parseInt(m.group(1)));
+        return head.toString();
+    }
+
+    @Test
+    @DisplayName("blocking loop: keeps a keep-alive connection while nobody waits; says close once others wait")
+    void letsGoAfterResponse() throws Exception {
+        var waiting = new java.util.concurrent.atomic.AtomicBoolean();
+        try (java.net.Socket client = serveOne(waiting::get)) {
+            String get = "GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+            assertFalse(exchange(client, get).contains("Connection: close"));
+            assertFalse(exchange(client, get).contains("Connection: close"));
+            waiting.set(true);
+            assertTrue(exchange(client, get).contains("Connection: close"));
+            assertEquals(-1, client.getInputStream().read(), "the connection should be closed after Connection: close");
+        }
+    }
+
+    @Test
+    @DisplayName("blocking loop: closes an idle connection once others wait, never one mid-request")
+    void letsGoWhenIdle() throws Exception {
+        var waiting = new java.util.concurrent.atomic.AtomicBoolean();
+        try (java.net.Socket client = serveOne(waiting::get)) {
+            exchange(client, "GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+            client.setSoTimeout(3 * BlockingHttp.IDLE_POLL_MS);
+            assertThrows(java.net.SocketTimeoutException.class, () -> client.getInputStream().read(),
+                    "an idle connection nobody waits for stays open");
+            // Half a request, a pause of several polls while others wait, then the rest: it is answered.
+            client.getOutputStream().write("GET / HTTP/1.1\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            waiting.set(true);
+            Thread.sleep(3 * BlockingHttp.IDLE_POLL_MS);
+            client.setSoTimeout(3000);
+            String head = exchange(client, "Host: a\r\n\r\n");
+            assertTrue(head.startsWith("HTTP/1.1 200") && head.contains("Connection: close"), head);
+        }
+        waiting.set(false);
+        try (java.net.Socket client = serveOne(waiting::get)) {
+            exchange(client, "GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+            waiting.set(true);
+            long start = System.nanoTime();
+            assertEquals(-1, client.getInputStream().read(), "an idle connection should be closed once others wait");
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(ms < 2000, "closed after " + ms + " ms");
+        }
+    }
 }

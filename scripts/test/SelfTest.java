@@ -163,7 +163,8 @@ class SelfTest {
                 if (line.startsWith("todo ") || line.startsWith("mutant ")) {
                     int colon = line.indexOf(':');
                     String name = line.substring(line.indexOf(' ') + 1, colon).strip();
-                    List<String> checks = List.of(line.substring(colon + 1).strip().split("\\s+"));
+                    String listed = line.substring(colon + 1).strip();
+                    List<String> checks = listed.isEmpty() ? List.of() : List.of(listed.split("\\s+"));
                     if (line.startsWith("todo ")) {
                         spec.todos.put(name, new LinkedHashSet<>(checks));
                     } else {
