@@ -11,7 +11,8 @@ import java.net.Socket;
  *
  * It starts a new thread for every connection: fast until a flood of connections makes
  * thousands of threads. Bound it: a fixed pool of --threads workers fed by a queue of at most
- * --queue connections, and a quick 503 when that queue is full. Grade it with
+ * --queue connections, a worker that lets an idle connection go when others wait, and a quick
+ * 503 when that queue is full. Grade it with
  * scripts/check.sh 02 (it starts the server with --threads 4 --queue 4).
  */
 class ThreadPoolServer {

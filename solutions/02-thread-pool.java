@@ -12,7 +12,8 @@ import java.util.concurrent.SynchronousQueue;
 
 /**
  * Chapter 02: a fixed pool of worker threads, each serving one connection at a time, fed by a
- * bounded queue of accepted connections; when the queue is full, a connection gets 503.
+ * bounded queue of accepted connections; a worker lets its connection go when others wait, and
+ * when the queue is full, a connection gets 503.
  */
 class ThreadPoolServer {
     public static void main(String[] args) throws Exception {
