@@ -112,4 +112,31 @@ class HarnessTests {
         assertEquals(List.of("checks/01.json", "checks/03.json", "bench/all.json"),
                 Json.parse(java.nio.file.Files.readString(root.resolve(".results/site/results.json"))));
     }
+
+    @Test
+    @DisplayName("05 solution: pinned to one CPU, it still runs two carriers (--carriers), so woken threads do not wait behind the poller")
+    void twoCarriersOnOneCpu() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(new java.io.File("/usr/bin/taskset").canExecute(),
+                "needs Linux's taskset to pin the server to one CPU");
+        Path root = Path.of(System.getProperty("course.root", "."));
+        Target pinned = Target.start(List.of("/usr/bin/taskset", "-c", "0", Grade.jbang,
+                root.resolve("solutions/05-virtual-threads.java").toString(), "--port", "0"),
+                root.resolve(".results/logs/carriers.log"), Duration.ofSeconds(180));
+        List<Client> busy = new java.util.ArrayList<>();
+        try {
+            Target.use(pinned);
+            // Eight virtual threads burning CPU at once: the scheduler starts every carrier it may.
+            for (int i = 0; i < 8; i++) busy.add(Client.connect(5000).send(Client.request("GET", "/cpu?ms=300", "Connection: close")));
+            Thread.sleep(200);
+            List<String> carriers = pinned.inspect().threads().stream()
+                    .filter(t -> !t.virtual() && t.name().matches("ForkJoinPool-\\d+-worker-\\d+"))
+                    .map(Inspect.ThreadInfo::name).toList();
+            for (Client c : busy) assertEquals(200, c.read().status());
+            assertTrue(carriers.size() >= 2, "carrier threads with the server pinned to one CPU: " + carriers);
+        } finally {
+            for (Client c : busy) c.close();
+            Target.use(server);
+            pinned.stop();
+        }
+    }
 }
