@@ -457,10 +457,6 @@ class Bench {
 
     /** One run's figures, with what the sampler saw of the server meanwhile. */
     record Run(Bombardier.Result load, double cpuSeconds, long peakRss, int peakThreads, double percentOfBound, double loadCpuPercent) {
-        Run(Bombardier.Result load, double cpuSeconds, long peakRss, int peakThreads, double percentOfBound) {
-            this(load, cpuSeconds, peakRss, peakThreads, percentOfBound, Double.NaN);
-        }
-
         Map<String, Object> json() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("rps", nullIfNaN(load.rps()));

@@ -170,7 +170,7 @@ class BenchTests {
 
     static Bench.Run run(long ok, double seconds, long non2xx, long errors, double percentOfBound) {
         return new Bench.Run(new Bombardier.Result(seconds, ok, non2xx, errors, errors, 1, 2, 3, Map.of(), Double.NaN),
-                0.5, 100_000_000, 12, percentOfBound);
+                0.5, 100_000_000, 12, percentOfBound, Double.NaN);
     }
 
     static final Bench.Workload IO = new Bench.Workload("io-100", "io", "test", "/io?ms=200", 100, 200);
