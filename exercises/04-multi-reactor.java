@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
-//SOURCES kit/Kit.java
+//SOURCES kit/Kit.java kit/from-04/EventLoop.java
 
 import java.io.IOException;
 import java.nio.channels.SelectionKey;
@@ -58,7 +58,8 @@ final class Worker implements Runnable {
     /** The loop thread, before each select(). */
     private void adoptQueued() {
         // TODO(loops): adopt every connection queued since the last turn: loop.adopt(channel),
-        //  here, on the loop's own thread (a selector is not safe to share between threads).
+        //  here, on the loop's own thread. A Selector is thread-safe, but its key sets and each
+        //  connection's state are not: one thread owns them, and the others hand work over.
     }
     // end::handover[]
 

@@ -1,9 +1,8 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
-//SOURCES kit/Kit.java
+//SOURCES kit/Kit.java kit/from-02/BlockingHttp.java
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.ServerSocket;
 import java.net.Socket;
 
@@ -42,14 +41,6 @@ class VirtualThreadServer {
 
     /** Answers 503 at once and closes. */
     static void refuse(Socket socket) {
-        try (socket) {
-            Response.text(503, "busy: too many connections; try again\n").withHeader("Retry-After: 1").closing()
-                    .writeTo(socket.getOutputStream());
-            socket.shutdownOutput();
-            InputStream in = socket.getInputStream();
-            in.skipNBytes(in.available());
-        } catch (IOException e) {
-            // the client is gone already
-        }
+        BlockingHttp.answerAndClose(socket, Response.text(503, "busy: too many connections; try again\n").withHeader("Retry-After: 1"));
     }
 }

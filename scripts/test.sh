@@ -9,6 +9,7 @@
 #    its checks, the untouched exercise fails exactly what its TODOs are about, and each
 #    known-broken variant of the solution is caught by the check named for its mistake
 #    (scripts/test/SelfTest.java, expectations in scripts/test/chapters/NN.txt);
+#    then every solution's checks once more with one core kept busy (a busy laptop);
 # 3. the benchmark's unit tests, and a smoke race of a solution against itself (scripts/bench.sh);
 # 4. every JBang script's dependencies are cached and it builds offline (scripts/prefetch.sh);
 # 5. hand-ins and the room summary (scripts/handin.sh, scripts/room.sh) on a fixture room;
@@ -29,6 +30,7 @@ failures=()
 site_dir=""
 serve_dir=""
 server_pid=""
+busy_pid=""
 
 usage() {
   cat <<'USAGE'
@@ -55,6 +57,7 @@ section() {
 
 cleanup() {
   stop_server
+  stop_busy
   if [[ -n "${site_dir}" ]]; then
     rm -rf "${site_dir}"
   fi
@@ -109,12 +112,35 @@ step_shellcheck() {
   done < <(cd "${ROOT}" && { ls scripts/*.sh; echo .ci/run; })
 }
 
+# The lines of the self-test's output that a reader needs, each as soon as it is printed
+# (a plain grep into a file or a pipe holds its output back until it has 4 KiB or ends).
+results_filter() {
+  grep --line-buffered -E '^(ok  |FAIL  |      [^ ]|== |\()' || true
+}
+
+# The filter must pass a result on at once, not when the run ends: CI logs show where it is.
+step_streaming() {
+  section "The self-test prints each result as it happens"
+  local out pid
+  out="$(mktemp)"
+  { echo "ok    first"; sleep 3; echo "ok    second"; } | results_filter >"${out}" &
+  pid=$!
+  sleep 1.5
+  if grep -q '^ok    first$' "${out}"; then
+    pass "a result passes the output filter at once, not at the end of the run"
+  else
+    fail "the output filter held a result back for over 1.5 s (block buffering)"
+  fi
+  wait "${pid}" || true
+  rm -f "${out}"
+}
+
 # Unit tests and the chapter matrix, in Java; its last line is "N passed, N failed".
 step_selftest() {
   section "Kit, harness and chapters (scripts/test/SelfTest.java)"
   local out status=0 last
   out="$(mktemp)"
-  "${JBANG}" "${ROOT}/scripts/test/SelfTest.java" "${ROOT}" "$@" 2>&1 | tee "${out}" | grep -E '^(ok  |FAIL  |      [^ ]|== |\()' || true
+  "${JBANG}" "${ROOT}/scripts/test/SelfTest.java" "${ROOT}" "$@" 2>&1 | tee "${out}" | results_filter
   status="${PIPESTATUS[0]}"
   last="$(tail -n 1 "${out}")"
   rm -f "${out}"
@@ -127,6 +153,38 @@ step_selftest() {
   else
     fail "self-test did not finish (exit ${status}): ${last}"
   fi
+}
+
+stop_busy() {
+  if [[ -n "${busy_pid}" ]]; then
+    kill "${busy_pid}" 2>/dev/null || true
+    wait "${busy_pid}" 2>/dev/null || true
+    busy_pid=""
+  fi
+}
+
+# A learner's laptop runs an IDE, a browser and a video call: every solution must still pass
+# its checks with one core kept busy by another program (here `yes`, on a 2-core machine half
+# of it). The checks observe behaviour (threads, CPU time, what the client saw), not speed.
+step_busy_laptop() {
+  section "Every solution passes its checks with one core kept busy"
+  local chapter log status
+  yes >/dev/null &
+  busy_pid=$!
+  mkdir -p "${ROOT}/.results"
+  local file
+  for file in "${ROOT}"/solutions/[0-9][0-9]-*.java; do
+    chapter="$(basename "${file}" | cut -c1-2)"
+    log="${ROOT}/.results/busy-${chapter}.log"
+    status=0
+    "${ROOT}/scripts/check.sh" "${chapter}" --solution >"${log}" 2>&1 || status=$?
+    if [[ ${status} -eq 0 ]]; then
+      pass "busy laptop: solution ${chapter}:$(grep -E '^ *[0-9]+ passed, [0-9]+ failed' "${log}" | tail -n 1 | cut -d- -f1)"
+    else
+      fail "busy laptop: solution ${chapter} exits ${status}: $(grep -E '^ *FAIL' "${log}" | head -n 3 | tr -s ' ' | tr '\n' ';')(see ${log})"
+    fi
+  done
+  stop_busy
 }
 
 # Counts each "ok    NAME" / "FAIL  NAME" line of a command; it must end with "N passed, N failed".
@@ -345,7 +403,9 @@ main() {
     exit 2
   fi
   step_shellcheck
+  step_streaming
   step_selftest "${selftest_args[@]+"${selftest_args[@]}"}"
+  step_busy_laptop
   step_bench
   step_prefetch
   step_room

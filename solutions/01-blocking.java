@@ -52,8 +52,10 @@ class BlockingServer {
             } catch (RuntimeException e) {
                 Response.serverError(e).writeTo(out); // Why: a bug in a handler costs one connection, not the server.
             }
-        } catch (IOException | InterruptedException e) {
+        } catch (IOException e) {
             // Why: one broken connection must never stop the server; the next accept() goes on.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // Why: someone asked this thread to stop; keep the flag so its owner sees it.
         }
     }
     // end::serve[]

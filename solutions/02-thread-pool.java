@@ -1,9 +1,8 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
-//SOURCES ../exercises/kit/Kit.java
+//SOURCES ../exercises/kit/Kit.java ../exercises/kit/from-02/BlockingHttp.java
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -68,16 +67,9 @@ class ThreadPoolServer {
     // tag::refuse[]
     /** Answers 503 at once and closes, without waiting for a worker. */
     static void refuse(Socket socket, int threads, int queued) {
-        try (socket) {
-            Response busy = Response.text(503, "busy: " + threads + " workers and " + queued
-                    + " waiting connections; try again\n").withHeader("Retry-After: 1").closing();
-            busy.writeTo(socket.getOutputStream());
-            socket.shutdownOutput();
-            InputStream in = socket.getInputStream();
-            in.skipNBytes(in.available()); // Why: closing with unread bytes sends a reset that can destroy the 503.
-        } catch (IOException e) {
-            // the client is gone already
-        }
+        Response busy = Response.text(503, "busy: " + threads + " workers and " + queued
+                + " waiting connections; try again\n").withHeader("Retry-After: 1");
+        BlockingHttp.answerAndClose(socket, busy); // Why: a plain close with bytes on their way sends a reset that can destroy the 503.
     }
     // end::refuse[]
 }

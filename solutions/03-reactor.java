@@ -117,8 +117,12 @@ final class Connection {
     void onReadable() throws IOException {
         int n = channel.read(in);
         if (n < 0) {             // the client closed its side
-            if (pending.isEmpty()) close();
-            else closing = true; // Why: answer what it asked before closing.
+            if (pending.isEmpty()) {
+                close();
+            } else {
+                closing = true;   // Why: answer what it asked before closing.
+                updateInterest(); // Why: readiness is level-triggered; with OP_READ still on, end of stream wakes every select().
+            }
             return;
         }
         parseBuffered();
@@ -158,7 +162,7 @@ final class Connection {
             case Endpoints.Ready r -> answer(slot, r.response());
             case Endpoints.Wait w -> loop.schedule(w.millis(), () -> answerLater(slot, w.response()));
             case Endpoints.Burn b -> {
-                Endpoints.burnCpu(b.millis()); // Why not: this blocks the loop for everyone; chapter 04 fixes it.
+                Endpoints.burnCpu(b.millis()); // Why not: this blocks the loop for everyone; 04 confines it to one loop, 06 moves it off.
                 answer(slot, b.response());
             }
         }

@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
-//SOURCES ../exercises/kit/Kit.java
+//SOURCES ../exercises/kit/Kit.java ../exercises/kit/from-04/EventLoop.java
 
 import java.io.IOException;
 import java.nio.channels.Selector;
@@ -55,7 +55,7 @@ final class Worker implements Runnable {
     /** Called on the acceptor thread: queue the connection, then wake the loop. */
     void take(SocketChannel channel) {
         handover.add(channel);
-        selector.wakeup(); // Why: the loop may sleep in select() with nothing else to wake it.
+        selector.wakeup(); // Why: the loop may sleep in select(); a wakeup() before select() makes the next one return at once, so none is lost.
     }
 
     /** The loop thread, before each select(): adopt what the acceptor queued. */
@@ -63,7 +63,7 @@ final class Worker implements Runnable {
         SocketChannel channel;
         while ((channel = handover.poll()) != null) { // Why: several may have come since the last turn.
             try {
-                loop.adopt(channel); // Why: only the loop's own thread touches its selector and connections.
+                loop.adopt(channel); // Why: one thread owns each connection's state, and its key: this loop's.
             } catch (IOException e) {
                 try {
                     channel.close();

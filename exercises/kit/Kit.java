@@ -1,5 +1,4 @@
 //SOURCES Options.java Request.java RequestParser.java RequestReader.java HttpError.java Response.java Endpoints.java
-//SOURCES BlockingHttp.java EventLoop.java NativeFrame.java
 
 /**
  * The workshop kit: the HTTP plumbing every chapter shares, so each server file shows only its
@@ -11,10 +10,12 @@
  *   <li>{@link RequestReader}: the same for a blocking InputStream.</li>
  *   <li>{@link Response}: encoding, for streams and (a chunk at a time) for channels.</li>
  *   <li>{@link Endpoints}: {@code /}, {@code /io}, {@code /cpu}, {@code /bytes}, {@code /echo}.</li>
- *   <li>{@link BlockingHttp}: chapter 01's connection loop, for the later blocking chapters.</li>
- *   <li>{@link EventLoop}: chapter 03's reactor loop and connection state, for the later chapters.</li>
- *   <li>{@link NativeFrame}: runs code below a native frame, to show what still pins a virtual thread.</li>
  * </ul>
+ *
+ * It holds no chapter's answer. Later chapters include an earlier chapter's answer by name, and
+ * only that one: {@code kit/from-02/BlockingHttp.java} (chapter 01's connection loop, for 02 and
+ * 05), {@code kit/from-04/EventLoop.java} (chapter 03's reactor, for 04). {@code kit/NettyHttp.java}
+ * adapts the kit to Netty for chapter 06; {@code kit/NativeFrame.java} is for the pinning demo.
  */
 final class Kit {
     private Kit() {}

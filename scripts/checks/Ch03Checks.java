@@ -199,4 +199,31 @@ class Ch03Checks {
         assertTrue(used < 150, "the idle server used " + used + " ms of CPU in 1 s");
     }
     // end::one-thread[]
+
+    @Test @Order(8)
+    @DisplayName("answers a client that half-closed with its answer pending, and spins no core meanwhile (half-closed)")
+    @Hint(value = "After the client shuts down its side, read() returns -1, and it does so again on every select() for as long as OP_READ "
+            + "is in the interest set: readiness is level-triggered, so an event you do not act on comes back at once. "
+            + "Once you have seen the end of the stream, stop asking for OP_READ. A server also uses CPU here if another program starves it.",
+          see = "chapters/03-reactor#closing")
+    void halfClosed() throws Exception {
+        halfClosedAnswered(Target.get().inspect());
+    }
+
+    /** Sends /io?ms=1500, half-closes, measures the server's CPU while the answer is due, then reads it. Chapter 04 runs it too. */
+    static void halfClosedAnswered(Inspect inspect) throws Exception {
+        try (Client c = Client.connect(5000)) {
+            c.send(Client.request("GET", "/io?ms=1500"));
+            c.socket().shutdownOutput(); // what `printf ... | nc -N` does: no more requests, still listening
+            Thread.sleep(300);
+            Duration before = inspect.cpuTime();
+            Thread.sleep(800);
+            long used = inspect.cpuTime().minus(before).toMillis();
+            Client.Reply reply = c.read();
+            assertEquals(200, reply.status(), "the half-closed client's answer: " + reply.statusLine());
+            c.assertClosedByServer();
+            assertTrue(used < 250, "while a half-closed client waited for its answer, the server used " + used
+                    + " ms of CPU in 800 ms: something wakes the loop again and again");
+        }
+    }
 }

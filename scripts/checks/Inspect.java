@@ -127,6 +127,41 @@ final class Inspect {
         return total;
     }
 
+    /** One OS thread's CPU time so far, from /proc/PID/task/TID. */
+    record ThreadCpu(long tid, String name, Duration cpu) {}
+
+    /**
+     * CPU time per OS thread (Linux /proc: {@code schedstat} in nanoseconds, or {@code stat} in
+     * clock ticks of 10 ms); empty where there is no /proc. Works for any process, not only a JVM.
+     */
+    List<ThreadCpu> threadCpu() {
+        List<ThreadCpu> all = new ArrayList<>();
+        Path tasks = Path.of("/proc", String.valueOf(pid), "task");
+        if (!Files.isDirectory(tasks)) return all;
+        try (var list = Files.list(tasks)) {
+            for (Path task : list.toList()) {
+                try {
+                    String name = Files.readString(task.resolve("comm")).strip();
+                    Duration cpu;
+                    Path schedstat = task.resolve("schedstat");
+                    if (Files.isReadable(schedstat)) {
+                        cpu = Duration.ofNanos(Long.parseLong(Files.readString(schedstat).strip().split("\\s+")[0]));
+                    } else {
+                        String stat = Files.readString(task.resolve("stat"));
+                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" "); // fields from 3 on
+                        cpu = Duration.ofMillis((Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10); // utime + stime
+                    }
+                    all.add(new ThreadCpu(Long.parseLong(task.getFileName().toString()), name, cpu));
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            return List.of();
+        }
+        return all;
+    }
+
     /** Number of OS threads of the process (Linux /proc, else ps -M); empty if unknown. Virtual threads are not OS threads. */
     OptionalInt osThreads() {
         Path status = Path.of("/proc", String.valueOf(pid), "status");
@@ -189,6 +224,7 @@ final class Inspect {
     }
 
     private String jcmdOutput(String... command) throws IOException {
+        if (Boolean.FALSE.equals(javaProcess())) throw notJava(command);
         List<String> args = new ArrayList<>();
         args.add(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString());
         args.add(String.valueOf(pid));
@@ -206,8 +242,34 @@ final class Inspect {
             throw new IOException("interrupted while running jcmd");
         }
         if (p.exitValue() != 0 || out.contains("Exception")) {
+            if (out.contains("AttachNotSupportedException") && !Boolean.TRUE.equals(javaProcess())) throw notJava(command);
             throw new IOException("jcmd " + pid + " " + String.join(" ", command) + " failed: " + out.strip());
         }
         return out;
+    }
+
+    /**
+     * Whether the server is a JVM, which jcmd can attach to: true or false when Linux's
+     * /proc/PID/maps shows whether libjvm is loaded, else from the command's name; null if unknown.
+     */
+    private Boolean javaProcess() {
+        Path maps = Path.of("/proc", String.valueOf(pid), "maps");
+        if (Files.isReadable(maps)) {
+            try (var lines = Files.lines(maps, StandardCharsets.ISO_8859_1)) {
+                return lines.anyMatch(l -> l.contains("/libjvm."));
+            } catch (IOException | java.io.UncheckedIOException e) {
+                // gone, or not ours to read: ask the command's name
+            }
+        }
+        return ProcessHandle.of(pid).flatMap(h -> h.info().command())
+                .map(c -> Path.of(c).getFileName().toString().matches("java(\\.exe)?") ? Boolean.TRUE : null)
+                .orElse(null);
+    }
+
+    /** Skips (aborts) a check that needs jcmd when the server is written in something other than Java. */
+    private org.opentest4j.TestAbortedException notJava(String... command) {
+        String what = command[0].startsWith("JFR") ? "JVM flight recorder events"
+                : command[0].startsWith("GC") ? "the JVM's heap" : "a JVM thread dump";
+        return new org.opentest4j.TestAbortedException("this check reads " + what + "; process " + pid + " is not a Java process");
     }
 }

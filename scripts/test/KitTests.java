@@ -246,4 +246,43 @@ class KitTests {
             assertTrue(ms < 2000, "closed after " + ms + " ms");
         }
     }
+
+    /**
+     * What a refused client sees when it is still sending as the server answers and closes: the
+     * server side runs {@code answerAndClose} on the accepted socket, the client sends 64 KiB
+     * more in pieces, then reads. Returns what went wrong while sending (a reset: the server
+     * closed with bytes arriving), then the client's first line or the exception it got.
+     * On Linux loopback a reset does not destroy the answer; across a network, it can.
+     */
+    static String refusedWhileSending(java.util.function.Consumer<java.net.Socket> answerAndClose) throws Exception {
+        try (java.net.ServerSocket server = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+             java.net.Socket client = new java.net.Socket(server.getInetAddress(), server.getLocalPort())) {
+            client.setSoTimeout(3000);
+            java.net.Socket accepted = server.accept();
+            client.getOutputStream().write("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 70000\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            Thread.sleep(50);
+            answerAndClose.accept(accepted);
+            String sending = "sent all";
+            try {
+                for (int i = 0; i < 8; i++) {
+                    client.getOutputStream().write(new byte[8192]); // the body, still on its way
+                    Thread.sleep(25);
+                }
+            } catch (java.io.IOException e) {
+                sending = e.toString();
+            }
+            try {
+                return sending + "; " + new java.io.BufferedReader(new java.io.InputStreamReader(client.getInputStream(), StandardCharsets.ISO_8859_1)).readLine();
+            } catch (java.io.IOException e) {
+                return sending + "; " + e;
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("blocking loop: answerAndClose's 503 reaches a client that is still sending (lingering close)")
+    void refusalSurvivesLateBytes() throws Exception {
+        String first = refusedWhileSending(s -> BlockingHttp.answerAndClose(s, Response.text(503, "busy\n")));
+        assertEquals("sent all; HTTP/1.1 503 Service Unavailable", first, "what the refused client saw while sending, then read");
+    }
 }

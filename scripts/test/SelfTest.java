@@ -2,8 +2,9 @@
 //JAVA 25
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
-//SOURCES ../checks/Grade.java ../../exercises/kit/Kit.java
-//SOURCES KitTests.java HarnessTests.java
+//SOURCES ../checks/Grade.java ../../exercises/kit/Kit.java ../../exercises/kit/NativeFrame.java
+//SOURCES ../../exercises/kit/from-02/BlockingHttp.java ../../exercises/kit/from-04/EventLoop.java
+//SOURCES KitTests.java CourseFilesTests.java HarnessTests.java
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -48,7 +49,7 @@ class SelfTest {
 
         section("Unit tests: the kit and the grading harness");
         System.setProperty("course.root", root.toString());
-        for (Runner.Result r : Runner.run(List.of(KitTests.class, HarnessTests.class), null)) {
+        for (Runner.Result r : Runner.run(List.of(KitTests.class, CourseFilesTests.class, HarnessTests.class), null)) {
             record(r.id(), !r.failed(), r.message());
         }
 
@@ -80,20 +81,38 @@ class SelfTest {
             Files.createDirectories(dir);
             for (Map.Entry<String, Mutant> e : spec.mutants.entrySet()) {
                 Mutant mutant = e.getValue();
-                String broken = source;
+                // Each file the mutant changes: the solution (key ""), or a kit file it includes.
+                Map<String, String> broken = new LinkedHashMap<>();
+                broken.put("", source);
                 boolean applied = true;
                 for (String[] r : mutant.replacements) {
-                    int at = broken.indexOf(r[0]);
-                    if (at < 0 || broken.indexOf(r[0], at + 1) >= 0) {
+                    if (!broken.containsKey(r[2])) broken.put(r[2], Files.readString(root.resolve(r[2])));
+                    String text = broken.get(r[2]);
+                    int at = text.indexOf(r[0]);
+                    if (at < 0 || text.indexOf(r[0], at + 1) >= 0) {
                         applied = false;
-                        record("mutant " + e.getKey() + ": '" + r[0] + "' occurs exactly once in the solution", false, "it does not");
+                        record("mutant " + e.getKey() + ": '" + r[0] + "' occurs exactly once in "
+                                + (r[2].isEmpty() ? "the solution" : r[2]), false, "it does not");
                         break;
                     }
-                    broken = broken.substring(0, at) + r[1] + broken.substring(at + r[0].length());
+                    broken.put(r[2], text.substring(0, at) + r[1] + text.substring(at + r[0].length()));
+                }
+                for (String kitFile : broken.keySet()) {
+                    if (kitFile.isEmpty() || !applied) continue;
+                    // The solution includes ../KITFILE; the broken copy sits next to the broken solution.
+                    String copy = chapter.number() + "-" + e.getKey() + "-" + Path.of(kitFile).getFileName();
+                    Files.writeString(dir.resolve(copy), broken.get(kitFile));
+                    String solutionText = broken.get("");
+                    if (!solutionText.contains("../" + kitFile)) {
+                        applied = false;
+                        record("mutant " + e.getKey() + ": the solution includes ../" + kitFile, false, "it does not");
+                        break;
+                    }
+                    broken.put("", solutionText.replace("../" + kitFile, copy));
                 }
                 if (!applied) continue;
                 Path file = dir.resolve(chapter.number() + "-" + e.getKey() + ".java");
-                Files.writeString(file, broken);
+                Files.writeString(file, broken.get(""));
                 Grade.which = "file";
                 Grade.file = file;
                 expect(chapter, "mutant " + e.getKey(), new TreeSet<>(mutant.checks));
@@ -146,7 +165,10 @@ class SelfTest {
         System.out.println("\n== " + title);
     }
 
+    /** A broken variant: the checks it must fail, and its replacements {find, put, file} ("" = the solution). */
     record Mutant(List<String> checks, List<String[]> replacements) {}
+
+
 
     /** A chapter's expectations file. */
     static final class Spec {
@@ -157,6 +179,7 @@ class SelfTest {
             Spec spec = new Spec();
             Mutant current = null;
             String find = null;
+            String in = "";
             for (String raw : Files.readAllLines(file)) {
                 String line = raw.strip();
                 if (line.isEmpty() || line.startsWith("#")) continue;
@@ -170,11 +193,14 @@ class SelfTest {
                     } else {
                         current = new Mutant(checks, new ArrayList<>());
                         spec.mutants.put(name, current);
+                        in = "";
                     }
+                } else if (line.startsWith("in ") && current != null) {
+                    in = line.substring(3).strip();
                 } else if (line.startsWith("- ") && current != null) {
                     find = line.substring(2);
                 } else if (line.startsWith("+ ") && current != null && find != null) {
-                    current.replacements().add(new String[] {find, line.substring(2)});
+                    current.replacements().add(new String[] {find, line.substring(2), in});
                     find = null;
                 } else {
                     throw new IOException(file + ": cannot read line '" + raw + "'");

@@ -3,7 +3,10 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.util.function.BooleanSupplier;
 
-/** Chapter 01's connection loop, for the later chapters that block: serves one connection to its end. */
+/**
+ * Chapter 01's answer: its connection loop, for the later chapters that block (02 and 05 include
+ * this file). Serves one connection to its end. Open it after you pass chapter 01.
+ */
 final class BlockingHttp {
     private BlockingHttp() {}
 
@@ -51,6 +54,60 @@ final class BlockingHttp {
             // the client went away; nothing to answer
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** How long {@link #closeGently} waits for the client to finish sending. */
+    static final int LINGER_MS = 1000;
+
+    /**
+     * Sends one last answer (a 503, say) and closes the connection gently (see
+     * {@link #closeGently}), on the caller's thread only as long as the write takes.
+     */
+    static void answerAndClose(Socket socket, Response response) {
+        try {
+            response.closing().writeTo(socket.getOutputStream());
+        } catch (IOException e) {
+            closeQuietly(socket); // the client is gone already
+            return;
+        }
+        closeGently(socket);
+    }
+
+    /**
+     * Closes a connection whose answer is written without destroying that answer: shuts down
+     * output (the client sees the end of the answer), then reads and drops what the client still
+     * sends until it closes or {@value #LINGER_MS} ms pass, then closes. Closing with unread
+     * bytes, or bytes still on their way, makes the OS send a reset, and a reset can make the
+     * client's OS drop the answer before the client has read it. The wait runs on a virtual
+     * thread, so the caller (an acceptor) goes on at once.
+     */
+    static void closeGently(Socket socket) {
+        try {
+            socket.shutdownOutput();
+        } catch (IOException e) {
+            closeQuietly(socket);
+            return;
+        }
+        Thread.ofVirtual().name("linger").start(() -> {
+            try (socket) {
+                socket.setSoTimeout(LINGER_MS);
+                long until = System.nanoTime() + LINGER_MS * 1_000_000L;
+                byte[] drop = new byte[4096];
+                while (System.nanoTime() < until && socket.getInputStream().read(drop) >= 0) {
+                    // drop it: the answer is sent, nothing more will be read
+                }
+            } catch (IOException e) {
+                // timed out or reset: closed either way
+            }
+        });
+    }
+
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // closed anyway
         }
     }
 }

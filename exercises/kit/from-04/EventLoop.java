@@ -8,9 +8,11 @@ import java.util.ArrayDeque;
 import java.util.PriorityQueue;
 
 /**
- * Chapter 03's event loop, for the later chapters: waits for ready channels or the next timer,
- * and handles both, on the thread that calls {@link #run}. Connections are adopted on that
- * thread only; how they get there from an acceptor is chapter 04's business.
+ * Chapter 03's answer: its event loop, for chapter 04 (the only chapter that includes this file).
+ * Waits for ready channels or the next timer, and handles both, on the thread that calls
+ * {@link #run}. Connections are adopted on that thread only; how they get there from an acceptor
+ * is chapter 04's business. Open it after you pass chapter 03. The self-test keeps it the same
+ * as solutions/03-reactor.java (scripts/test/CourseFilesTests.java, sameAsChapter03).
  */
 final class EventLoop {
     /** A task to run at a deadline (System.nanoTime()). */
@@ -103,11 +105,16 @@ final class ReactorConnection {
         this.key = key;
         this.channel = (SocketChannel) key.channel();
     }
+
     void onReadable() throws IOException {
         int n = channel.read(in);
         if (n < 0) {             // the client closed its side
-            if (pending.isEmpty()) close();
-            else closing = true; // Why: answer what it asked before closing.
+            if (pending.isEmpty()) {
+                close();
+            } else {
+                closing = true;   // Why: answer what it asked before closing.
+                updateInterest(); // Why: readiness is level-triggered; with OP_READ still on, end of stream wakes every select().
+            }
             return;
         }
         parseBuffered();
@@ -130,6 +137,7 @@ final class ReactorConnection {
         }
         updateInterest();
     }
+
     private void handle(Request request) throws IOException {
         Slot slot = new Slot();
         pending.add(slot);       // Why: its place in line, so responses go out in request order.
@@ -144,7 +152,7 @@ final class ReactorConnection {
             case Endpoints.Ready r -> answer(slot, r.response());
             case Endpoints.Wait w -> loop.schedule(w.millis(), () -> answerLater(slot, w.response()));
             case Endpoints.Burn b -> {
-                Endpoints.burnCpu(b.millis()); // Why not: this blocks the loop for everyone; chapter 04 fixes it.
+                Endpoints.burnCpu(b.millis()); // Why not: this blocks the loop for everyone; 04 confines it to one loop, 06 moves it off.
                 answer(slot, b.response());
             }
         }
@@ -169,6 +177,7 @@ final class ReactorConnection {
     void onWritable() throws IOException {
         flush();
     }
+
     /** Sends finished responses from the head of the line, as far as the socket takes them. */
     private void flush() throws IOException {
         while (!pending.isEmpty() && pending.peek().out != null) {
@@ -200,6 +209,7 @@ final class ReactorConnection {
         boolean reading = !closing && pending.size() < MAX_PENDING;
         key.interestOps((reading ? SelectionKey.OP_READ : 0) | (writing ? SelectionKey.OP_WRITE : 0));
     }
+
     void close() {
         if (closed) return;
         closed = true;

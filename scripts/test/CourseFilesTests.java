@@ -1,0 +1,136 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** What each chapter's file includes from the kit, and that the kit's copy of an answer matches its chapter. */
+class CourseFilesTests {
+    static final Path ROOT = Path.of(System.getProperty("course.root", "."));
+
+    /** The kit files each chapter may include, beyond kit/Kit.java (the HTTP basics). */
+    static final Map<String, List<String>> EXTRA = Map.of(
+            "01", List.of(),
+            "02", List.of("kit/from-02/BlockingHttp.java"),
+            "03", List.of(),
+            "04", List.of("kit/from-04/EventLoop.java"),
+            "05", List.of("kit/from-02/BlockingHttp.java"),
+            "06", List.of("kit/NettyHttp.java"));
+
+    /** Every file a JBang script names on its //SOURCES lines, as written. */
+    static List<String> sources(Path file) throws IOException {
+        List<String> all = new ArrayList<>();
+        for (String line : Files.readAllLines(file)) {
+            if (line.startsWith("//SOURCES ")) all.addAll(List.of(line.substring(10).strip().split("\\s+")));
+        }
+        return all;
+    }
+
+    /** Chapter number to file, for exercises/ or solutions/. */
+    static Map<String, Path> chapterFiles(String dir) throws IOException {
+        Map<String, Path> files = new TreeMap<>();
+        try (Stream<Path> list = Files.list(ROOT.resolve(dir))) {
+            list.filter(p -> p.getFileName().toString().matches("\\d\\d-.*\\.java"))
+                    .forEach(p -> files.put(p.getFileName().toString().substring(0, 2), p));
+        }
+        return files;
+    }
+
+    @Test
+    @DisplayName("kit: Kit.java gives every chapter the HTTP basics and no chapter's answer")
+    void kitHoldsNoAnswer() throws IOException {
+        List<String> basics = sources(ROOT.resolve("exercises/kit/Kit.java"));
+        for (String answer : List.of("BlockingHttp", "EventLoop", "NativeFrame", "NettyHttp")) {
+            assertFalse(basics.stream().anyMatch(s -> s.contains(answer)), "kit/Kit.java includes " + answer + ": " + basics);
+        }
+    }
+
+    @Test
+    @DisplayName("kit: each exercise includes kit/Kit.java and only the answers of earlier chapters it needs")
+    void exercisesIncludeWhatTheyNeed() throws IOException {
+        Map<String, Path> exercises = chapterFiles("exercises");
+        assertEquals(EXTRA.keySet(), new java.util.TreeSet<>(exercises.keySet()), "chapters with an exercise");
+        for (var e : exercises.entrySet()) {
+            List<String> expected = new ArrayList<>(List.of("kit/Kit.java"));
+            expected.addAll(EXTRA.get(e.getKey()));
+            assertEquals(expected, sources(e.getValue()), "//SOURCES of " + ROOT.relativize(e.getValue()));
+        }
+    }
+
+    @Test
+    @DisplayName("kit: each solution includes exactly what its exercise includes")
+    void solutionsIncludeTheSame() throws IOException {
+        Map<String, Path> exercises = chapterFiles("exercises");
+        for (var e : chapterFiles("solutions").entrySet()) {
+            List<String> expected = sources(exercises.get(e.getKey())).stream().map(s -> "../exercises/" + s).toList();
+            assertEquals(expected, sources(e.getValue()), "//SOURCES of " + ROOT.relativize(e.getValue()));
+        }
+    }
+
+    @Test
+    @DisplayName("kit: the event loop in kit/from-04/EventLoop.java is chapter 03's solution, line for line")
+    void sameAsChapter03() throws IOException {
+        String solution = normalize(Files.readString(ROOT.resolve("solutions/03-reactor.java")))
+                .replace("Loop", "EventLoop").replace("Connection", "ReactorConnection");
+        String kit = normalize(Files.readString(ROOT.resolve("exercises/kit/from-04/EventLoop.java")))
+                .replace("            eachTurn.run();\n", "");
+        for (String member : List.of("void run() throws IOException {", "void schedule(long millis, Runnable task) {",
+                "private void runDueTimers() {", "final class ReactorConnection {")) {
+            assertEquals(block(solution, member), block(kit, member),
+                    "'" + member + "' differs between solutions/03-reactor.java and kit/from-04/EventLoop.java: change both");
+        }
+    }
+
+    /** Drops tag lines, which only the solution has (the pages include its regions). */
+    static String normalize(String source) {
+        return source.lines().filter(l -> !l.strip().matches("// (tag|end)::[a-z0-9-]+\\[]")).reduce("", (a, l) -> a + l + "\n");
+    }
+
+    /** The text from the line that contains {@code start} to its matching closing brace. */
+    static String block(String source, String start) {
+        int at = source.indexOf(start);
+        assertTrue(at >= 0, "no '" + start + "' found");
+        assertEquals(-1, source.indexOf(start, at + 1), "'" + start + "' occurs twice");
+        return blockAt(source, at);
+    }
+
+    /** The text from the line that holds index {@code at} to the brace that closes the first one after it. */
+    static String blockAt(String source, int at) {
+        int from = source.lastIndexOf('\n', at) + 1;
+        int depth = 0;
+        for (int i = at; i < source.length(); i++) {
+            char c = source.charAt(i);
+            if (c == '{') depth++;
+            if (c == '}' && --depth == 0) return source.substring(from, i + 1);
+        }
+        throw new AssertionError("no closing brace after: " + source.substring(from, Math.min(source.length(), from + 80)));
+    }
+
+    @Test
+    @DisplayName("code: no exercise, solution or kit file swallows InterruptedException")
+    void interruptsAreKept() throws IOException {
+        List<String> swallowed = new ArrayList<>();
+        try (Stream<Path> files = Stream.concat(Files.walk(ROOT.resolve("exercises")), Files.walk(ROOT.resolve("solutions")))) {
+            for (Path file : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                String source = Files.readString(file);
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("catch \\([^)]*InterruptedException[^)]*\\) \\{").matcher(source);
+                while (m.find()) {
+                    String body = blockAt(source, m.end() - 1);
+                    if (!body.contains("interrupt()") && !body.contains("throw ") && !body.contains("return")) {
+                        swallowed.add(ROOT.relativize(file) + ": " + body.lines().findFirst().orElse("").strip());
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), swallowed, "catch blocks that neither restore the interrupt, rethrow, nor end the thread's work");
+    }
+}
