@@ -58,6 +58,7 @@ section() {
 cleanup() {
   stop_server
   stop_busy
+  stop_independent
   if [[ -n "${site_dir}" ]]; then
     rm -rf "${site_dir}"
   fi
@@ -153,6 +154,73 @@ step_selftest() {
   else
     fail "self-test did not finish (exit ${status}): ${last}"
   fi
+}
+
+# The independent server step_independent started.
+stop_independent() {
+  if [[ -n "${independent_pid:-}" ]]; then
+    kill "${independent_pid}" 2>/dev/null || true
+    wait "${independent_pid}" 2>/dev/null || true
+    independent_pid=""
+  fi
+}
+
+# The protocol page is the whole contract: a server written in Python from that page alone
+# (scripts/test/independent/server.py) must pass, with --url and --pid, the checks of every
+# chapter that a correct non-blocking server passes: 01, 03, 04 and 06. Chapters 02 and 05 are
+# left out, as their checks want a server that refuses work (--threads, --queue, --max-concurrent).
+# The checks that read a JVM's thread dump or flight recorder skip a Python process.
+step_independent() {
+  section "A server written from the protocol page alone (scripts/test/independent/server.py)"
+  local dir="${ROOT}/.results/independent" port="" tries chapter status failed_ids counts skipped
+  mkdir -p "${dir}"
+  python3 -u "${ROOT}/scripts/test/independent/server.py" --port 0 >"${dir}/server.log" 2>&1 &
+  independent_pid=$!
+  for tries in $(seq 50); do
+    port="$(sed -n 's|^listening on http://127\.0\.0\.1:\([0-9][0-9]*\)$|\1|p' "${dir}/server.log")"
+    [[ -n "${port}" ]] && break
+    kill -0 "${independent_pid}" 2>/dev/null || break
+    sleep 0.2
+  done
+  if [[ -z "${port}" ]]; then
+    fail "independent server: no ready line after ${tries} tries: $(tail -n 1 "${dir}/server.log")"
+    stop_independent
+    return
+  fi
+  for chapter in 01 03 04 06; do
+    if ! kill -0 "${independent_pid}" 2>/dev/null; then
+      fail "independent server: it exited before chapter ${chapter}'s checks (see ${dir}/server.log)"
+      break
+    fi
+    status=0
+    "${ROOT}/scripts/check.sh" "${chapter}" --url "http://127.0.0.1:${port}" --pid "${independent_pid}" --json \
+      >"${dir}/${chapter}.json" 2>"${dir}/${chapter}.log" || status=$?
+    # Three lines from the JSON report: the failed check ids, the counts, the skipped ones and why.
+    { IFS= read -r failed_ids; IFS= read -r counts; IFS= read -r skipped; } < <(python3 -c '
+import json, sys
+try:
+    report = json.load(open(sys.argv[1]))
+    checks = report["checks"]
+except (OSError, ValueError, KeyError, TypeError):
+    sys.exit(0)
+failed = [c["id"] for c in checks if c["status"] == "fail"]
+skipped = [c["id"] + " (" + c.get("message", "").replace("TestAbortedException: ", "") + ")" for c in checks if c["status"] == "skip"]
+print(" ".join(failed))
+print("%d passed, %d failed, %d skipped" % (report["passed"], report["failed"], report["skipped"]))
+print("; ".join(skipped))' "${dir}/${chapter}.json") || true
+    if [[ ${status} -eq 0 && -n "${counts}" && -z "${failed_ids}" ]]; then
+      pass "independent server passes chapter ${chapter}'s checks: ${counts}"
+    elif [[ -n "${counts}" ]]; then
+      fail "independent server fails chapter ${chapter}'s checks ${failed_ids:-(exit ${status})}: ${counts} (see ${dir}/${chapter}.log)"
+    else
+      fail "independent server: chapter ${chapter}'s checks could not run (exit ${status}): $(tail -n 1 "${dir}/${chapter}.log")"
+    fi
+    if [[ -n "${skipped}" ]]; then
+      echo "      skipped: ${skipped}"
+    fi
+    failed_ids="" counts="" skipped=""
+  done
+  stop_independent
 }
 
 stop_busy() {
@@ -405,6 +473,7 @@ main() {
   step_shellcheck
   step_streaming
   step_selftest "${selftest_args[@]+"${selftest_args[@]}"}"
+  step_independent
   step_busy_laptop
   step_bench
   step_prefetch

@@ -28,13 +28,14 @@ class VirtualThreadServer {
             server.bind(options.address(), 4096);
             options.ready(server.getLocalPort());
             // tag::accept-loop[]
+            Thread.Builder connections = Thread.ofVirtual().name("conn-", 0); // Why once: the builder numbers conn-0, conn-1, ...
             while (true) {
                 Socket socket = server.accept();
                 if (!permits.tryAcquire()) { // Why: a limit on concurrency answers at once instead of queueing.
                     refuse(socket);
                     continue;
                 }
-                Thread.ofVirtual().name("conn-", 0).start(() -> { // Why: a thread per connection costs little now.
+                connections.start(() -> { // Why: a thread per connection costs little now.
                     try {
                         BlockingHttp.serve(socket); // chapter 01's loop: blocking calls unmount the virtual thread
                     } finally {

@@ -49,7 +49,9 @@ const PAGES = {
   ch01: url("chapters/01-blocking/"),
   ch02: url("chapters/02-thread-pool/"),
   ch03: url("chapters/03-reactor/"),
+  ch04: url("chapters/04-multi-reactor/"),
   ch05: url("chapters/05-virtual-threads/"),
+  ch06: url("chapters/06-netty-hybrid/"),
   ch07: url("chapters/07-showdown/"),
 };
 
@@ -155,6 +157,29 @@ async function test(name, fn, contextOptions) {
 }
 
 const relative = (address) => address.replace(base, "") || "home";
+
+const CHAPTERS = ["01-blocking", "02-thread-pool", "03-reactor", "04-multi-reactor", "05-virtual-threads", "06-netty-hybrid"];
+
+// Where a chapter page asks for its prediction and where it measures it: each section is an
+// Asciidoctor .sect1 with its h2, in page order.
+function predictionLayout(page) {
+  return page.evaluate(() => {
+    const headings = [...document.querySelectorAll("main .sect1 > h2")];
+    const named = (text) => headings.find((h) => h.textContent.trim() === text) || null;
+    const before = (a, b) => !!(a && b && a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+    const quiz = document.querySelector(".openblock.quiz");
+    const predict = named("Predict first"), steps = named("Steps"), measure = named("Measure your prediction");
+    return {
+      predict: !!predict,
+      steps: !!steps,
+      measure: !!measure,
+      quizInPredict: !!(quiz && predict && quiz.closest(".sect1") === predict.parentElement),
+      quizBeforeSteps: before(quiz, steps),
+      measureAfterSteps: before(steps, measure),
+      staleHeadings: headings.map((h) => h.textContent.trim()).filter((t) => /^Predict, then measure$/.test(t)),
+    };
+  });
+}
 
 // Every page, found from the home page through the sidebar (and the pagers).
 const quizzesPerPage = {};
@@ -295,8 +320,7 @@ async function features() {
   });
 
   await test("quiz: every chapter 01-06 has one; wrong then right shows the explanation", async (make) => {
-    const missing = ["01-blocking", "02-thread-pool", "03-reactor", "04-multi-reactor", "05-virtual-threads", "06-netty-hybrid"]
-      .filter((c) => quizzesPerPage[`chapters/${c}/`] !== 1);
+    const missing = CHAPTERS.filter((c) => quizzesPerPage[`chapters/${c}/`] !== 1);
     check(missing.length === 0, `no working quiz (or more than one) on ${missing.join(", ")}`);
     const page = await make();
     await open(page, PAGES.ch05);
@@ -328,6 +352,56 @@ async function features() {
     check(await explanation.isVisible(), "the explanation does not show after the right answer");
     check(await quiz.locator(".quiz-choice.correct").count() === 1, "the right choice is not marked");
   });
+
+  await test("predict first: on every chapter 01-06 the quiz comes before the steps, and what we measured stays folded until opened", async (make) => {
+    const page = await make();
+    for (const chapter of CHAPTERS) {
+      await open(page, url(`chapters/${chapter}/`));
+      const order = await predictionLayout(page);
+      check(order.predict, `${chapter}: no "Predict first" section`);
+      check(order.quizInPredict, `${chapter}: the quiz is not in "Predict first"`);
+      check(order.steps, `${chapter}: no "Steps" section`);
+      check(order.quizBeforeSteps, `${chapter}: the quiz comes after the "Steps" heading`);
+      check(order.measure && order.measureAfterSteps, `${chapter}: no "Measure your prediction" section after the steps`);
+      check(order.staleHeadings.length === 0, `${chapter}: still has ${order.staleHeadings.join(", ")}`);
+      check(!(await page.locator(".openblock.quiz .explanation").isVisible()), `${chapter}: the quiz's explanation shows before an answer`);
+      const folds = page.locator(".sect1", { has: page.locator("h2", { hasText: /^Measure your prediction$/ }) }).locator("details.measured");
+      const n = await folds.count();
+      check(n >= 1, `${chapter}: "Measure your prediction" folds nothing under "What we measured"`);
+      for (let i = 0; i < n; i++) {
+        const fold = folds.nth(i);
+        check((await fold.locator(":scope > summary").innerText()).trim() === "What we measured", `${chapter}: fold ${i + 1} is titled ${await fold.locator(":scope > summary").innerText()}`);
+        check(!(await fold.evaluate((d) => d.open)) && !(await fold.locator(":scope > .content").isVisible()), `${chapter}: fold ${i + 1} is open before it was opened`);
+        await fold.locator(":scope > summary").click();
+        check(await fold.locator(":scope > .content").isVisible(), `${chapter}: fold ${i + 1} shows nothing when opened`);
+      }
+    }
+  });
+
+  await test("predict first without JavaScript: no quiz marks its answer, and the answers stay folded until opened", async (make) => {
+    const page = await make();
+    for (const chapter of CHAPTERS) {
+      await open(page, url(`chapters/${chapter}/`));
+      const quiz = page.locator(".openblock.quiz");
+      check(await quiz.count() === 1, `${chapter}: ${await quiz.count()} quizzes`);
+      const items = await quiz.locator("ul.checklist > li").allInnerTexts();
+      check(items.length >= 2, `${chapter}: the quiz lists ${items.length} choices`);
+      check(items.every((t) => !t.includes("\u2713")) && await quiz.locator("input[checked], i.fa-check-square-o").count() === 0,
+        `${chapter}: a choice is marked before the learner has chosen: ${items.join(" | ")}`);
+      const explanation = quiz.locator("details.explanation");
+      check(await explanation.count() === 1, `${chapter}: the quiz's explanation is not a fold`);
+      check(!(await explanation.locator(":scope > .content").isVisible()), `${chapter}: the quiz's explanation shows before it is opened`);
+      await explanation.locator(":scope > summary").click();
+      check(await explanation.locator(":scope > .content").isVisible(), `${chapter}: the quiz's explanation does not open`);
+      const folds = page.locator("details.measured");
+      check(await folds.count() >= 1, `${chapter}: nothing folded under "What we measured"`);
+      for (let i = 0; i < await folds.count(); i++) {
+        check(!(await folds.nth(i).locator(":scope > .content").isVisible()), `${chapter}: "What we measured" ${i + 1} shows before it is opened`);
+      }
+      await folds.first().locator(":scope > summary").click();
+      check(await folds.first().locator(":scope > .content").isVisible(), `${chapter}: "What we measured" does not open`);
+    }
+  }, { javaScriptEnabled: false });
 
   await test("search: typing Selector lists chapter 03; arrow keys and Enter open a result", async (make) => {
     const page = await make();

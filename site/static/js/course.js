@@ -309,7 +309,12 @@
   }
 
   // ---------------------------------------------------------------------------------------------
-  // 4. Predict-then-measure quizzes: an open block with role quiz, a checklist, an explanation.
+  // 4. Predict-first quizzes: an open block with role quiz, a checklist, an explanation.
+  //
+  // A page asks before its steps and measures after them, so nothing in the HTML gives the
+  // answer away: every item is unchecked and a role names the right one ([.quiz.answer-2] is
+  // the second), and the explanation is a collapsible block ([.explanation%collapsible]),
+  // closed without JavaScript. A checked item ([x]) still works, for a quiz that may show it.
 
   // Asciidoctor marks checklist items with an icon, a checkbox or a character, by its attributes.
   function itemIsChecked(li) {
@@ -351,7 +356,9 @@
         label.appendChild(span);
         fieldset.appendChild(label);
       });
-      if (correct < 0) return;
+      var role = /(?:^|\s)answer-(\d+)(?:\s|$)/.exec(block.className);
+      if (correct < 0 && role) correct = Number(role[1]) - 1;
+      if (correct < 0 || correct >= list.querySelectorAll(":scope > li").length) return;
       if (question) {
         question.id = question.id || id + "-question";
         fieldset.setAttribute("aria-describedby", question.id);
@@ -368,12 +375,15 @@
 
       function answer(reveal) {
         block.classList.add("answered");
-        explanation.forEach(function (e) { e.hidden = false; });
+        explanation.forEach(function (e) {
+          e.hidden = false;
+          if (e.tagName === "DETAILS") e.open = true;
+        });
         form.querySelectorAll(".quiz-choice").forEach(function (label, i) {
           if (i === correct) label.classList.add("correct");
         });
         show.hidden = true;
-        if (reveal) feedback.textContent = "The answer is marked. Now measure it.";
+        if (reveal) feedback.textContent = "The answer is marked. Build it, then measure it after the steps.";
       }
 
       form.addEventListener("submit", function (event) {
@@ -386,12 +396,12 @@
           return;
         }
         if (Number(picked.value) === correct) {
-          feedback.textContent = "Right. Now measure it, below.";
+          feedback.textContent = "Right. Build it, then measure it after the steps.";
           feedback.className = "quiz-feedback right";
           answer(false);
         } else {
           picked.closest(".quiz-choice").classList.add("wrong");
-          feedback.textContent = "Not quite. Try another, or measure it and see.";
+          feedback.textContent = "Not quite. Try another, or build it and measure it after the steps.";
           feedback.className = "quiz-feedback wrong";
           if (!block.classList.contains("answered")) show.hidden = false;
         }
