@@ -9,6 +9,8 @@
 #    its checks, the untouched exercise fails exactly what its TODOs are about, and each
 #    known-broken variant of the solution is caught by the check named for its mistake
 #    (scripts/test/SelfTest.java, expectations in scripts/test/chapters/NN.txt);
+#    a Python server written from the protocol page alone passes chapters 01, 03, 04 and 06
+#    (scripts/test/independent/server.py, graded with check.sh --url --pid);
 #    then every solution's checks once more with one core kept busy (a busy laptop);
 # 3. the benchmark's unit tests, and a smoke race of a solution against itself (scripts/bench.sh);
 # 4. every JBang script's dependencies are cached and it builds offline (scripts/prefetch.sh);
