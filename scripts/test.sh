@@ -33,6 +33,7 @@ site_dir=""
 serve_dir=""
 server_pid=""
 busy_pid=""
+independent_pid=""
 
 usage() {
   cat <<'USAGE'
@@ -66,13 +67,18 @@ cleanup() {
   fi
 }
 
+# Stops a process this script started, by its PID (empty: nothing to stop).
+stop_pid() {
+  if [[ -n "$1" ]]; then
+    kill "$1" 2>/dev/null || true
+    wait "$1" 2>/dev/null || true
+  fi
+}
+
 # The web server step_browser started, and the folder it served.
 stop_server() {
-  if [[ -n "${server_pid}" ]]; then
-    kill "${server_pid}" 2>/dev/null || true
-    wait "${server_pid}" 2>/dev/null || true
-    server_pid=""
-  fi
+  stop_pid "${server_pid}"
+  server_pid=""
   if [[ -n "${serve_dir}" ]]; then
     rm -rf "${serve_dir}"
     serve_dir=""
@@ -160,11 +166,8 @@ step_selftest() {
 
 # The independent server step_independent started.
 stop_independent() {
-  if [[ -n "${independent_pid:-}" ]]; then
-    kill "${independent_pid}" 2>/dev/null || true
-    wait "${independent_pid}" 2>/dev/null || true
-    independent_pid=""
-  fi
+  stop_pid "${independent_pid}"
+  independent_pid=""
 }
 
 # The protocol page is the whole contract: a server written in Python from that page alone
@@ -226,11 +229,8 @@ print("; ".join(skipped))' "${dir}/${chapter}.json") || true
 }
 
 stop_busy() {
-  if [[ -n "${busy_pid}" ]]; then
-    kill "${busy_pid}" 2>/dev/null || true
-    wait "${busy_pid}" 2>/dev/null || true
-    busy_pid=""
-  fi
+  stop_pid "${busy_pid}"
+  busy_pid=""
 }
 
 # A learner's laptop runs an IDE, a browser and a video call: every solution must still pass
