@@ -1,8 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
-//DEPS org.junit.jupiter:junit-jupiter-api:5.14.2
 //SOURCES Stats.java Bombardier.java Idle.java Report.java Progress.java
-//SOURCES ../checks/Json.java ../checks/Results.java ../checks/Target.java ../checks/Inspect.java
+//SOURCES ../lib/Json.java ../lib/Results.java ../lib/Target.java ../lib/Inspect.java ../lib/Unavailable.java
 
 import java.io.IOException;
 import java.io.InputStream;

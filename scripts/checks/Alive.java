@@ -3,13 +3,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 
 /**
  * Keeps one check's crash from failing all the later ones: before each check, a server that
  * this harness started and that has exited is started again, and the check that killed it
- * is told so.
+ * is told so. A check whose server cannot be looked into ({@link Unavailable}) is skipped.
  */
-final class Alive implements BeforeEachCallback, AfterEachCallback {
+final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutionExceptionHandler {
     /** Notes per check id, shown with its result. */
     static final Map<String, String> NOTES = new ConcurrentHashMap<>();
 
@@ -35,5 +36,11 @@ final class Alive implements BeforeEachCallback, AfterEachCallback {
         if (dead) {
             NOTES.put(context.getUniqueId(), "the server process exited during this check; the grader restarted it for the next one");
         }
+    }
+
+    @Override
+    public void handleTestExecutionException(ExtensionContext context, Throwable thrown) throws Throwable {
+        if (thrown instanceof Unavailable u) throw new org.opentest4j.TestAbortedException(u.getMessage());
+        throw thrown;
     }
 }

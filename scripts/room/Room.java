@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
-//SOURCES ../checks/Json.java
+//SOURCES ../lib/Json.java
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -267,9 +267,9 @@ final class Inspect {
     }
 
     /** Skips (aborts) a check that needs jcmd when the server is written in something other than Java. */
-    private org.opentest4j.TestAbortedException notJava(String... command) {
+    private Unavailable notJava(String... command) {
         String what = command[0].startsWith("JFR") ? "JVM flight recorder events"
                 : command[0].startsWith("GC") ? "the JVM's heap" : "a JVM thread dump";
-        return new org.opentest4j.TestAbortedException("this check reads " + what + "; process " + pid + " is not a Java process");
+        return new Unavailable("this check reads " + what + "; process " + pid + " is not a Java process");
     }
 }
