@@ -2,7 +2,7 @@
 //JAVA 25
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
-//SOURCES ../lib/Json.java ../lib/Results.java ../lib/Target.java ../lib/Inspect.java ../lib/Unavailable.java
+//SOURCES ../lib/Json.java ../lib/Results.java ../lib/Target.java ../lib/Inspect.java ../lib/Unavailable.java ../lib/Chapters.java
 //SOURCES Client.java Hint.java Alive.java Runner.java
 //SOURCES ProtocolChecks.java Ch01Checks.java Ch02Checks.java Ch03Checks.java Ch04Checks.java Ch05Checks.java Ch06Checks.java
 
@@ -27,48 +27,55 @@ import java.util.stream.Stream;
  * The grader behind scripts/check.sh: starts a chapter's server (the learner's exercise, the
  * reference solution, any file, or none with --url), runs that chapter's hidden checks against
  * it over real sockets, prints one line per check with a hint on failure, and stops the server.
+ * A Grade is built from its options; the chapters come from the registry (site/data/course.json).
  */
-class Grade {
-    /** A chapter: its number, title, page on the course site, and its checks (protocol first). */
-    record Chapter(String number, String title, String page, List<String> args, List<Class<?>> checks) {}
-
-    static final Map<String, Chapter> CHAPTERS = new LinkedHashMap<>();
-
-    static {
-        CHAPTERS.put("01", new Chapter("01", "The blocking server", "chapters/01-blocking",
-                List.of(), List.of(ProtocolChecks.class, Ch01Checks.class)));
-        CHAPTERS.put("02", new Chapter("02", "Thread pools", "chapters/02-thread-pool",
-                List.of("--threads", "4", "--queue", "4"), List.of(ProtocolChecks.class, Ch02Checks.class)));
-        CHAPTERS.put("03", new Chapter("03", "The selector reactor", "chapters/03-reactor",
-                List.of(), List.of(ProtocolChecks.class, Ch03Checks.class)));
-        CHAPTERS.put("04", new Chapter("04", "Many reactors", "chapters/04-multi-reactor",
-                List.of("--loops", "2"), List.of(ProtocolChecks.class, Ch04Checks.class)));
-        CHAPTERS.put("05", new Chapter("05", "Virtual threads", "chapters/05-virtual-threads",
-                List.of("--max-concurrent", "2500"), List.of(ProtocolChecks.class, Ch05Checks.class)));
-        CHAPTERS.put("06", new Chapter("06", "Netty and virtual threads", "chapters/06-netty-hybrid",
-                List.of("--loops", "2"), List.of(ProtocolChecks.class, Ch06Checks.class)));
-    }
-
+final class Grade {
     static final String SITE = "http://127.0.0.1:1313/";
     static final boolean COLOR = System.console() != null && System.getenv("NO_COLOR") == null;
+    static final String JBANG = System.getenv().getOrDefault("COURSE_JBANG", "jbang");
 
-    // Options
-    static Path root = Path.of(".").toAbsolutePath().normalize();
-    static String jbang = System.getenv().getOrDefault("COURSE_JBANG", "jbang");
-    static String which = "exercise"; // exercise, solution, file, url
-    static Path file;
-    static String url;
-    static Long pid;
-    static boolean json;
-    static boolean watch;
-    static Set<String> expectFailures;
+    /**
+     * What to grade and how to report it. {@code which} is exercise, solution, file or url;
+     * {@code log}, when set, receives the report that would go to the terminal (the self-test's).
+     */
+    record Options(Path root, String jbang, String which, Path file, String url, Long pid, boolean json,
+                   Set<String> expectFailures, java.io.PrintStream log) {
+        static Options of(Path root) {
+            return new Options(root, JBANG, "exercise", null, null, null, false, null, null);
+        }
+
+        Options grading(String which, Path file) {
+            return new Options(root, jbang, which, file, url, pid, json, expectFailures, log);
+        }
+
+        Options loggingTo(java.io.PrintStream log) {
+            return new Options(root, jbang, which, file, url, pid, json, expectFailures, log);
+        }
+    }
+
+    final Options options;
+    final Map<String, Chapters.Chapter> chapters;
+
+    Grade(Options options) {
+        this.options = options;
+        this.chapters = Chapters.graded(options.root());
+    }
 
     public static void main(String[] args) throws Exception {
-        List<String> chapters = new ArrayList<>();
+        Path root = Path.of(".").toAbsolutePath().normalize();
+        String jbang = JBANG;
+        String which = "exercise";
+        Path file = null;
+        String url = null;
+        Long pid = null;
+        boolean json = false;
+        boolean watch = false;
+        Set<String> expectFailures = null;
+        List<String> asked = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "-h", "--help" -> { System.out.println(USAGE); System.exit(0); }
-                case "--all" -> chapters.addAll(CHAPTERS.keySet());
+                case "--all" -> asked.add("all");
                 case "--solution" -> which = "solution";
                 case "--file" -> { which = "file"; file = Path.of(value(args, ++i)).toAbsolutePath(); }
                 case "--url" -> { which = "url"; url = value(args, ++i); }
@@ -78,54 +85,67 @@ class Grade {
                 case "--root" -> root = Path.of(value(args, ++i)).toAbsolutePath().normalize();
                 case "--jbang" -> jbang = value(args, ++i);
                 case "--expect-failures" -> expectFailures = new TreeSet<>(List.of(value(args, ++i).split(",")));
-                default -> {
-                    String n = args[i].length() == 1 ? "0" + args[i] : args[i];
-                    if (!CHAPTERS.containsKey(n)) usage("no chapter '" + args[i] + "'; chapters with checks: " + CHAPTERS.keySet());
-                    chapters.add(n);
-                }
+                default -> asked.add(args[i].length() == 1 ? "0" + args[i] : args[i]);
             }
         }
-        if (chapters.isEmpty()) usage("say which chapter to grade, e.g. 01, or --all");
-        if (chapters.size() > 1 && (which.equals("url") || which.equals("file"))) usage("--url and --file grade one chapter at a time");
-        if (watch && chapters.size() > 1) usage("--watch grades one chapter at a time");
+        Grade grade = new Grade(new Options(root, jbang, which, file, url, pid, json, expectFailures, null));
+        List<String> numbers = new ArrayList<>();
+        for (String n : asked) {
+            if (n.equals("all")) numbers.addAll(grade.chapters.keySet());
+            else if (grade.chapters.containsKey(n)) numbers.add(n);
+            else usage("no chapter '" + n + "'; chapters with checks: " + grade.chapters.keySet());
+        }
+        if (numbers.isEmpty()) usage("say which chapter to grade, e.g. 01, or --all");
+        if (numbers.size() > 1 && (which.equals("url") || which.equals("file"))) usage("--url and --file grade one chapter at a time");
+        if (watch && numbers.size() > 1) usage("--watch grades one chapter at a time");
 
-        if (watch) watch(CHAPTERS.get(chapters.get(0)));
+        if (watch) grade.watch(grade.chapters.get(numbers.get(0)));
         int worst = 0;
         List<Object> all = new ArrayList<>();
-        for (String n : chapters) {
-            Map<String, Object> report = grade(CHAPTERS.get(n));
+        for (String n : numbers) {
+            Map<String, Object> report = grade.grade(grade.chapters.get(n));
             all.add(report);
             worst = Math.max(worst, ((Number) report.get("exit")).intValue());
         }
         if (json) System.out.print(Json.write(all.size() == 1 ? all.get(0) : all));
-        if (chapters.size() > 1 && !json) table(all);
+        if (numbers.size() > 1 && !json) table(all);
         System.exit(worst);
     }
 
+    /** The check classes of a chapter: the protocol's, then its own (named in the registry). */
+    static List<Class<?>> checkClasses(Chapters.Chapter chapter) {
+        try {
+            return List.of(ProtocolChecks.class, Class.forName(chapter.checks().orElseThrow()));
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("the registry names checks " + chapter.checks().get()
+                    + " for chapter " + chapter.number() + ", and there is no such class: add it to Grade.java's //SOURCES");
+        }
+    }
+
     /** Grades one chapter and returns the report (also saved under .results/checks/). */
-    static Map<String, Object> grade(Chapter chapter) throws IOException {
+    Map<String, Object> grade(Chapters.Chapter chapter) throws IOException {
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("chapter", chapter.number());
         report.put("title", chapter.title());
-        report.put("target", which);
+        report.put("target", options.which());
         report.put("time", Instant.now().toString());
         Target target;
         String label;
         try {
-            if (which.equals("url")) {
-                target = Target.running(url, pid);
-                label = url + (pid == null ? "" : " (pid " + pid + ")");
-                if (!target.accepting()) throw new IOException("nothing accepts connections at " + url);
+            if (options.which().equals("url")) {
+                target = Target.running(options.url(), options.pid());
+                label = options.url() + (options.pid() == null ? "" : " (pid " + options.pid() + ")");
+                if (!target.accepting()) throw new IOException("nothing accepts connections at " + options.url());
             } else {
                 Path server = serverFile(chapter);
-                label = root.relativize(server).toString();
+                label = options.root().relativize(server).toString();
                 say("\n" + bold(chapter.number() + " " + chapter.title()) + ": grading " + label);
-                say(dim("  starting it with: jbang " + label + " --port 0" + String.join("", prefix(" ", chapter.args()))));
-                Path log = root.resolve(".results/logs/" + chapter.number() + "-" + which + ".log");
+                say(dim("  starting it with: jbang " + label + " --port 0" + String.join("", prefix(" ", chapter.gradeArgs()))));
+                Path log = options.root().resolve(".results/logs/" + chapter.number() + "-" + options.which() + ".log");
                 Files.createDirectories(log.getParent());
                 Files.deleteIfExists(log);
-                List<String> command = new ArrayList<>(List.of(jbang, server.toString(), "--port", "0"));
-                command.addAll(chapter.args());
+                List<String> command = new ArrayList<>(List.of(options.jbang(), server.toString(), "--port", "0"));
+                command.addAll(chapter.gradeArgs());
                 target = Target.start(command, log, Duration.ofSeconds(180));
             }
         } catch (IOException | IllegalArgumentException e) {
@@ -137,14 +157,14 @@ class Grade {
             return report;
         }
         report.put("server", label);
-        if (which.equals("url")) {
+        if (options.which().equals("url")) {
             say("\n" + bold(chapter.number() + " " + chapter.title()) + ": grading " + label);
-            if (!chapter.args().isEmpty()) say(dim("  the checks expect the server to run with " + String.join(" ", chapter.args())));
+            if (!chapter.gradeArgs().isEmpty()) say(dim("  the checks expect the server to run with " + String.join(" ", chapter.gradeArgs())));
         }
         Target.use(target);
         List<Runner.Result> results;
         try {
-            results = Runner.run(chapter.checks(), r -> say(line(r)));
+            results = Runner.run(checkClasses(chapter), r -> say(line(chapter, r)));
         } finally {
             target.stop();
         }
@@ -159,6 +179,7 @@ class Grade {
             c.put("status", r.status());
             if (!r.message().isEmpty()) c.put("message", r.message());
             if (r.failed()) {
+                chapter.todoFor(r.id()).ifPresent(tag -> c.put("todo", tag));
                 c.put("hint", r.hint());
                 c.put("see", SITE + link(r.see()));
             }
@@ -170,6 +191,7 @@ class Grade {
         report.put("checks", checks);
         if (target.restarts() > 0) report.put("restarts", target.restarts());
         int exit = failed > 0 ? 1 : 0;
+        Set<String> expectFailures = options.expectFailures();
         if (expectFailures != null) {
             Set<String> actual = new TreeSet<>();
             results.stream().filter(Runner.Result::failed).forEach(r -> actual.add(r.id()));
@@ -191,26 +213,24 @@ class Grade {
     }
 
     /** The server file to grade: exercises/NN-*.java, solutions/NN-*.java, or --file. */
-    static Path serverFile(Chapter chapter) throws IOException {
-        if (which.equals("file")) {
-            if (!Files.isRegularFile(file)) throw new IOException("no file " + file);
-            return file;
+    Path serverFile(Chapters.Chapter chapter) throws IOException {
+        if (options.which().equals("file")) {
+            if (!Files.isRegularFile(options.file())) throw new IOException("no file " + options.file());
+            return options.file();
         }
-        Path dir = root.resolve(which.equals("solution") ? "solutions" : "exercises");
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(p -> p.getFileName().toString().matches(chapter.number() + "-.*\\.java"))
-                    .findFirst().orElseThrow(() -> new IOException("no " + dir.getFileName() + "/" + chapter.number() + "-*.java"));
-        }
+        Path server = options.root().resolve(options.which().equals("solution") ? "solutions" : "exercises").resolve(chapter.fileName());
+        if (!Files.isRegularFile(server)) throw new IOException("no " + options.root().relativize(server));
+        return server;
     }
 
     /** Grades again each time the chapter's file (or the kit) is saved; Ctrl-C ends. */
-    static void watch(Chapter chapter) throws Exception {
+    void watch(Chapters.Chapter chapter) throws Exception {
         Path server = serverFile(chapter);
         try (WatchService ws = FileSystems.getDefault().newWatchService()) {
             server.getParent().register(ws, StandardWatchEventKinds.ENTRY_MODIFY, StandardWatchEventKinds.ENTRY_CREATE);
             while (true) {
                 grade(chapter);
-                say(dim("\n  watching " + root.relativize(server) + ": save it to grade again, Ctrl-C to stop"));
+                say(dim("\n  watching " + options.root().relativize(server) + ": save it to grade again, Ctrl-C to stop"));
                 while (true) {
                     WatchKey key = ws.take();
                     boolean ours = key.pollEvents().stream().anyMatch(e -> server.getFileName().equals(e.context()));
@@ -228,9 +248,9 @@ class Grade {
         }
     }
 
-    static void save(Chapter chapter, Map<String, Object> report) throws IOException {
-        if (!which.equals("exercise")) return; // progress is about the learner's own file
-        Results.write(root, "checks", chapter.number(), Json.write(report));
+    void save(Chapters.Chapter chapter, Map<String, Object> report) throws IOException {
+        if (!options.which().equals("exercise")) return; // progress is about the learner's own file
+        Results.write(options.root(), "checks", chapter.number(), Json.write(report));
     }
 
     static void table(List<Object> reports) {
@@ -245,15 +265,28 @@ class Grade {
         }
     }
 
-    static String line(Runner.Result r) {
+    String line(Chapters.Chapter chapter, Runner.Result r) {
         return switch (r.status()) {
             case "pass" -> "  " + green("PASS") + "  " + r.name();
             case "skip" -> "  " + dim("SKIP") + "  " + r.name() + dim(" (" + r.message() + ")");
             default -> "  " + red("FAIL") + "  " + r.name()
                     + "\n        what happened: " + r.message().replace("\n", "\n          ")
                     + (r.hint().isEmpty() ? "" : "\n        hint: " + r.hint())
-                    + (r.see().isEmpty() ? "" : "\n        read: " + SITE + link(r.see()));
+                    + "\n        work on: " + whereToWork(chapter, r);
         };
+    }
+
+    /** Where a failing check sends the learner: the TODO in their file, if one covers it, then the page. */
+    String whereToWork(Chapters.Chapter chapter, Runner.Result r) {
+        String page = r.see().isEmpty() ? chapter.page() : r.see();
+        String file = switch (options.which()) {
+            case "exercise" -> "exercises/" + chapter.fileName();
+            case "solution" -> "solutions/" + chapter.fileName();
+            case "file" -> options.root().relativize(options.file()).toString();
+            default -> null;
+        };
+        String todo = chapter.todoFor(r.id()).filter(t -> file != null).map(t -> "TODO(" + t + ") in " + file + " → ").orElse("");
+        return todo + SITE + link(page);
     }
 
     /** {@code page#anchor} to a site path: {@code page/#anchor}. */
@@ -263,11 +296,9 @@ class Grade {
     }
 
     /** Where the report goes: standard output, or standard error with --json; the self-test sends it to a log. */
-    static java.io.PrintStream out = null;
-
-    static void say(String s) {
-        if (out != null) out.println(s);
-        else if (!json) System.out.println(s);
+    void say(String s) {
+        if (options.log() != null) options.log().println(s);
+        else if (!options.json()) System.out.println(s);
         else System.err.println(s);
     }
 

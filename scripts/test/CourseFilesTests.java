@@ -17,14 +17,12 @@ import org.junit.jupiter.api.Test;
 class CourseFilesTests {
     static final Path ROOT = Path.of(System.getProperty("course.root", "."));
 
-    /** The kit files each chapter may include, beyond kit/Kit.java (the HTTP basics). */
-    static final Map<String, List<String>> EXTRA = Map.of(
-            "01", List.of(),
-            "02", List.of("kit/from-02/BlockingHttp.java"),
-            "03", List.of(),
-            "04", List.of("kit/from-04/EventLoop.java"),
-            "05", List.of("kit/from-02/BlockingHttp.java"),
-            "06", List.of("kit/NettyHttp.java"));
+    /** The kit files each graded chapter includes beyond kit/Kit.java (the HTTP basics), from the registry. */
+    static Map<String, List<String>> extraKit() {
+        Map<String, List<String>> extra = new TreeMap<>();
+        Chapters.graded(ROOT).forEach((n, c) -> extra.put(n, c.kit()));
+        return extra;
+    }
 
     /** Every file a JBang script names on its //SOURCES lines, as written. */
     static List<String> sources(Path file) throws IOException {
@@ -55,13 +53,14 @@ class CourseFilesTests {
     }
 
     @Test
-    @DisplayName("kit: each exercise includes kit/Kit.java and only the answers of earlier chapters it needs")
+    @DisplayName("kit: each exercise includes kit/Kit.java and only the kit files its registry entry names")
     void exercisesIncludeWhatTheyNeed() throws IOException {
         Map<String, Path> exercises = chapterFiles("exercises");
-        assertEquals(EXTRA.keySet(), new java.util.TreeSet<>(exercises.keySet()), "chapters with an exercise");
+        Map<String, List<String>> extra = extraKit();
+        assertEquals(extra.keySet(), exercises.keySet(), "chapters with an exercise, and graded chapters in " + Chapters.FILE);
         for (var e : exercises.entrySet()) {
             List<String> expected = new ArrayList<>(List.of("kit/Kit.java"));
-            expected.addAll(EXTRA.get(e.getKey()));
+            expected.addAll(extra.get(e.getKey()));
             assertEquals(expected, sources(e.getValue()), "//SOURCES of " + ROOT.relativize(e.getValue()));
         }
     }

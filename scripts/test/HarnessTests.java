@@ -18,7 +18,7 @@ class HarnessTests {
     @BeforeAll
     static void start() throws Exception {
         Path root = Path.of(System.getProperty("course.root", "."));
-        server = Target.start(List.of(Grade.jbang, root.resolve("solutions/01-blocking.java").toString(), "--port", "0"),
+        server = Target.start(List.of(Grade.JBANG, root.resolve("solutions/01-blocking.java").toString(), "--port", "0"),
                 root.resolve(".results/logs/harness.log"), Duration.ofSeconds(180));
         Target.use(server);
     }
@@ -91,7 +91,7 @@ class HarnessTests {
     @DisplayName("demo: exercises/demos/Pinning.java runs and JFR sees each sleep below a native frame pinned")
     void pinningDemo() throws Exception {
         Path root = Path.of(System.getProperty("course.root", "."));
-        Process p = new ProcessBuilder(Grade.jbang, root.resolve("exercises/demos/Pinning.java").toString())
+        Process p = new ProcessBuilder(Grade.JBANG, root.resolve("exercises/demos/Pinning.java").toString())
                 .redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), "the demo did not end");
@@ -119,7 +119,7 @@ class HarnessTests {
         org.junit.jupiter.api.Assumptions.assumeTrue(new java.io.File("/usr/bin/taskset").canExecute(),
                 "needs Linux's taskset to pin the server to one CPU");
         Path root = Path.of(System.getProperty("course.root", "."));
-        Target pinned = Target.start(List.of("/usr/bin/taskset", "-c", "0", Grade.jbang,
+        Target pinned = Target.start(List.of("/usr/bin/taskset", "-c", "0", Grade.JBANG,
                 root.resolve("solutions/05-virtual-threads.java").toString(), "--port", "0"),
                 root.resolve(".results/logs/carriers.log"), Duration.ofSeconds(180));
         List<Client> busy = new java.util.ArrayList<>();

@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -41,10 +40,10 @@ class SelfTest {
                 default -> root = Path.of(args[i]).toAbsolutePath().normalize();
             }
         }
-        Grade.root = root;
         Path log = root.resolve(".results/selftest.log");
         Files.createDirectories(log.getParent());
-        Grade.out = new java.io.PrintStream(Files.newOutputStream(log), true, java.nio.charset.StandardCharsets.UTF_8);
+        Grade.Options graded = Grade.Options.of(root)
+                .loggingTo(new java.io.PrintStream(Files.newOutputStream(log), true, java.nio.charset.StandardCharsets.UTF_8));
         System.out.println("(the grader's full output goes to " + root.relativize(log) + ")");
 
         section("Unit tests: the kit and the grading harness");
@@ -53,25 +52,24 @@ class SelfTest {
             record(r.id(), !r.failed(), r.message());
         }
 
-        for (Grade.Chapter chapter : Grade.CHAPTERS.values()) {
+        for (Chapters.Chapter chapter : Chapters.graded(root).values()) {
             if (!only.isEmpty() && !only.contains(chapter.number())) continue;
             Spec spec = Spec.read(root.resolve("scripts/test/chapters/" + chapter.number() + ".txt"));
 
             section("Chapter " + chapter.number() + ": the solution passes every check");
-            Grade.which = "solution";
-            expect(chapter, "solution", Set.of());
+            expect(new Grade(graded.grading("solution", null)), chapter, "solution", Set.of());
 
             section("Chapter " + chapter.number() + ": the untouched exercise fails what its TODOs are about");
-            Grade.which = "exercise";
-            Path exercise = Grade.serverFile(chapter);
+            Grade exerciseGrade = new Grade(graded.grading("exercise", null));
+            Path exercise = exerciseGrade.serverFile(chapter);
             Set<String> tags = new TreeSet<>();
             Matcher m = Pattern.compile("TODO\\(([a-z0-9-]+)\\)").matcher(Files.readString(exercise));
             while (m.find()) tags.add(m.group(1));
-            record("exercise " + chapter.number() + " TODOs " + tags + " are listed in the expectations",
-                    tags.equals(spec.todos.keySet()), "expectations list " + spec.todos.keySet());
+            record("exercise " + chapter.number() + " TODOs " + tags + " are listed in the registry (" + Chapters.FILE + ")",
+                    tags.equals(chapter.todos().keySet()), "the registry lists " + chapter.todos().keySet());
             Set<String> union = new TreeSet<>();
-            spec.todos.values().forEach(union::addAll);
-            expect(chapter, "exercise", union);
+            chapter.todos().values().forEach(union::addAll);
+            expect(exerciseGrade, chapter, "exercise", union);
 
             if (quick) continue;
             section("Chapter " + chapter.number() + ": each broken solution is caught by the check named for it");
@@ -113,9 +111,7 @@ class SelfTest {
                 if (!applied) continue;
                 Path file = dir.resolve(chapter.number() + "-" + e.getKey() + ".java");
                 Files.writeString(file, broken.get(""));
-                Grade.which = "file";
-                Grade.file = file;
-                expect(chapter, "mutant " + e.getKey(), new TreeSet<>(mutant.checks));
+                expect(new Grade(graded.grading("file", file)), chapter, "mutant " + e.getKey(), new TreeSet<>(mutant.checks));
             }
         }
         System.out.println();
@@ -132,14 +128,14 @@ class SelfTest {
      * written "?id" may fail or pass (a mistake whose effect depends on timing, like a lost
      * partial write that only happens when the socket buffer fills).
      */
-    static void expect(Grade.Chapter chapter, String what, Set<String> expected) throws IOException {
+    static void expect(Grade grade, Chapters.Chapter chapter, String what, Set<String> expected) throws IOException {
         Set<String> required = new TreeSet<>();
         Set<String> allowed = new TreeSet<>();
         for (String id : expected) {
             if (!id.startsWith("?")) required.add(id);
             allowed.add(id.replace("?", ""));
         }
-        Map<String, Object> report = Grade.grade(chapter);
+        Map<String, Object> report = grade.grade(chapter);
         Set<String> actual = new TreeSet<>();
         for (Object c : Json.array(report.get("checks"))) {
             Map<String, Object> check = Json.object(c);
@@ -170,9 +166,8 @@ class SelfTest {
 
 
 
-    /** A chapter's expectations file. */
+    /** A chapter's broken variants (its TODOs and the checks they cover are in the registry). */
     static final class Spec {
-        final Map<String, Set<String>> todos = new LinkedHashMap<>();
         final Map<String, Mutant> mutants = new LinkedHashMap<>();
 
         static Spec read(Path file) throws IOException {
@@ -183,18 +178,16 @@ class SelfTest {
             for (String raw : Files.readAllLines(file)) {
                 String line = raw.strip();
                 if (line.isEmpty() || line.startsWith("#")) continue;
-                if (line.startsWith("todo ") || line.startsWith("mutant ")) {
+                if (line.startsWith("todo ")) {
+                    throw new IOException(file + ": a TODO's checks are listed in the registry, " + Chapters.FILE + ", not here");
+                } else if (line.startsWith("mutant ")) {
                     int colon = line.indexOf(':');
                     String name = line.substring(line.indexOf(' ') + 1, colon).strip();
                     String listed = line.substring(colon + 1).strip();
                     List<String> checks = listed.isEmpty() ? List.of() : List.of(listed.split("\\s+"));
-                    if (line.startsWith("todo ")) {
-                        spec.todos.put(name, new LinkedHashSet<>(checks));
-                    } else {
-                        current = new Mutant(checks, new ArrayList<>());
-                        spec.mutants.put(name, current);
-                        in = "";
-                    }
+                    current = new Mutant(checks, new ArrayList<>());
+                    spec.mutants.put(name, current);
+                    in = "";
                 } else if (line.startsWith("in ") && current != null) {
                     in = line.substring(3).strip();
                 } else if (line.startsWith("- ") && current != null) {

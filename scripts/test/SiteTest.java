@@ -12,7 +12,9 @@ import java.util.stream.Stream;
 
 /**
  * Checks the built site against its sources: every {@code include::{reporoot}/FILE[tag=T]} in a
- * page shows up, as text, in that page's HTML; and no page refers to another host.
+ * page shows up, as text, in that page's HTML; every page a check's hint points to
+ * ({@code @Hint(see = "chapters/03-reactor#closing")}, in scripts/checks/) has that anchor; and
+ * no page refers to another host.
  * Usage: SiteTest ROOT PUBLIC_DIR
  */
 class SiteTest {
@@ -20,6 +22,9 @@ class SiteTest {
     /** What makes a browser fetch from another host on load: src=, <link href=>, srcset (links to read later are fine). */
     static final Pattern EXTERNAL = Pattern.compile(
             "(?:\\bsrc(?:set)?=|<link\\b[^>]*\\bhref=)\"(?:https?:)?//(?!127\\.0\\.0\\.1|localhost)[^\"]*\"");
+
+    /** A check's link to the page that teaches the fix: {@code see = "PAGE#ANCHOR"}. */
+    static final Pattern SEE = Pattern.compile("\\bsee\\s*=\\s*\"([a-z0-9/_-]+)(?:#([a-z0-9_-]+))?\"");
 
     public static void main(String[] args) throws IOException {
         Path root = Path.of(args[0]);
@@ -44,6 +49,20 @@ class SiteTest {
                 }
             }
         }
+        int anchors = 0;
+        try (Stream<Path> checks = Files.list(root.resolve("scripts/checks"))) {
+            for (Path file : checks.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
+                Matcher m = SEE.matcher(Files.readString(file));
+                while (m.find()) {
+                    anchors++;
+                    Path html = site.resolve(m.group(1)).resolve("index.html");
+                    if (!Files.exists(html)) problems.add(file.getFileName() + ": a hint points to " + m.group(1) + ", which the site does not have");
+                    else if (m.group(2) != null && !Files.readString(html).contains("id=\"" + m.group(2) + "\"")) {
+                        problems.add(file.getFileName() + ": a hint points to " + m.group(1) + "#" + m.group(2) + ", and that page has no such section");
+                    }
+                }
+            }
+        }
         try (Stream<Path> files = Files.walk(site)) {
             for (Path f : files.filter(p -> p.toString().endsWith(".html") || p.toString().endsWith(".css")).toList()) {
                 Matcher m = EXTERNAL.matcher(Files.readString(f));
@@ -54,7 +73,7 @@ class SiteTest {
             }
         }
         problems.forEach(p -> System.out.println("site: " + p));
-        System.out.println("site: " + includes + " included code regions checked, " + problems.size() + " problems");
+        System.out.println("site: " + includes + " included code regions and " + anchors + " hint links checked, " + problems.size() + " problems");
         System.exit(problems.isEmpty() ? 0 : 1);
     }
 
