@@ -26,10 +26,10 @@ class Ch02Checks {
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < n; i++) {
                 futures.add(pool.submit(() -> {
-                    long start = System.nanoTime();
+                    Elapsed start = Elapsed.start();
                     try (Client c = Client.connect(timeoutMs)) {
                         Client.Reply r = c.send(Client.request("GET", path)).read();
-                        long ms = (System.nanoTime() - start) / 1_000_000;
+                        long ms = start.ms();
                         return r.status() == 200 ? ms : -r.status();
                     }
                 }));
@@ -78,23 +78,20 @@ class Ch02Checks {
     @Hint(value = "Throughput is bounded by threads / service time (Little's law). A 5th connection should wait in the queue for a free worker.",
           see = "chapters/02-thread-pool#the-pool")
     void fifthWaits() throws Exception {
-        List<Client> busy = new ArrayList<>();
-        try {
+        try (Clients busy = new Clients()) {
             settle();
             for (int i = 0; i < THREADS; i++) {
                 busy.add(Client.connect().send(Client.request("GET", "/io?ms=1000", "Connection: close")));
             }
             Thread.sleep(150);
-            long start = System.nanoTime();
+            Elapsed start = Elapsed.start();
             try (Client fifth = Client.connect()) {
                 Client.Reply r = fifth.send(Client.request("GET", "/", "Connection: close")).read();
-                long ms = (System.nanoTime() - start) / 1_000_000;
+                long ms = start.ms();
                 assertEquals(200, r.status());
                 assertTrue(ms >= 500, "the 5th connection was served after " + ms + " ms, while 4 workers were busy for 1 s: "
                         + "is the number of threads bounded by --threads?");
             }
-        } finally {
-            for (Client c : busy) c.close();
         }
     }
 
@@ -105,8 +102,7 @@ class Ch02Checks {
             + "let the idle one go: BlockingHttp.serve(socket, othersWaiting) closes it when othersWaiting says yes.",
           see = "chapters/02-thread-pool#let-idle-connections-go")
     void releasesIdle() throws Exception {
-        List<Client> idle = new ArrayList<>();
-        try {
+        try (Clients idle = new Clients()) {
             settle();
             for (int i = 0; i < THREADS; i++) {
                 Client c = Client.connect(3000);
@@ -114,7 +110,7 @@ class Ch02Checks {
                 assertEquals(200, c.send(Client.request("GET", "/")).read().status());
             }
             Thread.sleep(150); // four workers, each holding a keep-alive connection that says nothing
-            long start = System.nanoTime();
+            Elapsed start = Elapsed.start();
             try (Client fifth = Client.connect(3000)) {
                 Client.Reply r;
                 try {
@@ -123,12 +119,10 @@ class Ch02Checks {
                     throw new AssertionError("a 5th connection got no answer in 3 s while 4 workers held idle keep-alive connections: "
                             + "it waited in the queue behind clients that were sending nothing (" + e.getMessage() + ")");
                 }
-                long ms = (System.nanoTime() - start) / 1_000_000;
+                long ms = start.ms();
                 assertEquals(200, r.status());
                 assertTrue(ms < 1500, "the 5th connection was served after " + ms + " ms while the 4 workers' connections were idle");
             }
-        } finally {
-            for (Client c : idle) c.close();
         }
     }
     // end::releases[]
@@ -139,22 +133,19 @@ class Ch02Checks {
     @Hint(value = "BlockingQueue.offer() returns false instead of waiting when the queue is full. Answer 503 then, and close.",
           see = "chapters/02-thread-pool#when-the-queue-is-full")
     void refuses() throws Exception {
-        List<Client> held = new ArrayList<>();
-        try {
+        try (Clients held = new Clients()) {
             settle();
             for (int i = 0; i < THREADS; i++) held.add(Client.connect().send(Client.request("GET", "/io?ms=2000", "Connection: close")));
             Thread.sleep(150);
             for (int i = 0; i < QUEUE; i++) held.add(Client.connect().send(Client.request("GET", "/", "Connection: close")));
             Thread.sleep(150);
-            long start = System.nanoTime();
+            Elapsed start = Elapsed.start();
             try (Client extra = Client.connect(1500)) {
                 Client.Reply r = extra.send(Client.request("GET", "/")).read();
-                long ms = (System.nanoTime() - start) / 1_000_000;
+                long ms = start.ms();
                 assertEquals(503, r.status(), () -> "with 4 busy workers and 4 queued connections, the next one got '" + r.statusLine() + "'");
                 assertTrue(ms < 500, "the 503 took " + ms + " ms");
             }
-        } finally {
-            for (Client c : held) c.close();
         }
     }
     // end::refuses[]
@@ -166,9 +157,8 @@ class Ch02Checks {
     void boundedThreads() throws Exception {
         Inspect inspect = Target.get().inspect();
         int before = inspect.platformThreads().size();
-        List<Client> clients = new ArrayList<>();
         int during;
-        try {
+        try (Clients clients = new Clients()) {
             for (int i = 0; i < 500; i++) {
                 try {
                     clients.add(Client.connect(3000).send(Client.request("GET", "/io?ms=1000", "Connection: close")));
@@ -178,8 +168,6 @@ class Ch02Checks {
             }
             Thread.sleep(300);
             during = inspect.platformThreads().size();
-        } finally {
-            for (Client c : clients) c.close();
         }
         assertTrue(during <= before + 4, "platform threads went from " + before + " to " + during + " with 500 connections");
     }

@@ -19,11 +19,11 @@ class Ch03Checks {
 
     /** How long a GET / takes on a new connection, in ms. */
     static long timeHello() throws Exception {
-        long start = System.nanoTime();
+        Elapsed start = Elapsed.start();
         try (Client c = Client.connect(3000)) {
             assertEquals(200, c.send(Client.request("GET", "/", "Connection: close")).read().status());
         }
-        return (System.nanoTime() - start) / 1_000_000;
+        return start.ms();
     }
 
     @Test @Order(1)
@@ -126,16 +126,13 @@ class Ch03Checks {
     @Hint(value = "Thread.sleep() on the loop thread stops every connection. Schedule the answer on a timer instead, and let select() wait until it is due.",
           see = "chapters/03-reactor#timers-in-the-loop")
     void ioDoesNotBlock() throws Exception {
-        List<Client> clients = new ArrayList<>();
-        try {
+        try (Clients clients = new Clients()) {
             for (int i = 0; i < 100; i++) clients.add(Client.connect(10_000));
-            long start = System.nanoTime();
+            Elapsed start = Elapsed.start();
             for (Client c : clients) c.send(Client.request("GET", "/io?ms=500"));
             for (Client c : clients) assertEquals(200, c.read().status());
-            long ms = (System.nanoTime() - start) / 1_000_000;
+            long ms = start.ms();
             assertTrue(ms < 1500, "100 requests of 500 ms took " + ms + " ms together");
-        } finally {
-            for (Client c : clients) c.close();
         }
     }
 
@@ -146,8 +143,7 @@ class Ch03Checks {
     void noLeaks() throws Exception {
         Inspect inspect = Target.get().inspect();
         int before = inspect.openFiles().orElseThrow(() -> new org.opentest4j.TestAbortedException("cannot count open files here"));
-        List<Client> clients = new ArrayList<>();
-        try {
+        try (Clients clients = new Clients()) {
             for (int i = 0; i < 1000; i++) clients.add(Client.connect(10_000));
             for (Client c : clients) c.send(Client.request("GET", "/"));
             for (Client c : clients) assertEquals(200, c.read().status());
@@ -159,8 +155,6 @@ class Ch03Checks {
                 }
                 c.close();
             }
-        } finally {
-            for (Client c : clients) c.close();
         }
         int after = before;
         for (int i = 0; i < 20; i++) {
@@ -178,8 +172,7 @@ class Ch03Checks {
           see = "chapters/03-reactor#the-loop")
     void oneThreadAndIdle() throws Exception {
         Inspect inspect = Target.get().inspect();
-        List<Client> clients = new ArrayList<>();
-        try {
+        try (Clients clients = new Clients()) {
             for (int i = 0; i < 50; i++) clients.add(Client.connect().send(Client.request("GET", "/io?ms=1000")));
             Thread.sleep(300);
             List<Inspect.ThreadInfo> io = inspect.threads().stream()
@@ -189,8 +182,6 @@ class Ch03Checks {
             assertEquals(1, io.size(), "threads doing I/O or waiting, with 50 requests in flight: "
                     + io.stream().map(Inspect.ThreadInfo::name).toList());
             for (Client c : clients) c.read();
-        } finally {
-            for (Client c : clients) c.close();
         }
         Thread.sleep(500); // let the JIT finish compiling what the load warmed up
         Duration before = inspect.cpuTime();

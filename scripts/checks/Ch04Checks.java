@@ -26,11 +26,11 @@ class Ch04Checks {
     void idleLoopWakes() throws Exception {
         Thread.sleep(300); // every loop idle
         for (int i = 0; i < LOOPS * 2; i++) {
-            long start = System.nanoTime();
+            Elapsed start = Elapsed.start();
             try (Client c = Client.connect(2000)) {
                 assertEquals(200, c.send(Client.request("GET", "/")).read().status());
             }
-            long ms = (System.nanoTime() - start) / 1_000_000;
+            long ms = start.ms();
             assertTrue(ms < 500, "connection " + (i + 1) + " waited " + ms + " ms on an idle server");
         }
     }
@@ -79,19 +79,17 @@ class Ch04Checks {
     @Hint(value = "CPU work stalls the loop it runs on, and only that loop. Connections owned by the other loops must not wait for it.",
           see = "chapters/04-multi-reactor#the-loops")
     void otherLoopsServe() throws Exception {
-        List<Client> others = new ArrayList<>();
-        try (Client busy = Client.connect(5000)) {
-            for (int i = 0; i < 6; i++) others.add(Client.connect(3000));
+        try (Client busy = Client.connect(5000); Clients others = new Clients().connect(6, 3000)) {
             busy.send(Client.request("GET", "/cpu?ms=1500"));
             Thread.sleep(150);
-            long start = System.nanoTime();
+            Elapsed start = Elapsed.start();
             for (Client c : others) c.send(Client.request("GET", "/"));
             List<Future<Long>> answered = new ArrayList<>();
             try (ExecutorService readers = Executors.newVirtualThreadPerTaskExecutor()) {
                 for (Client c : others) {
                     answered.add(readers.submit(() -> {
                         c.read();
-                        return (System.nanoTime() - start) / 1_000_000;
+                        return start.ms();
                     }));
                 }
             }
@@ -99,8 +97,6 @@ class Ch04Checks {
             for (Future<Long> f : answered) fastest = Math.min(fastest, f.get());
             assertTrue(fastest < 500, "while one loop burned 1.5 s of CPU, the first answer on 6 other connections took " + fastest + " ms");
             busy.read();
-        } finally {
-            for (Client c : others) c.close();
         }
     }
 

@@ -52,8 +52,7 @@ class Ch06Checks {
     void slowReader() throws Exception {
         Inspect inspect = Target.get().inspect();
         long before = inspect.residentBytes().orElseThrow();
-        List<Client> readers = new ArrayList<>();
-        try {
+        try (Clients readers = new Clients()) {
             for (int i = 0; i < 4; i++) {
                 Client c = Client.connect(5000);
                 readers.add(c);
@@ -64,8 +63,6 @@ class Ch06Checks {
             assertTrue(grew < 96 * MIB, "with 4 clients not reading 64 MiB each, the server's memory grew by "
                     + grew / MIB + " MiB: it holds the responses instead of pacing them");
             assertEquals(200, Client.get("/").status(), "the server should go on answering meanwhile");
-        } finally {
-            for (Client c : readers) c.close();
         }
     }
     // end::slow-reader[]
@@ -110,8 +107,7 @@ class Ch06Checks {
             + "or to a small pool of platform threads sized to the cores; either way, not to the loop.",
           see = "chapters/06-netty-hybrid#off-the-event-loop")
     void cpuOffLoop() throws Exception {
-        List<Client> busy = new ArrayList<>();
-        try {
+        try (Clients busy = new Clients()) {
             for (int i = 0; i < LOOPS * 2; i++) busy.add(Client.connect(10_000));
             for (Client c : busy) c.send(Client.request("GET", "/cpu?ms=1500"));
             Thread.sleep(300);
@@ -122,14 +118,12 @@ class Ch06Checks {
                 assertFalse(isEventLoop(t), "/cpu ran on the event loop thread '" + t.name() + "'");
             }
             for (int i = 0; i < LOOPS * 2; i++) {
-                long start = System.nanoTime();
+                Elapsed start = Elapsed.start();
                 assertEquals(200, Client.get("/").status());
-                long ms = (System.nanoTime() - start) / 1_000_000;
+                long ms = start.ms();
                 assertTrue(ms < 500, "while /cpu ran, GET / on a new connection took " + ms + " ms");
             }
             for (Client c : busy) c.read(); // the burns hold the carriers until they end: let them end here
-        } finally {
-            for (Client c : busy) c.close();
         }
     }
     // end::cpu[]
@@ -139,23 +133,20 @@ class Ch06Checks {
     @Hint(value = "/io stands for a blocking call, like JDBC. On an event loop it stalls every connection of that loop; on a virtual thread it stalls nobody.",
           see = "chapters/06-netty-hybrid#off-the-event-loop")
     void ioFlood() throws Exception {
-        List<Client> flood = new ArrayList<>();
-        try {
+        try (Clients flood = new Clients()) {
             for (int i = 0; i < 500; i++) flood.add(Client.connect(5000));
-            long start = System.nanoTime();
+            Elapsed start = Elapsed.start();
             for (Client c : flood) c.send(Client.request("GET", "/io?ms=1000"));
             Thread.sleep(200);
-            long asked = System.nanoTime();
+            Elapsed asked = Elapsed.start();
             try (Client probe = Client.connect(3000)) {
                 assertEquals(200, probe.send(Client.request("GET", "/")).read().status());
             }
-            long ms = (System.nanoTime() - asked) / 1_000_000;
+            long ms = asked.ms();
             assertTrue(ms < 300, "during the flood, GET / took " + ms + " ms");
             for (Client c : flood) assertEquals(200, c.read().status());
-            long all = (System.nanoTime() - start) / 1_000_000;
+            long all = start.ms();
             assertTrue(all < 3000, "500 requests of /io?ms=1000 took " + all + " ms together");
-        } finally {
-            for (Client c : flood) c.close();
         }
     }
 

@@ -28,6 +28,12 @@ final class Client implements AutoCloseable {
         String text() {
             return new String(body, StandardCharsets.UTF_8);
         }
+
+        /** Asserts the status code, quoting the status line that came instead. */
+        Reply assertStatus(int expected) {
+            org.junit.jupiter.api.Assertions.assertEquals(expected, status, () -> "the status line was '" + statusLine + "'");
+            return this;
+        }
     }
 
     private final Socket socket;
@@ -121,6 +127,14 @@ final class Client implements AutoCloseable {
     }
 
     /** Asserts that the server closes the connection now (no further bytes, then end of stream). */
+    /** Sends {@code raw} on a new connection; the answer must have {@code status}, and the server must close then. */
+    static void assertAnsweredThenClosed(String raw, int status) throws IOException {
+        try (Client c = connect()) {
+            c.send(raw).read().assertStatus(status);
+            c.assertClosedByServer();
+        }
+    }
+
     void assertClosedByServer() throws IOException {
         try {
             int b = in.read();

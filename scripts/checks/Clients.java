@@ -1,0 +1,45 @@
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/** Clients a check opens together, closed together however the check ends: {@code try (Clients all = new Clients())}. */
+final class Clients implements AutoCloseable, Iterable<Client> {
+    private final List<Client> clients = new ArrayList<>();
+
+    /** Keeps {@code client} to close it with the others; returns it. */
+    Client add(Client client) {
+        clients.add(client);
+        return client;
+    }
+
+    /** Opens {@code n} connections with the given read timeout. */
+    Clients connect(int n, int readTimeoutMs) throws IOException {
+        for (int i = 0; i < n; i++) add(Client.connect(readTimeoutMs));
+        return this;
+    }
+
+    /** Sends {@code raw} on every connection. */
+    Clients sendAll(String raw) throws IOException {
+        for (Client c : clients) c.send(raw);
+        return this;
+    }
+
+    Client get(int i) {
+        return clients.get(i);
+    }
+
+    int size() {
+        return clients.size();
+    }
+
+    @Override
+    public Iterator<Client> iterator() {
+        return clients.iterator();
+    }
+
+    @Override
+    public void close() throws IOException {
+        for (Client c : clients) c.close();
+    }
+}
