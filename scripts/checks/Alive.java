@@ -4,18 +4,27 @@ import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
+import org.opentest4j.TestAbortedException;
 
 /**
- * Keeps one check's crash from failing all the later ones: before each check, a server that
- * this harness started and that has exited is started again, and the check that killed it
- * is told so. A check whose server cannot be looked into ({@link Unavailable}) is skipped.
+ * Keeps one check's failure from making every later one wait out its own timeouts. After a
+ * check that failed, the server must answer a GET / within {@value #PROBE_MS} ms. One that has
+ * exited, or stopped answering, is started again if this harness started it, and the failed
+ * check says so; one given with --url cannot be, and the later checks are skipped, once, with
+ * the reason. A check whose server cannot be looked into ({@link Unavailable}) is skipped.
  */
 final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutionExceptionHandler {
     /** Notes per check id, shown with its result. */
     static final Map<String, String> NOTES = new ConcurrentHashMap<>();
 
+    static final int PROBE_MS = 3000;
+
+    /** Why the later checks cannot run (a --url server that stopped answering); null while they can. */
+    private static volatile String gone;
+
     @Override
     public void beforeEach(ExtensionContext context) throws Exception {
+        if (gone != null) throw new TestAbortedException(gone);
         Target.get().reviveIfDead();
     }
 
@@ -34,13 +43,37 @@ final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutio
             }
         }
         if (dead) {
-            NOTES.put(context.getUniqueId(), "the server process exited during this check; the grader restarted it for the next one");
+            NOTES.put(context.getUniqueId(), "the server process exited during this check; the grader restarted it for the next one"
+                    + logTail(t));
+            return;
         }
+        if (context.getExecutionException().isEmpty() || t.answers(PROBE_MS)) return;
+        String what = "the server stopped answering during this check (a GET / on a new connection got nothing in "
+                + PROBE_MS / 1000 + " s)";
+        if (t.startedHere()) {
+            t.restart();
+            NOTES.put(context.getUniqueId(), what + "; the grader restarted it for the next check" + logTail(t));
+        } else {
+            NOTES.put(context.getUniqueId(), what + "; the later checks are skipped");
+            gone = "skipped: the server stopped answering during '" + context.getDisplayName() + "'";
+        }
+    }
+
+    /** The last lines of the server's log, where this harness keeps one. */
+    private static String logTail(Target t) {
+        if (t.log() == null) return "";
+        String tail = Target.tail(t.log(), 5).strip();
+        return ". Its log is " + t.log() + (tail.isEmpty() ? "" : "; it ends:\n" + tail);
+    }
+
+    /** A new run of checks against a new server starts with a clean slate. */
+    static void reset() {
+        gone = null;
     }
 
     @Override
     public void handleTestExecutionException(ExtensionContext context, Throwable thrown) throws Throwable {
-        if (thrown instanceof Unavailable u) throw new org.opentest4j.TestAbortedException(u.getMessage());
+        if (thrown instanceof Unavailable u) throw new TestAbortedException(u.getMessage());
         throw thrown;
     }
 }

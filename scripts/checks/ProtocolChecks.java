@@ -42,7 +42,10 @@ class ProtocolChecks {
     @Test @Order(3)
     @DisplayName("closes the connection after answering 'Connection: close'")
     @Hint(value = "A client that sends 'Connection: close' waits for the server to close. Which Response method tells you that?",
-          see = "protocol#keep-alive")
+          see = "protocol#keep-alive",
+          in = @Hint.In(chapter = "03", value = "In chapter 03 the loop sends this answer already; what is missing is the close. "
+                  + "Cancelling a key does not close its channel: close() must close the channel too (step Closing).",
+                  see = "chapters/03-reactor#closing"))
     void connectionClose() throws Exception {
         try (Client c = Client.connect()) {
             Client.Reply r = c.send(Client.request("GET", "/", "Connection: close")).read();
@@ -120,14 +123,24 @@ class ProtocolChecks {
     }
 
     @Test @Order(9)
-    @DisplayName("waits about N ms for /io?ms=N")
-    @Hint(value = "/io stands for a database call: the response must not come before the time has passed.",
-          see = "protocol#endpoints")
+    @DisplayName("answers /io?ms=N after N ms, not before")
+    @Hint(value = "/io stands for a database call: the answer comes once N ms have passed, not before, and it does come. "
+            + "A blocking server sleeps N ms, then answers; a non-blocking one sets a timer that answers.",
+          see = "protocol#endpoints",
+          in = @Hint.In(chapter = "03", value = "/io's answer comes from a timer. If it never comes: is the timer kept (schedule), "
+                  + "does select() wake by its deadline, and do due timers run after every select()? If it comes too early: "
+                  + "the deadline is the request's arrival plus N ms.",
+                  see = "chapters/03-reactor#timers-in-the-loop"))
     void ioWaits() throws Exception {
         Elapsed start = Elapsed.start();
-        Client.Reply r = Client.get("/io?ms=300");
+        Client.Reply r;
+        try (Client c = Client.connect()) {
+            r = c.send(Client.request("GET", "/io?ms=300")).read();
+        } catch (java.net.SocketTimeoutException e) {
+            throw new AssertionError("/io?ms=300 got no answer within " + Client.READ_TIMEOUT_MS / 1000 + " s");
+        }
         long took = start.ms();
-        assertEquals(200, r.status());
+        r.assertStatus(200);
         assertTrue(took >= 290, "/io?ms=300 answered after " + took + " ms");
     }
 
@@ -156,7 +169,10 @@ class ProtocolChecks {
     @Test @Order(12)
     @DisplayName("answers 400 when the request line is malformed, then closes")
     @Hint(value = "The kit throws HttpError for a request it cannot parse. Send e.response() to the client, then close that connection only.",
-          see = "protocol#errors")
+          see = "protocol#errors",
+          in = @Hint.In(chapter = "03", value = "In chapter 03 the loop sends this answer already; what is missing is the close. "
+                  + "Cancelling a key does not close its channel: close() must close the channel too (step Closing).",
+                  see = "chapters/03-reactor#closing"))
     void malformedRequestLine() throws Exception {
         Client.assertAnsweredThenClosed("GARBAGE\r\n\r\n", 400);
     }
@@ -164,7 +180,10 @@ class ProtocolChecks {
     @Test @Order(13)
     @DisplayName("answers 400 when a header line has no colon, then closes")
     @Hint(value = "The kit throws HttpError for a request it cannot parse. Send e.response() to the client, then close that connection only.",
-          see = "protocol#errors")
+          see = "protocol#errors",
+          in = @Hint.In(chapter = "03", value = "In chapter 03 the loop sends this answer already; what is missing is the close. "
+                  + "Cancelling a key does not close its channel: close() must close the channel too (step Closing).",
+                  see = "chapters/03-reactor#closing"))
     void malformedHeader() throws Exception {
         Client.assertAnsweredThenClosed("GET / HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n", 400);
     }
@@ -183,7 +202,10 @@ class ProtocolChecks {
     @Test @Order(15)
     @DisplayName("answers 431 for a header section over 8 KiB, then closes")
     @Hint(value = "The kit refuses headers over 8 KiB with HttpError 431. Answer it, then close.",
-          see = "protocol#errors")
+          see = "protocol#errors",
+          in = @Hint.In(chapter = "03", value = "In chapter 03 the loop sends this answer already; what is missing is the close. "
+                  + "Cancelling a key does not close its channel: close() must close the channel too (step Closing).",
+                  see = "chapters/03-reactor#closing"))
     void headersTooLarge() throws Exception {
         Client.assertAnsweredThenClosed(Client.request("GET", "/", "X-Big: " + "x".repeat(9000)), 431);
     }

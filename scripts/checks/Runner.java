@@ -27,8 +27,21 @@ final class Runner {
     }
 
     static List<Result> run(List<Class<?>> classes, Progress progress) {
+        return run(classes, null, progress);
+    }
+
+    /** Runs the checks for {@code chapter} (its own hints win), or for no chapter in particular. */
+    static List<Result> run(List<Class<?>> classes, String chapter, Progress progress) {
+        return run(classes, chapter, List.of(), progress);
+    }
+
+    /**
+     * The same, for only the checks named in {@code only} ("ch03.slowReader", "protocol.keepAlive"),
+     * or all of them when it is empty. A name that is no check of these classes is an error.
+     */
+    static List<Result> run(List<Class<?>> classes, String chapter, List<String> only, Progress progress) {
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
-                .selectors(classes.stream().map(c -> selectClass(c)).toList())
+                .selectors(selectors(classes, only))
                 .configurationParameters(Map.of(
                         "junit.jupiter.execution.timeout.default", "60 s",
                         "junit.jupiter.execution.timeout.thread.mode.default", "SEPARATE_THREAD"))
@@ -63,13 +76,19 @@ final class Runner {
                 String hint = "";
                 String see = "";
                 if (id.getSource().orElse(null) instanceof MethodSource ms) {
-                    checkId = ms.getClassName().replace("Checks", "").toLowerCase() + "." + ms.getMethodName();
+                    checkId = ms.getClassName().replace("Checks", "").toLowerCase() + "." + ms.getMethodName(); // as idPrefix
                     try {
                         Method m = ms.getJavaMethod();
                         Hint h = m.getAnnotation(Hint.class);
                         if (h != null) {
                             hint = h.value();
                             see = h.see();
+                            for (Hint.In in : h.in()) {
+                                if (in.chapter().equals(chapter)) {
+                                    hint = in.value();
+                                    see = in.see();
+                                }
+                            }
                         }
                     } catch (RuntimeException e) {
                         // no hint then
@@ -82,6 +101,27 @@ final class Runner {
         };
         LauncherFactory.create().execute(request, listener);
         return results;
+    }
+
+    /** What to run: every check of {@code classes}, or only those named in {@code only}; an unknown name is an error. */
+    static List<org.junit.platform.engine.DiscoverySelector> selectors(List<Class<?>> classes, List<String> only) {
+        List<org.junit.platform.engine.DiscoverySelector> selectors = new ArrayList<>();
+        if (only.isEmpty()) classes.forEach(c -> selectors.add(selectClass(c)));
+        for (String id : only) {
+            int dot = id.indexOf('.');
+            Class<?> owner = classes.stream().filter(c -> dot > 0 && idPrefix(c).equals(id.substring(0, dot))).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("no check '" + id + "' in this chapter"));
+            boolean exists = java.util.Arrays.stream(owner.getDeclaredMethods())
+                    .anyMatch(m -> m.getName().equals(id.substring(dot + 1)) && m.isAnnotationPresent(org.junit.jupiter.api.Test.class));
+            if (!exists) throw new IllegalArgumentException("no check '" + id + "' in this chapter");
+            selectors.add(org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod(owner, id.substring(dot + 1)));
+        }
+        return selectors;
+    }
+
+    /** The first part of a check's id: "ch03" for Ch03Checks, "protocol" for ProtocolChecks. */
+    static String idPrefix(Class<?> checks) {
+        return checks.getSimpleName().replace("Checks", "").toLowerCase();
     }
 
     /** An assertion's message without JUnit's noise; other exceptions with their type. */

@@ -201,10 +201,21 @@ final class Inspect {
      * Uses the JDK's default settings (for example jdk.VirtualThreadPinned over 20 ms).
      */
     List<RecordedEvent> record(Runnable during, String... eventNames) throws IOException {
+        return record(during, List.of(), eventNames);
+    }
+
+    /**
+     * The same with JFR settings of its own instead of the defaults, such as
+     * {@code settings=none +jdk.MethodTrace#enabled=true +jdk.MethodTrace#filter=CLASS::METHOD}
+     * (Java 25 traces a method's calls in a running JVM, naming the calling thread).
+     */
+    List<RecordedEvent> record(Runnable during, List<String> settings, String... eventNames) throws IOException {
         String name = "check-" + System.nanoTime();
         Path file = Files.createTempFile("check-", ".jfr");
         try {
-            jcmd("JFR.start", "name=" + name);
+            List<String> start = new ArrayList<>(List.of("JFR.start", "name=" + name));
+            start.addAll(settings);
+            jcmd(start.toArray(String[]::new));
             try {
                 during.run();
             } finally {

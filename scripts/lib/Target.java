@@ -126,6 +126,18 @@ final class Target {
         } catch (Exception e) {
             return false; // alive but not accepting: the check itself will say so
         }
+        restart();
+        return true;
+    }
+
+    /** Whether this harness started the server (and so can restart it). */
+    boolean startedHere() {
+        return process != null;
+    }
+
+    /** Stops the server this harness started and starts it again on the same port. */
+    synchronized void restart() throws IOException {
+        if (process == null) throw new IllegalStateException("the server was not started here");
         kill(process);
         // Same port, so the checks' view of the target stays valid.
         List<String> again = new ArrayList<>(command);
@@ -135,7 +147,27 @@ final class Target {
         process = t.process;
         pid = t.pid;
         restarts++;
-        return true;
+    }
+
+    /** The server's log file, when this harness started it. */
+    Path log() {
+        return log;
+    }
+
+    /**
+     * Whether the server answers a GET / on a new connection within {@code timeoutMs}: the
+     * HTTP of the protocol page, written here so that lib/ needs nothing from the checks.
+     */
+    boolean answers(int timeoutMs) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(host, port), timeoutMs);
+            s.setSoTimeout(timeoutMs);
+            s.getOutputStream().write("GET / HTTP/1.1\r\nHost: probe\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            byte[] head = s.getInputStream().readNBytes(12);
+            return new String(head, StandardCharsets.ISO_8859_1).startsWith("HTTP/1.");
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     int restarts() {

@@ -54,7 +54,7 @@ class SelfTest {
 
         for (Chapters.Chapter chapter : Chapters.graded(root).values()) {
             if (!only.isEmpty() && !only.contains(chapter.number())) continue;
-            Spec spec = Spec.read(root.resolve("scripts/test/chapters/" + chapter.number() + ".txt"));
+            Spec spec = Spec.read(root.resolve("scripts/test/spoilers/" + chapter.number() + ".txt"));
 
             section("Chapter " + chapter.number() + ": the solution passes every check");
             expect(new Grade(graded.grading("solution", null)), chapter, "solution", Set.of());
