@@ -121,38 +121,38 @@ final class Bombardier {
         }
     }
 
-    /** Reads Bombardier's JSON: latency in MICROSECONDS; {@code errors} only when there were some. */
+    /** Bombardier's JSON, the parts read here: counts per status class, errors, latency in MICROSECONDS. */
+    record Output(Body result) {
+        record Body(Double timeTakenSeconds, long req1xx, long req2xx, long req3xx, long req4xx, long req5xx, long others,
+                    List<ErrorKind> errors, Latency latency) {}
+
+        /** One kind of error; {@code errors} is absent when there were none. */
+        record ErrorKind(String description, long count) {}
+
+        record Latency(Double max, Map<String, Double> percentiles) {}
+    }
+
+    /** Reads Bombardier's JSON line. */
     static Result parse(String json) {
-        Map<String, Object> result = Json.object(Json.object(Json.parse(json)).get("result"));
-        long non2xx = count(result, "req1xx") + count(result, "req3xx") + count(result, "req4xx") + count(result, "req5xx");
+        Output.Body result = Jackson.read(json, Output.class).result();
+        long non2xx = result.req1xx() + result.req3xx() + result.req4xx() + result.req5xx();
         Map<String, Long> kinds = new LinkedHashMap<>();
         long errors = 0;
         long timeouts = 0;
-        for (Object o : Json.array(result.get("errors"))) {
-            Map<String, Object> e = Json.object(o);
-            String what = String.valueOf(e.get("description"));
-            long n = count(e, "count");
-            kinds.merge(what, n, Long::sum);
-            errors += n;
+        for (Output.ErrorKind e : result.errors() == null ? List.<Output.ErrorKind>of() : result.errors()) {
+            String what = String.valueOf(e.description());
+            kinds.merge(what, e.count(), Long::sum);
+            errors += e.count();
             String lower = what.toLowerCase();
-            if (lower.contains("timeout") || lower.contains("timed out")) timeouts += n;
+            if (lower.contains("timeout") || lower.contains("timed out")) timeouts += e.count();
         }
         // "others" counts answers outside 1xx-5xx, and also every request that failed with an error.
-        non2xx += Math.max(0, count(result, "others") - errors);
-        Map<String, Object> latency = Json.object(result.get("latency"));
-        Map<String, Object> percentiles = Json.object(latency.get("percentiles"));
-        return new Result(number(result.get("timeTakenSeconds")), count(result, "req2xx"), non2xx, errors, timeouts,
-                number(percentiles.get("50")) / 1000, number(percentiles.get("99")) / 1000,
-                number(latency.get("max")) / 1000, kinds, Double.NaN);
-    }
-
-    private static long count(Map<String, Object> m, String key) {
-        Object v = m.get(key);
-        return v instanceof Number n ? n.longValue() : 0;
-    }
-
-    private static double number(Object v) {
-        return v instanceof Number n ? n.doubleValue() : Double.NaN;
+        non2xx += Math.max(0, result.others() - errors);
+        Output.Latency latency = result.latency() == null ? new Output.Latency(null, Map.of()) : result.latency();
+        Map<String, Double> percentiles = latency.percentiles() == null ? Map.of() : latency.percentiles();
+        return new Result(Stats.known(result.timeTakenSeconds()), result.req2xx(), non2xx, errors, timeouts,
+                Stats.known(percentiles.get("50")) / 1000, Stats.known(percentiles.get("99")) / 1000,
+                Stats.known(latency.max()) / 1000, kinds, Double.NaN);
     }
 
     private static String readAll(java.io.InputStream in) {

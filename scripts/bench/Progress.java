@@ -20,10 +20,10 @@ final class Progress {
     private Thread redraw;
     private int drawn;                // characters on the line now
 
-    Progress(boolean tty, Bench.Mode mode, List<Bench.Workload> workloads, int servers) {
+    Progress(boolean tty, Plan.Mode mode, List<Plan.Workload> workloads, int servers) {
         this.tty = tty;
         double t = 0;
-        for (Bench.Workload w : workloads) {
+        for (Plan.Workload w : workloads) {
             t += w.idle() ? servers * 12.0
                     : servers * (mode.warmupsFor(w) * (mode.warmupSeconds() + 1.0) + mode.runs() * (mode.runSecondsFor(w) + 1.0));
         }

@@ -60,6 +60,16 @@ final class Stats {
         return new java.math.BigDecimal(value).round(new java.math.MathContext(digits)).doubleValue();
     }
 
+    /** A figure for the JSON: null when unknown, else rounded to 4 significant digits (no more than the runs can tell). */
+    static Double figure(double d) {
+        return Double.isNaN(d) || Double.isInfinite(d) ? null : significant(d, 4);
+    }
+
+    /** A figure from the JSON: NaN when unknown. */
+    static double known(Number n) {
+        return n == null ? Double.NaN : n.doubleValue();
+    }
+
     /** Requests per second, readable: 842, 12.3k, 1.25M. */
     static String rate(double perSecond) {
         if (Double.isNaN(perSecond)) return "-";

@@ -2,14 +2,15 @@
 //JAVA 25
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
+//DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES Bench.java ../test/BenchTests.java
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.launcher.TestExecutionListener;
@@ -20,7 +21,8 @@ import org.junit.platform.launcher.core.LauncherFactory;
 /**
  * Runs the benchmark's unit tests (scripts/test/BenchTests.java), or with {@code --smoke FILE}
  * checks the JSON of a smoke run (a solution raced against itself): one ok/FAIL line per
- * check, then "N passed, N failed".
+ * check, then "N passed, N failed". The unit tests read the chapter registry and the committed
+ * results (site/static/bench/) of the course that holds the current folder.
  */
 class TestBench {
     static int passed;
@@ -37,53 +39,64 @@ class TestBench {
 
     /** What a smoke run's results must hold: every field a web page reads, no errors, a ratio near 1. */
     static void smoke(Path file) throws Exception {
-        Map<String, Object> report;
+        BenchReport report;
         try {
-            report = Json.object(Json.parse(Files.readString(file)));
+            report = BenchReport.read(Files.readString(file));
             check("the smoke run wrote its results as JSON", true, "");
         } catch (Exception e) {
             check("the smoke run wrote its results as JSON", false, file + ": " + e.getMessage());
             return;
         }
-        check("results name their schema", "course-bench/1".equals(report.get("schema")), "schema " + report.get("schema"));
-        Map<String, Object> machine = Json.object(report.getOrDefault("machine", Map.of()));
-        List<String> missing = missing(machine, "cores", "cpuModel", "memoryBytes", "os", "java", "jbang", "bombardier", "pinned", "pinning");
-        missing.addAll(missing(Json.object(machine.getOrDefault("os", Map.of())), "name", "version", "arch"));
+        check("results name their schema", BenchReport.SCHEMA.equals(report.schema()), "schema " + report.schema());
+        BenchReport.Machine m = report.machine();
+        List<String> missing = m == null ? List.of("machine") : missing("cores", m.cores() > 0 ? m.cores() : null, "cpuModel", m.cpuModel(),
+                "memoryBytes", m.memoryBytes(), "os", m.os(), "java", m.java(), "jbang", m.jbang(), "bombardier", m.bombardier(),
+                "pinning", m.pinning());
+        if (m != null && m.os() != null) missing.addAll(missing("name", m.os().name(), "version", m.os().version(), "arch", m.os().arch()));
         check("results describe the machine (cores, OS, Java, JBang, Bombardier, pinning)", missing.isEmpty(), "missing " + missing);
-        Map<String, Object> method = Json.object(report.getOrDefault("methodology", Map.of()));
-        check("results describe the methodology (warm-ups, runs, durations)",
-                missing(method, "mode", "warmups", "warmupSeconds", "runs", "runSeconds", "statistic", "order").isEmpty(), "methodology " + method);
-        List<Object> servers = Json.array(report.get("servers"));
+        BenchReport.Methodology method = report.methodology();
+        check("results describe the methodology (warm-ups, runs, durations)", method != null && method.mode() != null
+                && method.warmups() > 0 && method.warmupSeconds() > 0 && method.runs() > 0 && method.runSeconds() > 0
+                && method.statistic() != null && method.order() != null, "methodology " + method);
+        List<BenchReport.ServerEntry> servers = report.servers() == null ? List.of() : report.servers();
         check("results list the learner and the reference, with their processes", servers.size() == 2
-                && servers.stream().allMatch(o -> Json.object(o).get("pid") != null), "servers " + servers);
-        List<Object> workloads = Json.array(report.get("workloads"));
-        Map<String, Object> hello = workloads.isEmpty() ? Map.of() : Json.object(workloads.get(0));
-        check("the smoke run measured the hello workload", "hello".equals(hello.get("id")), "workloads " + workloads.size());
-        for (Object o : Json.array(hello.get("results"))) {
-            Map<String, Object> r = Json.object(o);
-            String who = String.valueOf(r.get("server"));
-            List<String> fields = missing(r, "rps", "latencyMs", "requests2xx", "non2xx", "errors", "timeouts", "cpuSeconds",
-                    "cpuMillisPerRequest", "peakRssBytes", "peakThreads", "ratio", "runs", "warmups");
+                && servers.stream().allMatch(s -> s.pid() != null), "servers " + servers);
+        List<BenchReport.WorkloadEntry> workloads = report.workloads() == null ? List.of() : report.workloads();
+        BenchReport.WorkloadEntry hello = workloads.isEmpty() ? null : workloads.get(0);
+        check("the smoke run measured the hello workload", hello != null && "hello".equals(hello.id()), "workloads " + workloads.size());
+        for (BenchReport.Result result : hello == null ? List.<BenchReport.Result>of() : hello.results()) {
+            String who = result.server();
+            if (!(result instanceof BenchReport.LoadResult r)) {
+                check(who + ": measured", false, "status " + result.status() + ", flags " + result.flags());
+                continue;
+            }
+            List<String> fields = missing("rps", r.rps(), "latencyMs", r.latencyMs(), "cpuSeconds", r.cpuSeconds(),
+                    "cpuMillisPerRequest", r.cpuMillisPerRequest(), "peakRssBytes", r.peakRssBytes(), "peakThreads", r.peakThreads(),
+                    "ratio", r.ratio(), "runs", r.runs(), "warmups", r.warmups());
             check(who + ": every figure is there (rps, latency, errors, CPU, RSS, threads, ratio, raw runs)", fields.isEmpty(), "missing " + fields);
-            check(who + ": 2 measured runs and 1 warm-up, kept raw", Json.array(r.get("runs")).size() == 2
-                    && Json.array(r.get("warmups")).size() == 1, "runs " + Json.array(r.get("runs")).size());
-            long bad = count(r, "errors") + count(r, "non2xx");
-            check(who + ": no errors, timeouts or non-2xx answers", bad == 0 && Json.array(r.get("flags")).isEmpty(), "flags " + r.get("flags"));
-            double ratio = r.get("ratio") == null ? Double.NaN : Report.num(Json.object(r.get("ratio")), "rps");
+            int runs = r.runs() == null ? 0 : r.runs().size();
+            check(who + ": 2 measured runs and 1 warm-up, kept raw", runs == 2 && r.warmups() != null && r.warmups().size() == 1, "runs " + runs);
+            check(who + ": no errors, timeouts or non-2xx answers", r.errors() + r.non2xx() == 0 && r.flags().isEmpty(), "flags " + r.flags());
+            double ratio = r.ratio() == null ? Double.NaN : Stats.known(r.ratio().rps());
             check(who + ": the same server races itself within a factor of 2 (ratio " + Stats.times(ratio) + ")",
                     ratio >= 0.5 && ratio <= 2, "ratio " + ratio);
         }
-        check("the run was not flagged (exit 0 recorded)", Report.num(report, "exit") == 0, "flags " + report.get("flags"));
+        check("the run was not flagged (exit 0 recorded)", report.exit() == 0, "flags " + report.flags());
     }
 
-    static List<String> missing(Map<String, Object> m, String... keys) {
-        List<String> absent = new java.util.ArrayList<>();
-        for (String k : keys) if (m.get(k) == null) absent.add(k);
+    /** The names, of name-value pairs, whose value is null. */
+    static List<String> missing(Object... namesAndValues) {
+        List<String> absent = new ArrayList<>();
+        for (int i = 0; i < namesAndValues.length; i += 2) if (namesAndValues[i + 1] == null) absent.add((String) namesAndValues[i]);
         return absent;
     }
 
-    static long count(Map<String, Object> m, String key) {
-        return m.get(key) instanceof Number n ? n.longValue() : -1;
+    /** The nearest folder, from here up, that holds the chapter registry (else here). */
+    static Path courseRoot() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isRegularFile(dir.resolve(Chapters.FILE))) return dir;
+        }
+        return Path.of(".");
     }
 
     static void check(String name, boolean ok, String why) {
@@ -97,6 +110,7 @@ class TestBench {
     }
 
     static void unitTests() {
+        if (System.getProperty("course.root") == null) System.setProperty("course.root", courseRoot().toString());
         AtomicInteger passed = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
         LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(BenchTests.class)).build(),

@@ -2,8 +2,9 @@
 //JAVA 25
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
-//SOURCES ../lib/Json.java ../lib/Results.java ../lib/Target.java ../lib/Inspect.java ../lib/Unavailable.java ../lib/Chapters.java
-//SOURCES Client.java Clients.java Elapsed.java Hint.java Alive.java Runner.java
+//DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
+//SOURCES ../lib/Jackson.java ../lib/Results.java ../lib/Target.java ../lib/Inspect.java ../lib/Unavailable.java ../lib/Chapters.java
+//SOURCES CheckReport.java Client.java Clients.java Elapsed.java Hint.java Alive.java Runner.java
 //SOURCES ProtocolChecks.java Ch01Checks.java Ch02Checks.java Ch03Checks.java Ch04Checks.java Ch05Checks.java Ch06Checks.java
 
 import java.io.IOException;
@@ -16,7 +17,6 @@ import java.nio.file.WatchService;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -104,13 +104,13 @@ final class Grade {
 
         if (watch) grade.watch(grade.chapters.get(numbers.get(0)));
         int worst = 0;
-        List<Object> all = new ArrayList<>();
+        List<CheckReport> all = new ArrayList<>();
         for (String n : numbers) {
-            Map<String, Object> report = grade.grade(grade.chapters.get(n));
+            CheckReport report = grade.grade(grade.chapters.get(n));
             all.add(report);
-            worst = Math.max(worst, ((Number) report.get("exit")).intValue());
+            worst = Math.max(worst, report.exit());
         }
-        if (json) System.out.print(Json.write(all.size() == 1 ? all.get(0) : all));
+        if (json) System.out.print(Jackson.write(all.size() == 1 ? all.get(0) : all));
         if (numbers.size() > 1 && !json) table(all);
         System.exit(worst);
     }
@@ -126,12 +126,8 @@ final class Grade {
     }
 
     /** Grades one chapter and returns the report (also saved under .results/checks/). */
-    Map<String, Object> grade(Chapters.Chapter chapter) throws IOException {
-        Map<String, Object> report = new LinkedHashMap<>();
-        report.put("chapter", chapter.number());
-        report.put("title", chapter.title());
-        report.put("target", options.which());
-        report.put("time", Instant.now().toString());
+    CheckReport grade(Chapters.Chapter chapter) throws IOException {
+        String time = Instant.now().toString();
         Target target;
         String label;
         try {
@@ -154,13 +150,10 @@ final class Grade {
             }
         } catch (IOException | IllegalArgumentException e) {
             say(red("  could not run the checks: ") + e.getMessage());
-            report.put("exit", 2);
-            report.put("error", e.getMessage());
-            report.put("checks", List.of());
+            CheckReport report = CheckReport.couldNotRun(chapter.number(), chapter.title(), options.which(), time, e.getMessage());
             save(chapter, report);
             return report;
         }
-        report.put("server", label);
         if (options.which().equals("url")) {
             say("\n" + bold(chapter.number() + " " + chapter.title()) + ": grading " + label);
             if (!chapter.gradeArgs().isEmpty()) say(dim("  the checks expect the server to run with " + String.join(" ", chapter.gradeArgs())));
@@ -176,25 +169,12 @@ final class Grade {
         long failed = results.stream().filter(Runner.Result::failed).count();
         long passed = results.stream().filter(r -> r.status().equals("pass")).count();
         long skipped = results.size() - failed - passed;
-        List<Object> checks = new ArrayList<>();
+        List<CheckReport.Check> checks = new ArrayList<>();
         for (Runner.Result r : results) {
-            Map<String, Object> c = new LinkedHashMap<>();
-            c.put("id", r.id());
-            c.put("name", r.name());
-            c.put("status", r.status());
-            if (!r.message().isEmpty()) c.put("message", r.message());
-            if (r.failed()) {
-                chapter.todoFor(r.id()).ifPresent(tag -> c.put("todo", tag));
-                c.put("hint", r.hint());
-                c.put("see", SITE + link(r.see()));
-            }
-            checks.add(c);
+            checks.add(new CheckReport.Check(r.id(), r.name(), r.status(), r.message().isEmpty() ? null : r.message(),
+                    r.failed() ? chapter.todoFor(r.id()).orElse(null) : null, r.failed() ? r.hint() : null,
+                    r.failed() ? SITE + link(r.see()) : null));
         }
-        report.put("passed", passed);
-        report.put("failed", failed);
-        report.put("skipped", skipped);
-        report.put("checks", checks);
-        if (target.restarts() > 0) report.put("restarts", target.restarts());
         int exit = failed > 0 ? 1 : 0;
         Set<String> expectFailures = options.expectFailures();
         if (expectFailures != null) {
@@ -205,7 +185,8 @@ final class Grade {
                     + (as ? "" : ", expected " + expectFailures));
             exit = as ? 0 : 1;
         }
-        report.put("exit", exit);
+        CheckReport report = new CheckReport(chapter.number(), chapter.title(), options.which(), time, label, passed, failed,
+                skipped, checks, target.restarts() > 0 ? target.restarts() : null, exit, null);
         String summary = passed + " passed, " + failed + " failed" + (skipped > 0 ? ", " + skipped + " skipped" : "");
         say("  " + (failed == 0 ? green(summary) : red(summary))
                 + (failed == 0 && skipped == 0 ? "  - chapter " + chapter.number() + " done!" : ""));
@@ -253,20 +234,19 @@ final class Grade {
         }
     }
 
-    void save(Chapters.Chapter chapter, Map<String, Object> report) throws IOException {
+    void save(Chapters.Chapter chapter, CheckReport report) throws IOException {
         if (!options.which().equals("exercise")) return; // progress is about the learner's own file
-        Results.write(options.root(), "checks", chapter.number(), Json.write(report));
+        Results.write(options.root(), "checks", chapter.number(), report.json());
     }
 
-    static void table(List<Object> reports) {
+    static void table(List<CheckReport> reports) {
         System.out.println("\n" + bold("Progress"));
-        for (Object o : reports) {
-            Map<String, Object> r = Json.object(o);
-            long passed = ((Number) r.getOrDefault("passed", 0L)).longValue();
-            long failed = ((Number) r.getOrDefault("failed", 0L)).longValue();
-            String state = r.containsKey("error") ? red("could not run")
+        for (CheckReport r : reports) {
+            long passed = r.passed() == null ? 0 : r.passed();
+            long failed = r.failed() == null ? 0 : r.failed();
+            String state = r.error() != null ? red("could not run")
                     : failed == 0 ? green("done") : red(failed + " to fix");
-            System.out.printf("  %s  %-28s %3d/%-3d  %s%n", r.get("chapter"), r.get("title"), passed, passed + failed, state);
+            System.out.printf("  %s  %-28s %3d/%-3d  %s%n", r.chapter(), r.title(), passed, passed + failed, state);
         }
     }
 

@@ -1,8 +1,8 @@
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -69,20 +69,26 @@ final class Chapters {
             throw new UncheckedIOException("cannot read the chapter registry " + FILE, e);
         }
         Map<String, Chapter> all = new LinkedHashMap<>();
-        for (Object o : Json.array(Json.object(Json.parse(text)).get("chapters"))) {
-            Map<String, Object> c = Json.object(o);
-            Map<String, Object> grade = c.containsKey("grade") ? Json.object(c.get("grade")) : Map.of();
-            Map<String, Object> bench = c.containsKey("bench") ? Json.object(c.get("bench")) : Map.of();
-            Map<String, List<String>> todos = new LinkedHashMap<>();
-            if (c.containsKey("todos")) Json.object(c.get("todos")).forEach((tag, checks) -> todos.put(tag, strings(checks)));
-            String number = String.valueOf(c.get("number"));
-            all.put(number, new Chapter(number, String.valueOf(c.get("slug")), String.valueOf(c.get("title")),
-                    String.valueOf(c.get("model")), ((Number) c.get("minutes")).intValue(), strings(c.getOrDefault("kit", List.of())),
-                    strings(grade.getOrDefault("args", List.of())), Optional.ofNullable((String) grade.get("checks")),
-                    strings(bench.getOrDefault("args", List.of())), cap(bench.get("cap")), todos));
+        for (Entry c : Jackson.read(text, Registry.class).chapters()) {
+            Grading grade = c.grade() == null ? new Grading(null, null) : c.grade();
+            Race bench = c.bench() == null ? new Race(null, null) : c.bench();
+            all.put(c.number(), new Chapter(c.number(), c.slug(), c.title(), c.model(), c.minutes(), listed(c.kit()),
+                    listed(grade.args()), Optional.ofNullable(grade.checks()), listed(bench.args()), cap(bench.cap()),
+                    c.todos() == null ? Map.of() : c.todos()));
         }
         return all;
     }
+
+    /** The registry as written: the fields the tools read (the site reads the rest too). */
+    private record Registry(List<Entry> chapters) {}
+
+    private record Entry(String number, String slug, String title, String model, int minutes, List<String> kit,
+                         Grading grade, Race bench, Map<String, List<String>> todos) {}
+
+    private record Grading(List<String> args, String checks) {}
+
+    /** {@code cap}: "none", {"fixed": N}, or {"option": "--threads", "default": N}. */
+    private record Race(List<String> args, JsonNode cap) {}
 
     /** The graded chapters only (those with checks), by number. */
     static Map<String, Chapter> graded(Path root) {
@@ -93,16 +99,13 @@ final class Chapters {
         return graded;
     }
 
-    private static Cap cap(Object value) {
-        if (value == null || "none".equals(value)) return Cap.NONE;
-        Map<String, Object> cap = Json.object(value);
-        if (cap.containsKey("fixed")) return new Cap(((Number) cap.get("fixed")).intValue(), null, 0);
-        return new Cap(0, String.valueOf(cap.get("option")), ((Number) cap.get("default")).intValue());
+    private static Cap cap(JsonNode value) {
+        if (value == null || value.isNull() || "none".equals(value.asText())) return Cap.NONE;
+        if (value.has("fixed")) return new Cap(value.get("fixed").asInt(), null, 0);
+        return new Cap(0, value.path("option").asText(), value.path("default").asInt());
     }
 
-    private static List<String> strings(Object array) {
-        List<String> out = new ArrayList<>();
-        for (Object o : Json.array(array)) out.add(String.valueOf(o));
-        return out;
+    private static List<String> listed(List<String> list) {
+        return list == null ? List.of() : list;
     }
 }

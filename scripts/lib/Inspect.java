@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
@@ -18,7 +17,18 @@ import jdk.jfr.consumer.RecordingFile;
  */
 final class Inspect {
     /** One thread from a thread dump. */
-    record ThreadInfo(String name, String state, boolean virtual, List<String> stack) {}
+    record ThreadInfo(String name, String state, boolean virtual, List<String> stack) {
+        ThreadInfo {
+            stack = stack == null ? List.of() : stack;
+        }
+    }
+
+    /** The parts of a JSON thread dump read here: each container's threads ({@code virtual} is absent for platform threads). */
+    private record ThreadDump(Body threadDump) {
+        record Body(List<Container> threadContainers) {}
+
+        record Container(List<ThreadInfo> threads) {}
+    }
 
     private final long pid;
 
@@ -32,20 +42,21 @@ final class Inspect {
         Files.delete(file); // jcmd refuses to overwrite
         try {
             jcmd("Thread.dump_to_file", "-format=json", file.toString());
-            Map<String, Object> dump = Json.object(Json.object(Json.parse(Files.readString(file))).get("threadDump"));
-            List<ThreadInfo> threads = new ArrayList<>();
-            for (Object c : Json.array(dump.get("threadContainers"))) {
-                for (Object t : Json.array(Json.object(c).get("threads"))) {
-                    Map<String, Object> thread = Json.object(t);
-                    List<String> stack = Json.array(thread.get("stack")).stream().map(String::valueOf).toList();
-                    threads.add(new ThreadInfo(String.valueOf(thread.get("name")), String.valueOf(thread.get("state")),
-                            Boolean.TRUE.equals(thread.get("virtual")), stack));
-                }
-            }
-            return threads;
+            return threads(Files.readString(file));
         } finally {
             Files.deleteIfExists(file);
         }
+    }
+
+    /** The threads of a JSON thread dump, from every container. */
+    static List<ThreadInfo> threads(String dumpJson) {
+        ThreadDump dump = Jackson.read(dumpJson, ThreadDump.class);
+        List<ThreadInfo> threads = new ArrayList<>();
+        if (dump.threadDump() == null || dump.threadDump().threadContainers() == null) return threads;
+        for (ThreadDump.Container c : dump.threadDump().threadContainers()) {
+            if (c.threads() != null) threads.addAll(c.threads());
+        }
+        return threads;
     }
 
     /** Platform threads only (what the OS schedules). */

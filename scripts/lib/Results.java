@@ -29,7 +29,7 @@ final class Results {
     /** Writes {@code .results/site/results.json}: every {@code KIND/NAME.json} there, e.g. ["checks/03.json"]. */
     static void index(Path root) throws IOException {
         Path dir = root.resolve(".results");
-        List<Object> files = new ArrayList<>();
+        List<String> files = new ArrayList<>();
         for (String kind : KINDS) {
             if (!Files.isDirectory(dir.resolve(kind))) continue;
             try (Stream<Path> list = Files.list(dir.resolve(kind))) {
@@ -39,6 +39,6 @@ final class Results {
         }
         // In place, not renamed into place: hugo server syncs a changed file, but not a rename.
         Files.createDirectories(dir.resolve("site"));
-        Files.writeString(dir.resolve("site/results.json"), Json.write(files));
+        Files.writeString(dir.resolve("site/results.json"), Jackson.write(files));
     }
 }

@@ -1,7 +1,9 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
-//SOURCES ../lib/Json.java
+//DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
+//SOURCES ../lib/Jackson.java ../checks/CheckReport.java ../bench/BenchReport.java
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,6 +31,9 @@ class Room {
     static final String SCHEMA = "course-handin/1";
     static String who = "room";
 
+    /** A hand-in: {@code schema} is {@link #SCHEMA}; the learner's latest check reports and races. */
+    record Handin(String schema, String learner, String time, List<CheckReport> checks, List<BenchReport> bench) {}
+
     public static void main(String[] args) throws IOException {
         if (args.length == 4 && args[0].equals("handin")) {
             who = "handin";
@@ -45,31 +50,26 @@ class Room {
 
     static void handin(Path root, String name, Path outDir) throws IOException {
         if (!name.matches("[A-Za-z0-9._-]{1,40}")) fail(2, "a name is 1 to 40 letters, digits, dots, dashes or underscores, not '" + name + "'");
-        List<Object> checks = readAll(root.resolve(".results/checks"));
-        List<Object> bench = readAll(root.resolve(".results/bench"));
+        List<CheckReport> checks = readAll(root.resolve(".results/checks"), CheckReport.class);
+        List<BenchReport> bench = readAll(root.resolve(".results/bench"), BenchReport.class);
         if (checks.isEmpty() && bench.isEmpty()) {
             fail(1, "nothing to hand in yet: grade a chapter first (scripts/check.sh 01), or race one (scripts/bench.sh 01)");
         }
-        Map<String, Object> handin = new LinkedHashMap<>();
-        handin.put("schema", SCHEMA);
-        handin.put("learner", name);
-        handin.put("time", Instant.now().toString());
-        handin.put("checks", checks);
-        handin.put("bench", bench);
+        Handin handin = new Handin(SCHEMA, name, Instant.now().toString(), checks, bench);
         Files.createDirectories(outDir);
         Path out = outDir.resolve(name + ".json");
-        Files.writeString(out, Json.write(handin));
+        Files.writeString(out, Jackson.write(handin));
         System.out.println("handin: " + checks.size() + " graded chapter(s) and " + bench.size() + " race(s) in " + out
                 + "\nhandin: give that file to your instructor (a shared folder, a USB stick, or chat)");
     }
 
-    static List<Object> readAll(Path dir) throws IOException {
-        List<Object> all = new ArrayList<>();
+    static <T> List<T> readAll(Path dir, Class<T> type) throws IOException {
+        List<T> all = new ArrayList<>();
         if (!Files.isDirectory(dir)) return all;
         try (Stream<Path> files = Files.list(dir)) {
             for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
                 try {
-                    all.add(Json.parse(Files.readString(f)));
+                    all.add(Jackson.read(Files.readString(f), type));
                 } catch (RuntimeException e) {
                     System.err.println("handin: skipping " + f + ": not JSON (" + e.getMessage() + ")");
                 }
@@ -81,7 +81,7 @@ class Room {
     // ---- The instructor's side ----
 
     /** What one learner handed in: the latest report per chapter, and their races. */
-    record Learner(String name, Map<String, Map<String, Object>> checks, List<Map<String, Object>> bench) {}
+    record Learner(String name, Map<String, CheckReport> checks, List<BenchReport> bench) {}
 
     static void summary(Path folder, Path out) throws IOException {
         if (!Files.isDirectory(folder)) fail(2, "no folder " + folder + ": give the folder that holds the hand-ins");
@@ -91,7 +91,7 @@ class Room {
             for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
                 String stem = f.getFileName().toString().replaceFirst("\\.json$", "");
                 try {
-                    read(Json.parse(Files.readString(f)), stem, learners);
+                    read(Jackson.tree(Files.readString(f)), stem, learners);
                 } catch (RuntimeException e) {
                     skipped.add(f.getFileName() + " (" + e.getMessage() + ")");
                 }
@@ -103,26 +103,25 @@ class Room {
     }
 
     /** Reads a hand-in, a check report (one or a list), or a bench result, for learner {@code stem}. */
-    static void read(Object doc, String stem, Map<String, Learner> learners) {
-        if (doc instanceof Map<?, ?> m && SCHEMA.equals(m.get("schema"))) {
-            String name = String.valueOf(m.get("learner"));
-            for (Object c : Json.array(m.get("checks"))) read(c, name, learners);
-            for (Object b : Json.array(m.get("bench"))) read(b, name, learners);
+    static void read(JsonNode doc, String stem, Map<String, Learner> learners) {
+        if (SCHEMA.equals(doc.path("schema").asText())) {
+            String name = doc.path("learner").asText();
+            for (JsonNode c : doc.path("checks")) read(c, name, learners);
+            for (JsonNode b : doc.path("bench")) read(b, name, learners);
             return;
         }
-        if (doc instanceof List<?> list) {
-            for (Object o : list) read(o, stem, learners);
+        if (doc.isArray()) {
+            for (JsonNode o : doc) read(o, stem, learners);
             return;
         }
-        Map<String, Object> m = Json.object(doc);
         Learner l = learners.computeIfAbsent(stem, n -> new Learner(n, new TreeMap<>(), new ArrayList<>()));
-        if ("course-bench/1".equals(m.get("schema"))) {
-            l.bench().add(m);
-        } else if (m.containsKey("chapter") && m.containsKey("exit")) {
-            String chapter = String.valueOf(m.get("chapter"));
-            Map<String, Object> before = l.checks().get(chapter);
-            if (before == null || String.valueOf(m.get("time")).compareTo(String.valueOf(before.get("time"))) > 0) {
-                l.checks().put(chapter, m);
+        if (BenchReport.SCHEMA.equals(doc.path("schema").asText())) {
+            l.bench().add(Jackson.convert(doc, BenchReport.class));
+        } else if (doc.has("chapter") && doc.has("exit")) {
+            CheckReport report = Jackson.convert(doc, CheckReport.class);
+            CheckReport before = l.checks().get(report.chapter());
+            if (before == null || String.valueOf(report.time()).compareTo(String.valueOf(before.time())) > 0) {
+                l.checks().put(report.chapter(), report);
             }
         } else {
             throw new IllegalArgumentException("neither a hand-in, a check report nor a bench result");
@@ -132,15 +131,13 @@ class Room {
     /** One learner's fastest measured figure of their own server on a workload, or NaN. */
     static double learnerRps(Learner l, String workload) {
         double best = Double.NaN;
-        for (Map<String, Object> b : l.bench()) {
-            if (!"chapter".equals(b.get("kind"))) continue;
-            for (Object w : Json.array(b.get("workloads"))) {
-                Map<String, Object> wm = Json.object(w);
-                if (!workload.equals(wm.get("id"))) continue;
-                for (Object r : Json.array(wm.get("results"))) {
-                    Map<String, Object> rm = Json.object(r);
-                    if ("learner".equals(rm.get("server")) && "measured".equals(rm.get("status")) && rm.get("rps") instanceof Number n) {
-                        best = Double.isNaN(best) ? n.doubleValue() : Math.max(best, n.doubleValue());
+        for (BenchReport b : l.bench()) {
+            if (!"chapter".equals(b.kind()) || b.workloads() == null) continue;
+            for (BenchReport.WorkloadEntry w : b.workloads()) {
+                if (!workload.equals(w.id()) || w.results() == null) continue;
+                for (BenchReport.Result r : w.results()) {
+                    if (r instanceof BenchReport.LoadResult lr && "learner".equals(lr.server()) && lr.measured() && lr.rps() != null) {
+                        best = Double.isNaN(best) ? lr.rps() : Math.max(best, lr.rps());
                     }
                 }
             }
@@ -172,15 +169,15 @@ class Room {
             h.append("<tr><td>").append(esc(l.name())).append("</td>");
             int done = 0;
             for (String c : chapters) {
-                Map<String, Object> r = l.checks().get(c);
+                CheckReport r = l.checks().get(c);
                 if (r == null) {
                     h.append("<td class=\"none\">–</td>");
-                } else if (num(r, "failed") == 0 && num(r, "passed") > 0) {
+                } else if (count(r.failed()) == 0 && count(r.passed()) > 0) {
                     done++;
                     doneBy.merge(c, 1, Integer::sum);
-                    h.append("<td class=\"done\" title=\"").append((long) num(r, "passed")).append(" checks pass\">✓</td>");
+                    h.append("<td class=\"done\" title=\"").append(count(r.passed())).append(" checks pass\">✓</td>");
                 } else {
-                    h.append("<td class=\"todo\">").append((long) num(r, "failed")).append(" to fix</td>");
+                    h.append("<td class=\"todo\">").append(count(r.failed())).append(" to fix</td>");
                 }
             }
             h.append("<td class=\"num\">").append(done).append("</td></tr>\n");
@@ -214,8 +211,9 @@ class Room {
         return h.append("</body></html>\n").toString();
     }
 
-    static double num(Map<String, Object> m, String key) {
-        return m.get(key) instanceof Number n ? n.doubleValue() : 0;
+    /** A count from a report, 0 when absent. */
+    static long count(Long n) {
+        return n == null ? 0 : n;
     }
 
     static String esc(String s) {

@@ -1,18 +1,27 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** Unit tests of the benchmark's arithmetic and parsing: no server, no Bombardier, milliseconds. */
+/**
+ * Unit tests of the benchmark's arithmetic, parsing and results file: no server, no Bombardier,
+ * milliseconds. The course's root is the system property course.root (default: here).
+ */
 class BenchTests {
     static final double EPS = 1e-9;
+    static final Path ROOT = Path.of(System.getProperty("course.root", "."));
 
     @Test
     @DisplayName("the median of an odd count is the middle value, of an even count the mean of the middle two")
@@ -168,93 +177,118 @@ class BenchTests {
         assertEquals(-1, Inspect.heapUsed("nothing here"));
     }
 
-    static Bench.Run run(long ok, double seconds, long non2xx, long errors, double percentOfBound) {
-        return new Bench.Run(new Bombardier.Result(seconds, ok, non2xx, errors, errors, 1, 2, 3, Map.of(), Double.NaN),
+    static Tally.Run run(long ok, double seconds, long non2xx, long errors, double percentOfBound) {
+        return new Tally.Run(new Bombardier.Result(seconds, ok, non2xx, errors, errors, 1, 2, 3, Map.of(), Double.NaN),
                 0.5, 100_000_000, 12, percentOfBound, Double.NaN);
     }
 
-    static final Bench.Workload IO = new Bench.Workload("io-100", "io", "test", "/io?ms=200", 100, 200);
+    static final Plan.Workload IO = new Plan.Workload("io-100", "io", "test", "/io?ms=200", 100, 200);
+
+    /** A server with no cap, as the tallies see it (never started). */
+    static Server server(String id) {
+        return new Server(id, id, id, null, List.of(), 0);
+    }
+
+    /** What a server's tally makes of these runs on {@code w}. */
+    static BenchReport.Result result(Plan.Workload w, String server, List<Tally.Run> runs) {
+        Tally t = new Tally(server(server), null);
+        t.runs.addAll(runs);
+        return t.result(w);
+    }
+
+    static BenchReport.LoadResult load(BenchReport.Result r) {
+        return assertInstanceOf(BenchReport.LoadResult.class, r);
+    }
 
     @Test
     @DisplayName("a result is the median of its runs; errors and a run above Little's bound are flagged")
-    void loadRow() {
-        Map<String, Object> clean = Report.loadRow(IO, "reference", IO.boundRps(), null, List.of(),
-                List.of(run(900, 2, 0, 0, 90), run(1000, 2, 0, 0, 100), run(800, 2, 0, 0, 80)), List.of(), null, List.of());
-        assertEquals(450.0, clean.get("rps"));
-        assertEquals(List.of(), clean.get("flags"));
-        assertEquals(3, ((List<?>) clean.get("runs")).size());
+    void loadResult() {
+        BenchReport.LoadResult clean = load(result(IO, "reference", List.of(run(900, 2, 0, 0, 90), run(1000, 2, 0, 0, 100), run(800, 2, 0, 0, 80))));
+        assertEquals(450.0, clean.rps());
+        assertEquals(List.of(), clean.flags());
+        assertEquals(3, clean.runs().size());
 
-        Map<String, Object> bad = Report.loadRow(IO, "learner", IO.boundRps(), null, List.of(),
-                List.of(run(1100, 2, 0, 0, 110), run(500, 2, 3, 2, 50)), List.of(), null, List.of());
-        List<?> flags = (List<?>) bad.get("flags");
-        assertEquals(2, flags.size(), "one flag for the run above the bound, one for the errors: " + flags);
-        assertEquals(2L, bad.get("errors"));
-        assertEquals(3L, bad.get("non2xx"));
+        BenchReport.LoadResult bad = load(result(IO, "learner", List.of(run(1100, 2, 0, 0, 110), run(500, 2, 3, 2, 50))));
+        assertEquals(2, bad.flags().size(), "one flag for the run above the bound, one for the errors: " + bad.flags());
+        assertEquals(2L, bad.errors());
+        assertEquals(3L, bad.non2xx());
     }
 
     @Test
     @DisplayName("the JSON names the command as typed, without the wrapper's own options")
     void command() {
-        assertEquals("scripts/bench.sh --all --quick", Bench.command(new String[] {
+        assertEquals("scripts/bench.sh --all --quick", Options.command(new String[] {
                 "--root", "/r", "--jbang", "/j", "--bombardier", "/b", "--tty", "--color", "--all", "--out", "/o.json", "--quick"}));
     }
 
     @Test
-    @DisplayName("Little's bound per server: one request in progress for 01, --threads for 02, every connection otherwise")
+    @DisplayName("Little's bound per server, from the registry's caps: one request in progress for 01, --threads for 02, every connection otherwise")
     void boundPerServer() {
-        java.nio.file.Path dir = java.nio.file.Path.of("solutions");
-        assertEquals(5.0, Bench.bound(IO, new Bench.Server("01", "reference", "01", dir.resolve("01-blocking.java"), List.of())), EPS);
-        assertEquals(80.0, Bench.bound(IO, new Bench.Server("02", "reference", "02", dir.resolve("02-thread-pool.java"), List.of())), EPS);
-        assertEquals(20.0, Bench.bound(IO, new Bench.Server("02", "reference", "02", dir.resolve("02-thread-pool.java"), List.of("--threads", "4"))), EPS);
-        assertEquals(500.0, Bench.bound(IO, new Bench.Server("03", "reference", "03", dir.resolve("03-reactor.java"), List.of())), EPS);
+        Map<String, Chapters.Chapter> chapters = Chapters.read(ROOT);
+        assertEquals(5.0, Server.of(chapters.get("01"), "01", "reference", "01", null).bound(IO), EPS);
+        assertEquals(80.0, Server.of(chapters.get("02"), "02", "reference", "02", null).bound(IO), EPS);
+        List<String> fourThreads = List.of("--threads", "4");
+        assertEquals(20.0, new Server("02", "reference", "02", null, fourThreads, chapters.get("02").cap().of(fourThreads)).bound(IO), EPS);
+        assertEquals(500.0, Server.of(chapters.get("03"), "03", "reference", "03", null).bound(IO), EPS);
     }
 
     @Test
     @DisplayName("a server whose every run stalled is 'stalled', flagged, with no figures")
-    void stalledRow() {
-        Map<String, Object> row = Report.loadRow(IO, "learner", IO.boundRps(), null, List.of(), List.of(), List.of(), null,
-                List.of("the warm-up stalled"));
-        assertEquals("stalled", row.get("status"));
-        assertEquals(List.of("the warm-up stalled"), row.get("flags"));
+    void stalledResult() {
+        Tally t = new Tally(server("learner"), null);
+        t.stalls.add("the warm-up stalled");
+        BenchReport.LoadResult r = load(t.result(IO));
+        assertEquals("stalled", r.status());
+        assertEquals(List.of("the warm-up stalled"), r.flags());
+        assertNull(r.rps());
+    }
+
+    @Test
+    @DisplayName("a server without the workload's endpoint is skipped, unflagged, with no ratio")
+    void skippedResult() {
+        BenchReport.Result skipped = new Tally(server("learner"), "it has no /cpu endpoint (404)").result(IO);
+        assertEquals("skipped", assertInstanceOf(BenchReport.SkippedResult.class, skipped).status());
+        List<BenchReport.Result> rows = Report.ratios(List.of(skipped, result(IO, "reference", List.of(run(800, 2, 0, 0, 80)))), "reference");
+        assertNull(((BenchReport.SkippedResult) rows.get(0)).ratio());
+        assertEquals(List.of(), rows.get(0).flags());
     }
 
     @Test
     @DisplayName("ratios divide by the reference, which gets 1")
     void ratios() {
-        Map<String, Object> learner = Report.loadRow(IO, "learner", IO.boundRps(), null, List.of(), List.of(run(400, 2, 0, 0, 40)), List.of(), null, List.of());
-        Map<String, Object> reference = Report.loadRow(IO, "reference", IO.boundRps(), null, List.of(), List.of(run(800, 2, 0, 0, 80)), List.of(), null, List.of());
-        Report.ratios(IO, List.of(learner, reference), "reference");
-        assertEquals(0.5, (Double) ((Map<?, ?>) learner.get("ratio")).get("rps"), EPS);
-        assertEquals(1.0, (Double) ((Map<?, ?>) reference.get("ratio")).get("rps"), EPS);
+        List<BenchReport.Result> rows = Report.ratios(List.of(result(IO, "learner", List.of(run(400, 2, 0, 0, 40))),
+                result(IO, "reference", List.of(run(800, 2, 0, 0, 80)))), "reference");
+        assertEquals(0.5, load(rows.get(0)).ratio().rps(), EPS);
+        assertEquals(1.0, load(rows.get(1)).ratio().rps(), EPS);
     }
 
     @Test
     @DisplayName("quick mode warms io-100 up and lets io-1000 and io-2000 reuse it; thorough warms each")
     void warmups() {
-        Bench.Workload io2000 = Bench.WORKLOADS.stream().filter(w -> w.id().equals("io-2000")).findFirst().orElseThrow();
-        Bench.Workload io100 = Bench.WORKLOADS.stream().filter(w -> w.id().equals("io-100")).findFirst().orElseThrow();
-        assertEquals(0, Bench.MODES.get("quick").warmupsFor(io2000));
-        assertEquals(2, Bench.MODES.get("quick").warmupsFor(io100));
-        assertEquals(4, Bench.MODES.get("quick").maxWarmupsFor(io100));
-        assertEquals(0, Bench.MODES.get("quick").maxWarmupsFor(io2000));
-        assertEquals(2, Bench.MODES.get("thorough").warmupsFor(io2000));
+        Plan.Workload io2000 = Plan.WORKLOADS.stream().filter(w -> w.id().equals("io-2000")).findFirst().orElseThrow();
+        Plan.Workload io100 = Plan.WORKLOADS.stream().filter(w -> w.id().equals("io-100")).findFirst().orElseThrow();
+        assertEquals(0, Plan.MODES.get("quick").warmupsFor(io2000));
+        assertEquals(2, Plan.MODES.get("quick").warmupsFor(io100));
+        assertEquals(4, Plan.MODES.get("quick").maxWarmupsFor(io100));
+        assertEquals(0, Plan.MODES.get("quick").maxWarmupsFor(io2000));
+        assertEquals(2, Plan.MODES.get("thorough").warmupsFor(io2000));
     }
 
     @Test
     @DisplayName("warming up goes on while the last warm-up was over 10% faster than the one before, up to the most")
     void warmingUp() {
-        assertTrue(Bench.stillWarming(List.of(), 2, 4));
-        assertTrue(Bench.stillWarming(List.of(run(1000, 1, 0, 0, 0)), 2, 4));
-        assertTrue(Bench.stillWarming(List.of(run(1000, 1, 0, 0, 0), run(2000, 1, 0, 0, 0)), 2, 4));
-        assertFalse(Bench.stillWarming(List.of(run(1000, 1, 0, 0, 0), run(1050, 1, 0, 0, 0)), 2, 4));
-        assertFalse(Bench.stillWarming(List.of(run(1, 1, 0, 0, 0), run(2, 1, 0, 0, 0), run(4, 1, 0, 0, 0), run(8, 1, 0, 0, 0)), 2, 4));
-        assertFalse(Bench.stillWarming(List.of(run(1000, 1, 0, 0, 0)), 1, 1));
+        assertTrue(Tally.stillWarming(List.of(), 2, 4));
+        assertTrue(Tally.stillWarming(List.of(run(1000, 1, 0, 0, 0)), 2, 4));
+        assertTrue(Tally.stillWarming(List.of(run(1000, 1, 0, 0, 0), run(2000, 1, 0, 0, 0)), 2, 4));
+        assertFalse(Tally.stillWarming(List.of(run(1000, 1, 0, 0, 0), run(1050, 1, 0, 0, 0)), 2, 4));
+        assertFalse(Tally.stillWarming(List.of(run(1, 1, 0, 0, 0), run(2, 1, 0, 0, 0), run(4, 1, 0, 0, 0), run(8, 1, 0, 0, 0)), 2, 4));
+        assertFalse(Tally.stillWarming(List.of(run(1000, 1, 0, 0, 0)), 1, 1));
     }
 
     @Test
     @DisplayName("every workload's timeout is at least 5 s and 20 times its service time; io has a bound")
     void timeouts() {
-        for (Bench.Workload w : Bench.WORKLOADS) {
+        for (Plan.Workload w : Plan.WORKLOADS) {
             assertTrue(w.timeoutSeconds() >= 5 && w.timeoutSeconds() * 1000 >= 20 * w.serviceMillis(), w.id());
             assertEquals(w.group().equals("io"), !Double.isNaN(w.boundRps()), w.id());
         }
@@ -267,28 +301,69 @@ class BenchTests {
         assertEquals(95, busy.cpuPercent(1), EPS);
         assertEquals(47.5, busy.cpuPercent(2), EPS);
         assertTrue(Double.isNaN(busy.withCpu(Double.NaN).cpuPercent(1)));
-        Map<String, Object> row = Report.loadRow(IO, "reference", IO.boundRps(), null, List.of(),
-                List.of(new Bench.Run(busy, 1, 1, 1, 50, busy.cpuPercent(1)), new Bench.Run(busy, 1, 1, 1, 50, 91)),
-                List.of(), null, List.of());
-        assertEquals(93.0, (Double) row.get("loadCpuPercent"), EPS);
-        assertEquals(List.of(), row.get("flags"));
-        assertEquals(1, ((List<?>) row.get("notes")).size());
-        assertTrue(((List<?>) row.get("notes")).get(0).toString().contains("93%"), row.get("notes").toString());
-        Map<String, Object> calm = Report.loadRow(IO, "reference", IO.boundRps(), null, List.of(),
-                List.of(new Bench.Run(busy, 1, 1, 1, 50, 60)), List.of(), null, List.of());
-        assertEquals(List.of(), calm.get("notes"));
-        assertEquals(List.of(), Report.loadRow(IO, "reference", IO.boundRps(), null, List.of(), List.of(run(900, 2, 0, 0, 90)),
-                List.of(), null, List.of()).get("notes"), "unknown CPU use: no note");
+        BenchReport.LoadResult row = load(result(IO, "reference",
+                List.of(new Tally.Run(busy, 1, 1, 1, 50, busy.cpuPercent(1)), new Tally.Run(busy, 1, 1, 1, 50, 91))));
+        assertEquals(93.0, row.loadCpuPercent(), EPS);
+        assertEquals(List.of(), row.flags());
+        assertEquals(1, row.notes().size());
+        assertTrue(row.notes().get(0).contains("93%"), row.notes().toString());
+        BenchReport.LoadResult calm = load(result(IO, "reference", List.of(new Tally.Run(busy, 1, 1, 1, 50, 60))));
+        assertEquals(List.of(), calm.notes());
+        assertEquals(List.of(), load(result(IO, "reference", List.of(run(900, 2, 0, 0, 90)))).notes(), "unknown CPU use: no note");
     }
 
     @Test
     @DisplayName("thorough io runs last longer than the others, so the edges of a closed-loop run weigh less")
     void ioRunsLonger() {
-        Bench.Mode thorough = Bench.MODES.get("thorough");
-        Bench.Workload hello = Bench.WORKLOADS.get(0);
+        Plan.Mode thorough = Plan.MODES.get("thorough");
+        Plan.Workload hello = Plan.WORKLOADS.get(0);
         assertEquals(30, thorough.runSecondsFor(IO));
         assertEquals(10, thorough.runSecondsFor(hello));
-        Bench.Mode quick = Bench.MODES.get("quick");
+        Plan.Mode quick = Plan.MODES.get("quick");
         assertEquals(quick.runSeconds(), quick.runSecondsFor(IO));
+    }
+
+    @Test
+    @DisplayName("every committed bench file (site/static/bench/) reads into the records and writes back byte for byte")
+    void committedFilesRoundTrip() throws Exception {
+        List<Path> files;
+        try (Stream<Path> list = Files.list(ROOT.resolve("site/static/bench"))) {
+            files = list.filter(f -> f.toString().endsWith(".json")).sorted().toList();
+        }
+        assertFalse(files.isEmpty(), "no site/static/bench/*.json");
+        java.util.Set<Class<?>> kinds = new java.util.HashSet<>();
+        for (Path f : files) {
+            String text = Files.readString(f);
+            BenchReport report = BenchReport.read(text);
+            assertEquals(text, report.json(), f + " changed on the way through the records");
+            report.workloads().forEach(w -> w.results().forEach(r -> kinds.add(r.getClass())));
+        }
+        assertEquals(3, kinds.size(), "load, idle and skipped results, each read as its own kind: " + kinds);
+    }
+
+    @Test
+    @DisplayName("a result reads back as the kind it was written as: load, idle (figures absent when none), or skipped")
+    void resultKinds() {
+        BenchReport.IdleFigures figures = new BenchReport.IdleFigures(10, 9, 1, 0, 0, null, 1.5, 1e6, 2e6, 1.1e5, null, null, null, 12, 13, 1024L);
+        List<BenchReport.Result> results = List.of(result(IO, "learner", List.of(run(400, 2, 0, 0, 40))),
+                new BenchReport.IdleResult("a", "measured", figures, List.of(), new BenchReport.IdleRatio(1.0, null)),
+                new BenchReport.IdleResult("b", "measured", null, List.of("the idle connections could not be opened: x"), null),
+                new BenchReport.SkippedResult("c", "gone", List.of("gone")));
+        String text = Jackson.write(results);
+        assertFalse(text.contains("\"asked\": 0"), "no figures for b: " + text);
+        List<BenchReport.Result> back = Jackson.MAPPER.convertValue(Jackson.tree(text),
+                Jackson.MAPPER.getTypeFactory().constructCollectionType(List.class, BenchReport.Result.class));
+        assertEquals(results.get(0), back.get(0));
+        assertEquals(results.get(1), back.get(1));
+        assertInstanceOf(BenchReport.IdleResult.class, back.get(2));
+        assertEquals(results.get(3), back.get(3));
+    }
+
+    @Test
+    @DisplayName("Bombardier's JSON without errors or latency reads as unknown figures, not a failure")
+    void bombardierSparse() {
+        Bombardier.Result r = Bombardier.parse("{\"result\": {\"req2xx\": 5}}");
+        assertEquals(5, r.ok());
+        assertTrue(Double.isNaN(r.rps()) && Double.isNaN(r.p50Ms()));
     }
 }

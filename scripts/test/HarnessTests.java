@@ -1,5 +1,6 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -28,13 +29,43 @@ class HarnessTests {
         server.stop();
     }
 
+    record Sample(String name, List<Integer> counts, List<String> none, double unknown, Map<String, Object> nested) {}
+
     @Test
-    @DisplayName("json: reads what it writes, and a JSON thread dump's shape")
+    @DisplayName("json: written as the course's files are (two spaces, \"key\": value, [] when empty, null for NaN), read back as records")
     void json() {
-        Map<String, Object> m = Json.object(Json.parse("{\"a\": [1, 2.5, \"x\\\"y\\u0041\"], \"b\": {\"c\": true, \"d\": null}}"));
-        assertEquals(2.5, Json.array(m.get("a")).get(1));
-        assertEquals("x\"yA", Json.array(m.get("a")).get(2));
-        assertEquals(m, Json.parse(Json.write(m)));
+        Sample sample = new Sample("x\"y", List.of(1, 2), List.of(), Double.NaN, Map.of("c", true));
+        String text = Jackson.write(sample);
+        assertEquals("""
+                {
+                  "name": "x\\"y",
+                  "counts": [
+                    1,
+                    2
+                  ],
+                  "none": [],
+                  "unknown": null,
+                  "nested": {
+                    "c": true
+                  }
+                }
+                """, text);
+        Sample back = Jackson.read(text, Sample.class);
+        assertEquals(List.of(1, 2), back.counts());
+        assertEquals(Map.of("c", true), back.nested());
+        assertThrows(IllegalArgumentException.class, () -> Jackson.read("{\"name\": ", Sample.class));
+    }
+
+    @Test
+    @DisplayName("json: a JSON thread dump's threads, platform and virtual, from every container")
+    void threadDump() {
+        String dump = """
+                {"threadDump": {"processId": "1", "threadContainers": [
+                  {"container": "<root>", "threads": [{"tid": "3", "name": "main", "state": "RUNNABLE", "stack": ["a.B.c(B.java:1)"]}]},
+                  {"container": "java.util.concurrent.ThreadPerTaskExecutor@1", "threads": [{"tid": "40", "virtual": true, "name": "", "state": "WAITING"}]}
+                ]}}""";
+        assertEquals(List.of(new Inspect.ThreadInfo("main", "RUNNABLE", false, List.of("a.B.c(B.java:1)")),
+                new Inspect.ThreadInfo("", "WAITING", true, List.of())), Inspect.threads(dump));
     }
 
     @Test
@@ -106,11 +137,11 @@ class HarnessTests {
     void resultsIndex() throws Exception {
         Path root = java.nio.file.Files.createTempDirectory("results-");
         Results.write(root, "checks", "03", "{}");
-        assertEquals(List.of("checks/03.json"), Json.parse(java.nio.file.Files.readString(root.resolve(".results/site/results.json"))));
+        assertEquals(List.of("checks/03.json"), Jackson.read(java.nio.file.Files.readString(root.resolve(".results/site/results.json")), List.class));
         Results.write(root, "bench", "all", "{}");
         Results.write(root, "checks", "01", "{}");
         assertEquals(List.of("checks/01.json", "checks/03.json", "bench/all.json"),
-                Json.parse(java.nio.file.Files.readString(root.resolve(".results/site/results.json"))));
+                Jackson.read(java.nio.file.Files.readString(root.resolve(".results/site/results.json")), List.class));
     }
 
     @Test

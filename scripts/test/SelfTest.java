@@ -2,6 +2,7 @@
 //JAVA 25
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
+//DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES ../checks/Grade.java ../../exercises/kit/Kit.java ../../exercises/kit/NativeFrame.java
 //SOURCES ../../exercises/kit/from-02/BlockingHttp.java ../../exercises/kit/from-04/EventLoop.java
 //SOURCES KitTests.java CourseFilesTests.java HarnessTests.java
@@ -135,15 +136,14 @@ class SelfTest {
             if (!id.startsWith("?")) required.add(id);
             allowed.add(id.replace("?", ""));
         }
-        Map<String, Object> report = grade.grade(chapter);
+        CheckReport report = grade.grade(chapter);
         Set<String> actual = new TreeSet<>();
-        for (Object c : Json.array(report.get("checks"))) {
-            Map<String, Object> check = Json.object(c);
-            if ("fail".equals(check.get("status"))) actual.add(String.valueOf(check.get("id")));
+        for (CheckReport.Check check : report.checks()) {
+            if (check.failed()) actual.add(check.id());
         }
-        boolean ok = !report.containsKey("error") && actual.containsAll(required) && allowed.containsAll(actual);
+        boolean ok = report.error() == null && actual.containsAll(required) && allowed.containsAll(actual);
         record(chapter.number() + " " + what + (expected.isEmpty() ? " passes every check" : " fails exactly " + expected), ok,
-                report.containsKey("error") ? String.valueOf(report.get("error")) : "failing: " + actual);
+                report.error() != null ? report.error() : "failing: " + actual);
     }
 
     static void record(String name, boolean ok, String detail) {

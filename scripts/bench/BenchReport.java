@@ -1,0 +1,154 @@
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The results file of scripts/bench.sh, {@code .results/bench/NN.json} (or all.json): one object
+ * a web page can chart (site/static/js/course/bench.js) and a hand-in carries (scripts/room).
+ * These records are its schema, written and read by Jackson (scripts/lib/Jackson.java), fields
+ * in this order. A number that is not known is null (JSON has no NaN); figures keep 4
+ * significant digits, no more than the runs can tell.
+ *
+ * @param schema      {@link #SCHEMA}
+ * @param kind        "chapter" or "all"
+ * @param command     what was run, without the wrapper's options: "scripts/bench.sh --all --quick"
+ * @param chapter     "03", or null for --all
+ * @param date        when the race began, ISO-8601
+ * @param exit        0, or 1 when a result was flagged
+ * @param compareTo   the server every ratio divides by: "reference", "netty", or null
+ * @param servers     in chart order
+ * @param workloads   in the order they ran
+ * @param flags       every result's flags, each with its workload and server
+ * @param seconds     how long the whole race took
+ */
+record BenchReport(String schema, String kind, String command, String chapter, String date, int exit, String compareTo,
+                   Machine machine, Methodology methodology, List<ServerEntry> servers, List<WorkloadEntry> workloads,
+                   List<String> flags, long seconds) {
+    static final String SCHEMA = "course-bench/1";
+
+    /** Reads a results file; IllegalArgumentException when it is not one. */
+    static BenchReport read(String json) {
+        return Jackson.read(json, BenchReport.class);
+    }
+
+    String json() {
+        return Jackson.write(this);
+    }
+
+    /**
+     * Where the race ran. {@code memoryBytes} and {@code maxOpenFiles} (this process's ulimit -n)
+     * are absent where the JVM cannot tell; {@code pinning} says in words how the CPUs were
+     * shared; {@code shared} reminds that other work may have run.
+     */
+    record Machine(int cores, String cpuModel, @JsonInclude(JsonInclude.Include.NON_NULL) Long memoryBytes, Os os,
+                   String java, String jbang, boolean pinned, String pinning, String shared, String bombardier,
+                   @JsonInclude(JsonInclude.Include.NON_NULL) Long maxOpenFiles) {}
+
+    record Os(String name, String version, String arch) {}
+
+    /**
+     * How the figures were made: {@code mode} "quick", "thorough" or "smoke"; at least
+     * {@code warmups} and at most {@code maxWarmups} warm-ups ({@code warmupRule} says when
+     * another); {@code warmupPerGroup}: io-1000 and io-2000 reuse io-100's warm-up.
+     */
+    record Methodology(String mode, int warmups, int maxWarmups, String warmupRule, int warmupSeconds, int runs,
+                       int runSeconds, int ioRunSeconds, boolean warmupPerGroup, String statistic, String order,
+                       int sampleMillis, String load, List<String> notes) {}
+
+    /** A server in the race: {@code role} "learner", "reference" or "baseline"; {@code file} and {@code pid} null when unknown. */
+    record ServerEntry(String id, String role, String label, String file, String url, List<String> args, Long pid,
+                       boolean pinned) {}
+
+    /**
+     * A workload and each server's result on it, in {@code servers} order. {@code group} is
+     * "hello", "io", "cpu" or "idle"; {@code timeoutSeconds} is null for idle; {@code boundRps}
+     * (Little's law) is null but for the sleep-bound io workloads.
+     */
+    record WorkloadEntry(String id, String group, String description, String path, int connections, double serviceMillis,
+                         Integer timeoutSeconds, Double boundRps, List<Result> results) {}
+
+    /**
+     * One server's result on one workload: a load result, an idle result, or skipped. Jackson
+     * tells them apart by their fields (skipReason: skipped; rps: load; else idle). {@code flags}
+     * are why the result made the exit status 1.
+     */
+    @JsonTypeInfo(use = JsonTypeInfo.Id.DEDUCTION, defaultImpl = IdleResult.class)
+    @JsonSubTypes({@JsonSubTypes.Type(LoadResult.class), @JsonSubTypes.Type(IdleResult.class), @JsonSubTypes.Type(SkippedResult.class)})
+    sealed interface Result permits LoadResult, IdleResult, SkippedResult {
+        String server();
+
+        /** "measured", "skipped", or "stalled" (Bombardier never finished: connections starved, no run has figures). */
+        String status();
+
+        List<String> flags();
+
+        default boolean measured() {
+            return "measured".equals(status());
+        }
+    }
+
+    /** The server could not take part: no such endpoint (404), or it stopped earlier. Its ratio is always null. */
+    record SkippedResult(String server, String status, String skipReason, List<String> flags, Ratio ratio) implements Result {
+        SkippedResult(String server, String skipReason, List<String> flags) {
+            this(server, "skipped", skipReason, flags, null);
+        }
+    }
+
+    /**
+     * A load workload. Figures are medians over the measured runs, but the totals
+     * ({@code requests2xx}, {@code non2xx}, {@code errors} with the {@code timeouts} among
+     * them, {@code errorKinds}) and the peaks. {@code boundRps} is this server's own
+     * Little's-law bound (01 has one request in progress, 02 --threads), {@code percentOfBound}
+     * of it; {@code loadCpuPercent}: Bombardier's CPU time / the run's time / the cores it may
+     * use. {@code notes} are worth knowing, not failures (the load generator was saturated).
+     */
+    record LoadResult(String server, String status, Double rps, Latency latencyMs, long requests2xx, long non2xx,
+                      long errors, long timeouts, Map<String, Long> errorKinds, Double cpuSeconds,
+                      Double cpuMillisPerRequest, Long peakRssBytes, Integer peakThreads, Double boundRps,
+                      Double percentOfBound, Double loadCpuPercent, LoadRatio ratio, List<RunFigures> runs,
+                      List<RunFigures> warmups, List<String> flags, List<String> notes) implements Result {
+        LoadResult withRatio(LoadRatio to) {
+            return new LoadResult(server, status, rps, latencyMs, requests2xx, non2xx, errors, timeouts, errorKinds,
+                    cpuSeconds, cpuMillisPerRequest, peakRssBytes, peakThreads, boundRps, percentOfBound, loadCpuPercent,
+                    to, runs, warmups, flags, notes);
+        }
+    }
+
+    /** Median latencies in milliseconds. */
+    record Latency(Double p50, Double p99) {}
+
+    /** One warm-up or measured run, raw. */
+    record RunFigures(Double rps, Double seconds, long requests2xx, long non2xx, long errors, long timeouts, Double p50Ms,
+                      Double p99Ms, Double maxMs, Double cpuSeconds, Long peakRssBytes, Integer peakThreads,
+                      Double percentOfBound, Double loadCpuPercent) {}
+
+    /** The idle workload; {@code figures} are absent when the connections could not be opened at all. */
+    record IdleResult(String server, String status, @JsonUnwrapped IdleFigures figures, List<String> flags, IdleRatio ratio)
+            implements Result {
+        IdleResult withRatio(IdleRatio to) {
+            return new IdleResult(server, status, figures, flags, to);
+        }
+    }
+
+    /**
+     * What the idle connections cost: {@code asked = served + refused + unanswered + notAttempted};
+     * {@code stopped} says why it stopped opening more (null when it did not); heap after a full
+     * GC and RSS, before and with the connections open, and per connection served.
+     */
+    record IdleFigures(int asked, int served, int refused, int unanswered, int notAttempted, String stopped,
+                       Double openSeconds, Double heapBeforeBytes, Double heapWithBytes, Double heapPerConnectionBytes,
+                       Long rssBeforeBytes, Long rssWithBytes, Double rssPerConnectionBytes, Integer threadsBefore,
+                       Integer threadsWith, Long serverMaxOpenFiles) {}
+
+    /** A result divided by the {@code compareTo} server's: a load ratio or an idle ratio. */
+    @JsonTypeInfo(use = JsonTypeInfo.Id.DEDUCTION)
+    @JsonSubTypes({@JsonSubTypes.Type(LoadRatio.class), @JsonSubTypes.Type(IdleRatio.class)})
+    sealed interface Ratio permits LoadRatio, IdleRatio {}
+
+    record LoadRatio(Double rps, Double p50, Double p99) implements Ratio {}
+
+    record IdleRatio(Double heapPerConnection, Double rssPerConnection) implements Ratio {}
+}

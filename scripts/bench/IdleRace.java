@@ -1,0 +1,100 @@
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+/**
+ * The idle workload: for each server in turn, heap (after a full GC) and RSS before, open the
+ * idle keep-alive connections ({@link Idle}), heap and RSS with them, close them.
+ */
+final class IdleRace {
+    private IdleRace() {}
+
+    /** How many idle connections to open, and why fewer than {@link #WANTED} (null when not). */
+    record Budget(int connections, String note) {}
+
+    static final int WANTED = 10_000;
+
+    /** What this process can open (the JVM raised its soft limit of open files to the hard one at start). */
+    static Budget budget() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.UnixOperatingSystemMXBean os) {
+            long max = os.getMaxFileDescriptorCount();
+            long free = max - os.getOpenFileDescriptorCount() - 256;
+            if (free < WANTED) {
+                int scaled = (int) Math.max(100, free);
+                return new Budget(scaled, "this process may open only " + max + " files (ulimit -n): the idle workload opens "
+                        + scaled + " connections instead of " + WANTED + "; raise the limit with 'ulimit -n 20000'");
+            }
+        }
+        return new Budget(WANTED, null);
+    }
+
+    /** One result per server, in their order; a server that stopped earlier is skipped. */
+    static List<BenchReport.Result> run(Plan.Workload w, List<Server> servers, int connections, Progress progress) {
+        List<BenchReport.Result> results = new ArrayList<>();
+        for (Server s : servers) {
+            if (s.gone != null) {
+                progress.skip(12);
+                results.add(new BenchReport.SkippedResult(s.id, s.gone, List.of(s.gone)));
+                continue;
+            }
+            progress.step(w.id() + ": " + s.id + " opens " + connections + " connections", 12);
+            List<String> flags = new ArrayList<>();
+            BenchReport.IdleFigures figures = null;
+            try {
+                figures = measure(s, connections);
+                if (figures.served() < figures.asked()) flags.add(shortfall(figures, connections));
+            } catch (IOException e) {
+                flags.add("the idle connections could not be opened: " + e.getMessage());
+            }
+            if (!s.alive()) {
+                s.gone = "the server exited during the idle workload";
+                flags.add(s.gone);
+            }
+            results.add(new BenchReport.IdleResult(s.id, "measured", figures, flags, null));
+            Bench.pause(500);
+        }
+        return results;
+    }
+
+    /** Opens the connections to one server and reads what they cost it, then closes them. */
+    private static BenchReport.IdleFigures measure(Server s, int connections) throws IOException {
+        double heapBefore = s.heapAfterGc();
+        OptionalLong rssBefore = s.residentBytes();
+        OptionalInt threadsBefore = s.osThreads();
+        try (Idle idle = new Idle()) {
+            Idle.Outcome o = idle.open(s.target.host, s.target.port, connections, 500, 5_000, 3_000);
+            Bench.pause(500);
+            double heapWith = s.heapAfterGc();
+            OptionalLong rssWith = s.residentBytes();
+            OptionalInt threadsWith = s.osThreads();
+            Double rssPerConnection = rssBefore.isEmpty() || rssWith.isEmpty() || o.served() == 0 ? null
+                    : Stats.figure((double) (rssWith.getAsLong() - rssBefore.getAsLong()) / o.served());
+            return new BenchReport.IdleFigures(o.asked(), o.served(), o.refused(), o.unanswered(), o.notAttempted(), o.stopped(),
+                    Stats.figure(o.seconds()), Stats.figure(heapBefore), Stats.figure(heapWith),
+                    Stats.figure(o.served() == 0 ? Double.NaN : (heapWith - heapBefore) / o.served()),
+                    boxed(rssBefore), boxed(rssWith), rssPerConnection, boxed(threadsBefore), boxed(threadsWith), boxed(s.maxOpenFiles()));
+        }
+    }
+
+    /** Why fewer were served than asked, with the server's own limit of open files when it is the likely cause. */
+    private static String shortfall(BenchReport.IdleFigures f, int connections) {
+        Long serverFiles = f.serverMaxOpenFiles();
+        return String.format(Locale.ROOT, "served %d of %d idle connections (%d refused, %d unanswered, %d not tried%s)%s",
+                f.served(), f.asked(), f.refused(), f.unanswered(), f.notAttempted(),
+                f.stopped() == null ? "" : ": " + f.stopped(),
+                serverFiles != null && serverFiles < connections + 100
+                        ? "; the server may open only " + serverFiles + " files (its ulimit -n)" : "");
+    }
+
+    private static Long boxed(OptionalLong v) {
+        return v.isPresent() ? v.getAsLong() : null;
+    }
+
+    private static Integer boxed(OptionalInt v) {
+        return v.isPresent() ? v.getAsInt() : null;
+    }
+}

@@ -1,0 +1,111 @@
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A load workload (hello, io, cpu): every server warms up until it is steady, then the servers
+ * take turns run by run (A B A B ...), one under load at a time, each with a {@link Tally}.
+ */
+final class LoadRace {
+    private final Plan.Mode mode;
+    private final Bombardier bombardier;
+    private final Progress progress;
+
+    LoadRace(Plan.Mode mode, Bombardier bombardier, Progress progress) {
+        this.mode = mode;
+        this.bombardier = bombardier;
+        this.progress = progress;
+    }
+
+    /** Races the servers on {@code w}: one result per server, in their order. */
+    List<BenchReport.Result> run(Plan.Workload w, List<Server> servers) {
+        List<Tally> tallies = new ArrayList<>();
+        for (Server s : servers) tallies.add(new Tally(s, probe(s, w)));
+        // Warm up, each server until it is steady (or the most warm-ups), taking turns; then the measured runs, taking turns.
+        int minWarm = mode.warmupsFor(w);
+        int maxWarm = mode.maxWarmupsFor(w);
+        for (int round = 0; round < maxWarm; round++) {
+            for (Tally t : tallies) {
+                if (t.out() || !Tally.stillWarming(t.warmups, minWarm, maxWarm)) {
+                    if (round < minWarm) progress.skip(mode.warmupSeconds() + 1);
+                    continue;
+                }
+                String what = w.id() + ": " + t.server.id + " warm-up " + (round + 1) + (round + 1 > minWarm ? " (still getting faster)" : "/" + minWarm);
+                turn(w, t, what, true, round, mode.warmupSeconds());
+            }
+        }
+        for (int round = 0; round < mode.runs(); round++) {
+            for (Tally t : tallies) {
+                if (t.out()) {
+                    progress.skip(mode.runSecondsFor(w) + 1);
+                    continue;
+                }
+                String what = w.id() + ": " + t.server.id + " run " + (round + 1) + "/" + mode.runs();
+                turn(w, t, what, false, round, mode.runSecondsFor(w));
+            }
+        }
+        return tallies.stream().map(t -> t.result(w)).toList();
+    }
+
+    /** One server's turn under load: a warm-up or a measured run, recorded in its tally. */
+    private void turn(Plan.Workload w, Tally t, String what, boolean warmup, int round, int seconds) {
+        Server s = t.server;
+        progress.step(what, seconds + 1);
+        try {
+            Tally.Run r = measure(w, s, seconds);
+            (warmup ? t.warmups : t.runs).add(r);
+        } catch (Bombardier.Stalled e) {
+            t.stalls.add((warmup ? "the warm-up" : "run " + (round + 1)) + " stalled: "
+                    + "Bombardier had not finished " + e.afterSeconds + " s after a " + seconds + " s run, so some of the "
+                    + w.connections() + " connections got no answer within " + w.timeoutSeconds()
+                    + " s (starved); it was stopped, and that run has no counts");
+            t.cut = true;
+        } catch (IOException e) {
+            t.problems.add((warmup ? "warm-up" : "run") + " failed: " + e.getMessage());
+        }
+        if (!s.alive()) s.gone = "the server exited during " + what + " (see .results/logs/bench-" + s.id + ".log)";
+        Bench.pause(100);
+    }
+
+    /** One Bombardier run against a server, sampling its memory and threads meanwhile. */
+    private Tally.Run measure(Plan.Workload w, Server s, int seconds) throws IOException {
+        Sampler sampler = new Sampler(s);
+        double cpuBefore = s.cpuSeconds();
+        sampler.start();
+        Bombardier.Result r;
+        try {
+            r = bombardier.run(s.url + w.path(), w.connections(), seconds, w.timeoutSeconds());
+        } finally {
+            sampler.stop();
+        }
+        double cpu = s.cpuSeconds() - cpuBefore;
+        return new Tally.Run(r, cpu, sampler.peakRss.get(), sampler.peakThreads.get(), Stats.percentOf(r.rps(), s.bound(w)),
+                r.cpuPercent(bombardier.cores()));
+    }
+
+    /**
+     * Asks once for the workload's path, on a fresh connection: null when it answers (any
+     * status but 404), else why the workload is skipped for this server.
+     */
+    static String probe(Server s, Plan.Workload w) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(s.target.host, s.target.port), 5000);
+            socket.setSoTimeout(5_000);
+            OutputStream o = socket.getOutputStream();
+            o.write(("GET " + w.path() + " HTTP/1.1\r\nHost: " + s.target.host + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            o.flush();
+            InputStream in = socket.getInputStream();
+            byte[] head = in.readNBytes(12);
+            String status = new String(head, StandardCharsets.ISO_8859_1);
+            if (status.startsWith("HTTP/1.1 404") || status.startsWith("HTTP/1.0 404")) return "it has no " + w.path() + " endpoint (404)";
+            return null;
+        } catch (IOException e) {
+            return null; // the runs will show what goes wrong
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** What the report says about the machine a race ran on: CPUs, memory, OS, Java, JBang, Bombardier, pinning. */
+final class MachineFacts {
+    private MachineFacts() {}
+
+    /** Whether servers and Bombardier get a CPU each: taskset is there and there are at least 2 CPUs. */
+    static boolean canPin() {
+        return onPath("taskset") && Runtime.getRuntime().availableProcessors() >= 2;
+    }
+
+    static BenchReport.Machine read(String jbang, String bombardierVersion, boolean pin) {
+        int cores = Runtime.getRuntime().availableProcessors();
+        Long memory = ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getTotalMemorySize() : null;
+        Long maxOpenFiles = ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.UnixOperatingSystemMXBean os
+                ? os.getMaxFileDescriptorCount() : null;
+        String pinning = pin ? "pinned: servers on CPU 0 (taskset -c 0), Bombardier on CPU 1 (taskset -c 1)"
+                : "not pinned: " + (onPath("taskset") ? "fewer than 2 CPUs" : "no taskset on this system")
+                + "; servers and Bombardier share the CPUs, so expect more spread";
+        return new BenchReport.Machine(cores, cpuModel(), memory,
+                new BenchReport.Os(System.getProperty("os.name"), System.getProperty("os.version"), System.getProperty("os.arch")),
+                "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")", jbangVersion(jbang), pin, pinning,
+                "other programs running on this machine at the same time skew the figures", bombardierVersion, maxOpenFiles);
+    }
+
+    static String cpuModel() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+                if (line.startsWith("model name")) return line.substring(line.indexOf(':') + 1).strip();
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux
+        }
+        return System.getProperty("os.arch");
+    }
+
+    static String jbangVersion(String jbang) {
+        try {
+            Process p = new ProcessBuilder(jbang, "--version").redirectErrorStream(true).start();
+            String v = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            p.waitFor();
+            return v.lines().reduce((a, b) -> b).orElse("unknown");
+        } catch (IOException | InterruptedException e) {
+            return "unknown";
+        }
+    }
+
+    static boolean onPath(String command) {
+        String path = System.getenv("PATH");
+        if (path == null) return false;
+        for (String dir : path.split(java.io.File.pathSeparator)) {
+            if (Files.isExecutable(Path.of(dir, command))) return true;
+        }
+        return false;
+    }
+}

@@ -1,0 +1,116 @@
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** What a race runs: the workloads, how long and how often (the modes), and the methodology the report states. */
+final class Plan {
+    private Plan() {}
+
+    /** A workload: a named load on one path, or the idle connections. */
+    record Workload(String id, String group, String description, String path, int connections, double serviceMillis) {
+        boolean sleepBound() {
+            return group.equals("io");
+        }
+
+        boolean idle() {
+            return group.equals("idle");
+        }
+
+        /** Well above the service time, so a slow answer is late, not lost. */
+        int timeoutSeconds() {
+            return (int) Math.max(5, Math.ceil(20 * serviceMillis / 1000));
+        }
+
+        double boundRps() {
+            return sleepBound() ? Stats.littleBound(connections, serviceMillis / 1000) : Double.NaN;
+        }
+    }
+
+    static final List<Workload> WORKLOADS = List.of(
+            new Workload("hello", "hello", "GET / with 256 connections: the cost of the server's own machinery", "/", 256, 0),
+            new Workload("io-100", "io", "GET /io?ms=200 (a 200 ms wait, like a database call) with 100 connections", "/io?ms=200", 100, 200),
+            new Workload("io-1000", "io", "GET /io?ms=200 with 1000 connections", "/io?ms=200", 1000, 200),
+            new Workload("io-2000", "io", "GET /io?ms=200 with 2000 connections", "/io?ms=200", 2000, 200),
+            new Workload("cpu", "cpu", "GET /cpu?ms=5 (5 ms of CPU work) with 64 connections", "/cpu?ms=5", 64, 5),
+            new Workload("idle", "idle", "10,000 idle keep-alive connections, each served one GET /: memory and threads per connection", "/", 10_000, 0));
+
+    /**
+     * How long and how often: warm-ups are discarded, the median of the runs is reported. With
+     * {@code warmGroupOnce}, io-1000 and io-2000 reuse io-100's warm-up (the same code runs).
+     */
+    record Mode(String name, int warmups, int maxWarmups, int warmupSeconds, int runs, int runSeconds, int ioRunSeconds,
+                boolean warmGroupOnce) {
+        /**
+         * How long a measured run of this workload lasts. A closed-loop run loses a few tenths of
+         * a second at its edges (connecting, then waiting for the last answers): 2-4% of a 10 s
+         * io run, so thorough io runs last longer and show the server's steady rate.
+         */
+        int runSecondsFor(Workload w) {
+            return w.sleepBound() ? ioRunSeconds : runSeconds;
+        }
+
+        /** At least this many warm-ups for the workload (0 when it reuses its group's). */
+        int warmupsFor(Workload w) {
+            return warmGroupOnce && !w.id().equals(WORKLOADS.stream().filter(x -> x.group().equals(w.group()))
+                    .findFirst().orElseThrow().id()) ? 0 : warmups;
+        }
+
+        /** At most this many: warming up goes on while a warm-up was over 10% faster than the one before (the JIT is still at work). */
+        int maxWarmupsFor(Workload w) {
+            return warmupsFor(w) == 0 ? 0 : Math.max(warmups, maxWarmups);
+        }
+    }
+
+    static final Map<String, Mode> MODES = Map.of(
+            "quick", new Mode("quick", 2, 4, 2, 3, 2, 2, true),        // about 2 minutes for a chapter, all workloads
+            "thorough", new Mode("thorough", 2, 6, 10, 5, 10, 30, false),
+            "smoke", new Mode("smoke", 1, 1, 1, 2, 1, 1, true));
+
+    /** How often the sampler reads a server's RSS and threads during a run. */
+    static final int SAMPLE_MILLIS = 200;
+
+    /** The workloads a list names ("hello,io" or "io-100"), in plan order; IllegalArgumentException for a name that is none. */
+    static List<Workload> pick(String list) {
+        List<Workload> picked = new ArrayList<>();
+        for (Workload w : WORKLOADS) {
+            for (String name : list.split(",")) {
+                if (name.equals(w.id()) || name.equals(w.group())) {
+                    picked.add(w);
+                    break;
+                }
+            }
+        }
+        for (String name : list.split(",")) {
+            if (WORKLOADS.stream().noneMatch(w -> w.id().equals(name) || w.group().equals(name))) {
+                throw new IllegalArgumentException("no workload '" + name + "'; workloads: hello, io (io-100, io-1000, io-2000), cpu, idle");
+            }
+        }
+        return picked;
+    }
+
+    /**
+     * The methodology as the report states it. {@code idleNote} says why the idle workload opens
+     * fewer connections (null when it opens them all); {@code urlPinnedLate}: the --url server
+     * was pinned after it started.
+     */
+    static BenchReport.Methodology methodology(Mode mode, boolean pin, String idleNote, boolean urlPinnedLate) {
+        List<String> notes = new ArrayList<>();
+        notes.add("requests per second = 2xx answers / the time Bombardier took (which includes connecting and waiting for the last answers)");
+        notes.add("loadCpuPercent: Bombardier's own CPU use; near 100% it may be the bottleneck, and the result gets a note");
+        notes.add("errors, timeouts and non-2xx answers are counted and shown, never dropped");
+        notes.add("sleep-bound workloads (io) cannot beat Little's law: connections / service time");
+        notes.add("idle: heap after a full GC (jcmd GC.run) with the connections open minus before, divided by connections served; RSS likewise");
+        if (idleNote != null) notes.add(idleNote);
+        notes.add(pin ? "servers pinned to CPU 0 and Bombardier to CPU 1; a JVM limited to one CPU sizes itself for one (Serial GC, fewer threads)"
+                : "not pinned");
+        if (pin && urlPinnedLate) notes.add("the --url server was pinned after it started: its JVM had sized itself for every CPU");
+        return new BenchReport.Methodology(mode.name(), mode.warmups(), mode.maxWarmups(),
+                "at least warmups, at most maxWarmups: another while the last warm-up was over 10% faster than the one before",
+                mode.warmupSeconds(), mode.runs(), mode.runSeconds(), mode.ioRunSeconds(), mode.warmGroupOnce(),
+                "median of the runs",
+                "per workload: every server warms up, then the servers take turns run by run (A B A B ...); all stay running, one is under load at a time",
+                SAMPLE_MILLIS,
+                "Bombardier, closed loop: each connection sends its next request when the last answer came; its percentiles suffer from coordinated omission",
+                notes);
+    }
+}

@@ -1,0 +1,224 @@
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A server in the race: the file JBang runs (or the URL of one already running), the options it
+ * gets from the chapter registry, and, once it runs, its process, whether it is pinned to CPU 0,
+ * and why it stopped answering, if it did. {@link #lineUp} picks the servers; {@link #startAll}
+ * starts them.
+ */
+final class Server {
+    final String id;
+    final String role;
+    final String label;
+    final Path file;
+    final List<String> args;
+    /** How many requests the model serves at once, for the Little's-law bound (01: one, 02: --threads); 0 = no cap. */
+    final int cap;
+    String url;
+    Target target;
+    Inspect inspect;
+    boolean pinned;
+    String gone; // why it stopped answering, once it has
+
+    Server(String id, String role, String label, Path file, List<String> args, int cap) {
+        this.id = id;
+        this.role = role;
+        this.label = label;
+        this.file = file;
+        this.args = args;
+        this.cap = cap;
+    }
+
+    /** A chapter's server: its file, with the options the registry gives it for the race. */
+    static Server of(Chapters.Chapter chapter, String id, String role, String label, Path file) {
+        return new Server(id, role, label, file, chapter.benchArgs(), chapter.cap().of(chapter.benchArgs()));
+    }
+
+    /**
+     * The servers to race, in chart order: the learner's (the exercise, the reference itself with
+     * --solution-vs-solution, or --url) and the reference; or with --all every chapter's
+     * solution; then the Netty baseline when asked.
+     */
+    static List<Server> lineUp(Options o, Map<String, Chapters.Chapter> chapters) {
+        List<Server> servers = new ArrayList<>();
+        if (o.all()) {
+            for (Chapters.Chapter c : chapters.values()) {
+                Path file = o.root().resolve("solutions").resolve(c.fileName());
+                if (Files.isRegularFile(file)) servers.add(of(c, c.number(), "reference", "solutions/" + c.fileName(), file));
+            }
+            if (servers.isEmpty()) Options.environment("no solutions/NN-*.java under " + o.root());
+        } else {
+            String n = o.chapter();
+            if (!n.matches("\\d\\d")) Options.usage("a chapter is a number such as 03, not '" + n + "'");
+            Chapters.Chapter chapter = chapters.get(n);
+            Path reference = chapterFile(o.root(), "solutions", n, chapter);
+            if (o.url() != null) {
+                servers.add(new Server("learner", "learner", o.url(), null, List.of(), 0));
+            } else {
+                Path learner = o.selfRace() ? reference : chapterFile(o.root(), "exercises", n, chapter);
+                servers.add(of(chapter, "learner", "learner", o.root().relativize(learner).toString(), learner));
+            }
+            servers.add(of(chapter, "reference", "reference", o.root().relativize(reference).toString(), reference));
+        }
+        if (o.baseline()) {
+            Path netty = o.root().resolve("scripts/bench/NettyBaseline.java");
+            servers.add(new Server("netty", "baseline", "Netty 4.2 (scripts/bench/NettyBaseline.java)", netty, List.of(), 0));
+        }
+        return servers;
+    }
+
+    /** DIR/SLUG.java of the chapter, or a usage error when there is none. */
+    private static Path chapterFile(Path root, String dir, String number, Chapters.Chapter chapter) {
+        Path file = chapter == null ? null : root.resolve(dir).resolve(chapter.fileName());
+        if (file == null || !Files.isRegularFile(file)) Options.usage("no " + dir + "/" + number + "-*.java");
+        return file;
+    }
+
+    /** Starts every server that has a file (in parallel), or attaches to the running one; pins them when asked. */
+    static void startAll(List<Server> servers, Options o, boolean pin, Progress progress) {
+        progress.say("starting " + servers.size() + " servers with JBang (the first build of a file takes a while)");
+        // JBang must not build one file twice at once: a second server of the same file starts after the first.
+        Set<Path> files = new HashSet<>();
+        List<Server> first = new ArrayList<>(), again = new ArrayList<>();
+        for (Server s : servers) (s.file == null || files.add(s.file) ? first : again).add(s);
+        start(first, o, pin, progress);
+        start(again, o, pin, progress);
+        for (Server s : servers) {
+            progress.say(String.format(Locale.ROOT, "%-9s %s at %s%s", s.id, s.label, s.url,
+                    s.target.pid() == null ? " (no --pid: no CPU, memory or thread figures)" : ", pid " + s.target.pid()));
+        }
+    }
+
+    private static void start(List<Server> servers, Options o, boolean pin, Progress progress) {
+        List<CompletableFuture<Void>> starting = new ArrayList<>();
+        for (Server s : servers) {
+            if (s.file == null) {
+                s.attach(o.url(), o.pid(), pin);
+                continue;
+            }
+            starting.add(CompletableFuture.runAsync(() -> s.launch(o, pin), r -> Thread.ofPlatform().start(r)));
+        }
+        try {
+            CompletableFuture.allOf(starting.toArray(CompletableFuture[]::new)).join();
+        } catch (RuntimeException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            progress.done();
+            Options.environment("a server did not start: " + cause.getMessage());
+        }
+    }
+
+    /** Uses the server already running at {@code url}; with its pid, reads and pins its process. */
+    private void attach(String url, Long pid, boolean pin) {
+        try {
+            target = Target.running(url, pid);
+        } catch (IllegalArgumentException e) {
+            Options.usage(e.getMessage());
+        }
+        if (!target.accepting()) Options.environment("nothing accepts connections at " + url);
+        if (pid != null) {
+            inspect = new Inspect(pid);
+            pinned = pin && pinRunning(pid);
+        }
+        this.url = target.url();
+    }
+
+    /** Starts the file with JBang on a free port (on CPU 0 when pinning), its output in .results/logs/bench-ID.log. */
+    private void launch(Options o, boolean pin) {
+        List<String> command = new ArrayList<>();
+        if (pin) command.addAll(List.of("taskset", "-c", "0"));
+        command.addAll(List.of(o.jbang(), file.toString(), "--port", "0"));
+        command.addAll(args);
+        Path log = o.root().resolve(".results/logs/bench-" + id + ".log");
+        try {
+            Files.deleteIfExists(log);
+            target = Target.start(command, log, Duration.ofSeconds(180));
+        } catch (IOException e) {
+            throw new IllegalStateException(label + ": " + e.getMessage(), e);
+        }
+        url = target.url();
+        pinned = pin;
+        if (target.pid() != null) inspect = new Inspect(target.pid());
+    }
+
+    /** Pins a running process and all its threads to CPU 0 ({@code taskset -a -p -c 0 PID}). */
+    private static boolean pinRunning(long pid) {
+        try {
+            Process p = new ProcessBuilder("taskset", "-a", "-p", "-c", "0", String.valueOf(pid)).redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor() == 0;
+        } catch (IOException | InterruptedException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Little's law for this server on a sleep-bound workload: the requests it can have in
+     * progress (the connections, or fewer when the model caps them) / the service time.
+     */
+    double bound(Plan.Workload w) {
+        if (!w.sleepBound()) return Double.NaN;
+        int inProgress = cap > 0 ? Math.min(w.connections(), cap) : w.connections();
+        return Stats.littleBound(inProgress, w.serviceMillis() / 1000);
+    }
+
+    /** Whether its process still lives (or, with no pid, it still accepts connections). */
+    boolean alive() {
+        Long pid = target.pid();
+        if (pid != null) return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        return target.accepting();
+    }
+
+    void stop() {
+        if (target != null) target.stop();
+    }
+
+    /** CPU time used so far, or NaN when its process is not known. */
+    double cpuSeconds() {
+        if (inspect == null) return Double.NaN;
+        try {
+            return inspect.cpuTime().toNanos() / 1e9;
+        } catch (RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+
+    /** Heap in use after a full GC, or NaN when the server is not a JVM we can attach to. */
+    double heapAfterGc() {
+        if (inspect == null) return Double.NaN;
+        try {
+            return inspect.heapAfterGc();
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+
+    OptionalLong residentBytes() {
+        return inspect == null ? OptionalLong.empty() : inspect.residentBytes();
+    }
+
+    OptionalInt osThreads() {
+        return inspect == null ? OptionalInt.empty() : inspect.osThreads();
+    }
+
+    OptionalLong maxOpenFiles() {
+        return inspect == null ? OptionalLong.empty() : inspect.maxOpenFiles();
+    }
+
+    /** The server as the report lists it. */
+    BenchReport.ServerEntry entry(Path root) {
+        return new BenchReport.ServerEntry(id, role, label, file == null ? null : root.relativize(file).toString(), url, args,
+                target == null ? null : target.pid(), pinned);
+    }
+}

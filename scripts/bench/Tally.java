@@ -1,0 +1,114 @@
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One server's part in one load workload: why it sits the workload out, if it does; its warm-ups
+ * and measured runs; what went wrong (a failed run, a stall); and the result they make: medians,
+ * totals, peaks, flags and notes.
+ */
+final class Tally {
+    /** At or above this share of its CPU, the load generator may be what limits the figures. */
+    static final double SATURATED_LOAD_PERCENT = 90;
+
+    /** One run's figures, with what the sampler saw of the server meanwhile (-1 when unknown). */
+    record Run(Bombardier.Result load, double cpuSeconds, long peakRss, int peakThreads, double percentOfBound, double loadCpuPercent) {
+        BenchReport.RunFigures figures() {
+            return new BenchReport.RunFigures(Stats.figure(load.rps()), Stats.figure(load.seconds()), load.ok(), load.non2xx(),
+                    load.errors(), load.timeouts(), Stats.figure(load.p50Ms()), Stats.figure(load.p99Ms()), Stats.figure(load.maxMs()),
+                    Stats.figure(cpuSeconds), peakRss < 0 ? null : peakRss, peakThreads < 0 ? null : peakThreads,
+                    Stats.figure(percentOfBound), Stats.figure(loadCpuPercent));
+        }
+    }
+
+    final Server server;
+    final String skipReason; // null when it takes part
+    final List<Run> warmups = new ArrayList<>();
+    final List<Run> runs = new ArrayList<>();
+    final List<String> problems = new ArrayList<>();
+    final List<String> stalls = new ArrayList<>();
+    /** A run stalled: more would stall the same way, and take as long, so it is done with this workload. */
+    boolean cut;
+
+    Tally(Server server, String skipReason) {
+        this.server = server;
+        this.skipReason = skipReason;
+    }
+
+    /** Whether the server sits out the rest of the workload: skipped, gone, or a run stalled. */
+    boolean out() {
+        return skipReason != null || server.gone != null || cut;
+    }
+
+    /** Whether a server needs another warm-up: fewer than the minimum, or the last one still climbed by over 10%. */
+    static boolean stillWarming(List<Run> warmups, int min, int max) {
+        int n = warmups.size();
+        if (n < min) return true;
+        if (n >= max || n < 2) return false;
+        return warmups.get(n - 1).load().rps() > 1.1 * warmups.get(n - 2).load().rps();
+    }
+
+    /**
+     * The result: skipped, or the medians of the measured runs (stalled when none finished
+     * because they stalled), flagged for failed or stalled runs, a run above the server's
+     * Little's-law bound, errors or non-2xx answers, and the server having stopped answering.
+     */
+    BenchReport.Result result(Plan.Workload w) {
+        List<String> flags = new ArrayList<>(problems);
+        if (skipReason != null) return new BenchReport.SkippedResult(server.id, skipReason, flags);
+        String status = runs.isEmpty() && !stalls.isEmpty() ? "stalled" : "measured";
+        flags.addAll(stalls);
+        List<Double> rps = new ArrayList<>(), p50 = new ArrayList<>(), p99 = new ArrayList<>(), cpu = new ArrayList<>(), loadCpu = new ArrayList<>();
+        long ok = 0, non2xx = 0, errors = 0, timeouts = 0, peakRss = -1;
+        int peakThreads = -1;
+        double cpuTotal = 0;
+        Map<String, Long> kinds = new LinkedHashMap<>();
+        for (Run r : runs) {
+            rps.add(r.load().rps());
+            p50.add(r.load().p50Ms());
+            p99.add(r.load().p99Ms());
+            cpu.add(r.cpuSeconds());
+            if (!Double.isNaN(r.loadCpuPercent())) loadCpu.add(r.loadCpuPercent());
+            cpuTotal += r.cpuSeconds();
+            ok += r.load().ok();
+            non2xx += r.load().non2xx();
+            errors += r.load().errors();
+            timeouts += r.load().timeouts();
+            r.load().errorKinds().forEach((k, v) -> kinds.merge(k, v, Long::sum));
+            peakRss = Math.max(peakRss, r.peakRss());
+            peakThreads = Math.max(peakThreads, r.peakThreads());
+            if (r.percentOfBound() > 100) {
+                flags.add(String.format(Locale.ROOT, "a run reached %.1f%% of the Little's-law bound: impossible for a %s ms wait, so the server does not wait as asked",
+                        r.percentOfBound(), Stats.millis(w.serviceMillis())));
+            }
+        }
+        double bound = server.bound(w);
+        double medianRps = Stats.median(rps);
+        double loadCpuPercent = loadCpu.isEmpty() ? Double.NaN : Stats.median(loadCpu);
+        if (errors > 0 || non2xx > 0) {
+            flags.add(String.format(Locale.ROOT, "%d errors (%d timeouts) and %d non-2xx answers in %d measured runs%s",
+                    errors, timeouts, non2xx, runs.size(), kinds.isEmpty() ? "" : "; first error: " + kinds.keySet().iterator().next()));
+        }
+        if (runs.isEmpty() && stalls.isEmpty()) flags.add("no measured run finished");
+        if (server.gone != null) flags.add(server.gone);
+        return new BenchReport.LoadResult(server.id, status, Stats.figure(medianRps),
+                new BenchReport.Latency(Stats.figure(Stats.median(p50)), Stats.figure(Stats.median(p99))),
+                ok, non2xx, errors, timeouts, kinds, Stats.figure(Stats.median(cpu)),
+                Stats.figure(ok == 0 ? Double.NaN : cpuTotal * 1000 / ok), peakRss < 0 ? null : peakRss,
+                peakThreads < 0 ? null : peakThreads, Stats.figure(bound), Stats.figure(Stats.percentOf(medianRps, bound)),
+                Stats.figure(loadCpuPercent), null, runs.stream().map(Run::figures).toList(),
+                warmups.stream().map(Run::figures).toList(), flags, notes(loadCpuPercent));
+    }
+
+    /** What is worth knowing about a result without being a failure. */
+    static List<String> notes(double loadCpuPercent) {
+        List<String> notes = new ArrayList<>();
+        if (loadCpuPercent >= SATURATED_LOAD_PERCENT) {
+            notes.add(String.format(Locale.ROOT, "the load generator used %.0f%% of its CPU (median run): it may be the bottleneck, "
+                    + "so these figures are a floor for the server, not its limit", loadCpuPercent));
+        }
+        return notes;
+    }
+}

@@ -1,0 +1,46 @@
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
+
+/**
+ * What scripts/check.sh reports for one chapter: {@code .results/checks/NN.json}, the output of
+ * {@code check.sh --json}, and what a hand-in carries (scripts/room). These records are its
+ * schema, written and read by Jackson (scripts/lib/Jackson.java); a field that does not apply is
+ * absent.
+ *
+ * @param target    what was graded: exercise, solution, file or url
+ * @param time      when, ISO-8601
+ * @param server    the file or URL graded; absent when it could not run
+ * @param passed    absent, like failed and skipped, when it could not run
+ * @param restarts  how often a server that stopped answering was started again; absent when never
+ * @param exit      0 all passed (or failed as expected), 1 a check failed, 2 it could not run
+ * @param error     why it could not run
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+record CheckReport(String chapter, String title, String target, String time, String server, Long passed, Long failed,
+                   Long skipped, List<Check> checks, Integer restarts, int exit, String error) {
+
+    /** A report of checks that could not run at all. */
+    static CheckReport couldNotRun(String chapter, String title, String target, String time, String error) {
+        return new CheckReport(chapter, title, target, time, null, null, null, null, List.of(), null, 2, error);
+    }
+
+    static CheckReport read(String json) {
+        return Jackson.read(json, CheckReport.class);
+    }
+
+    String json() {
+        return Jackson.write(this);
+    }
+
+    /**
+     * One check: {@code status} pass, fail or skip; {@code message} what happened (absent when
+     * nothing to say); for a failure, {@code todo} (the TODO tag of the exercise that covers it,
+     * if one does), {@code hint} and {@code see} (the page that explains it).
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Check(String id, String name, String status, String message, String todo, String hint, String see) {
+        boolean failed() {
+            return "fail".equals(status);
+        }
+    }
+}
