@@ -14,6 +14,8 @@ set -o errexit -o nounset -o pipefail
 
 # shellcheck source=scripts/setup.sh
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/setup.sh"
+# shellcheck source=scripts/lib.sh
+source "${ROOT}/scripts/lib.sh"
 
 usage() {
   echo "usage: scripts/check.sh NN|--all [--solution | --file FILE | --url URL [--pid PID]] [--watch] [--json]"

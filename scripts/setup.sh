@@ -13,7 +13,9 @@
 #   setup_asciidoctor  asciidoctor with the Rouge highlighter on PATH
 #   setup_bombardier   BOMBARDIER = a bombardier binary
 #   setup_all          all of the above
-# Installed tools go to .tools/ (git-ignored), or to $COURSE_TOOLS_DIR.
+# Installed tools go to .tools/ (git-ignored), or to $COURSE_TOOLS_DIR. Tools only: the other
+# helpers the scripts share are in scripts/lib.sh, and the browser tests' Chromium and
+# playwright-core in scripts/test/browser.sh.
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="${COURSE_TOOLS_DIR:-${ROOT}/.tools}"
@@ -21,7 +23,6 @@ export ROOT TOOLS
 
 readonly JBANG_VERSION=0.132.1
 readonly HUGO_VERSION=0.168.0
-readonly PLAYWRIGHT_VERSION=1.65.1
 
 setup_say() {
   echo "setup: $*" >&2
@@ -248,110 +249,6 @@ setup_bombardier() {
   export BOMBARDIER
 }
 
-# A Chrome or Chromium to drive: $CHROME, else the usual names (Linux packages, macOS apps).
-find_chrome() {
-  local candidate
-  for candidate in "${CHROME:-}" /usr/bin/chromium chromium chromium-browser google-chrome google-chrome-stable \
-                   "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome" \
-                   "/Applications/Chromium.app/Contents/MacOS/Chromium"; do
-    if [[ "${candidate}" == */* && -x "${candidate}" ]]; then
-      CHROME="${candidate}"
-      return 0
-    elif [[ -n "${candidate}" && "${candidate}" != */* ]] && command -v "${candidate}" >/dev/null 2>&1; then
-      CHROME="$(command -v "${candidate}")"
-      return 0
-    fi
-  done
-  return 1
-}
-
-# For the browser tests only (scripts/test.sh), so not in setup_all: CHROME = a Chrome or
-# Chromium binary, PLAYWRIGHT_DIR = a folder whose node_modules holds playwright-core (which
-# drives that browser and downloads none).
-setup_browser() {
-  if ! find_chrome; then
-    if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null 2>&1; then
-      setup_say "installing chromium with apt-get (once)"
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null 2>&1 \
-        || { apt-get update -qq >/dev/null 2>&1 \
-             && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null 2>&1; } || true
-    fi
-    if ! find_chrome; then
-      echo "setup: no Chrome or Chromium for the browser tests: 'apt-get install chromium', 'brew install --cask chromium', or set CHROME to the browser's binary" >&2
-      return 2
-    fi
-  fi
-  if ! command -v npm >/dev/null 2>&1 \
-     || ! node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' >/dev/null 2>&1; then
-    echo "setup: the browser tests need Node.js 20 or newer with npm: 'apt-get install nodejs npm', 'brew install node', or https://nodejs.org/" >&2
-    return 2
-  fi
-  PLAYWRIGHT_DIR="${TOOLS}/browser"
-  if ! grep -qs "\"version\": \"${PLAYWRIGHT_VERSION}\"" "${PLAYWRIGHT_DIR}/node_modules/playwright-core/package.json"; then
-    setup_say "installing playwright-core ${PLAYWRIGHT_VERSION} from npm into ${PLAYWRIGHT_DIR} (once; no browser download)"
-    mkdir -p "${PLAYWRIGHT_DIR}"
-    if ! npm install --prefix "${PLAYWRIGHT_DIR}" --no-audit --no-fund "playwright-core@${PLAYWRIGHT_VERSION}" \
-         >"${TOOLS}/browser-install.log" 2>&1; then
-      echo "setup: could not install playwright-core from npm (see ${TOOLS}/browser-install.log): 'npm install --prefix ${PLAYWRIGHT_DIR} playwright-core@${PLAYWRIGHT_VERSION}'" >&2
-      return 2
-    fi
-  fi
-  export CHROME PLAYWRIGHT_DIR
-}
-
-# Runs a command (a JBang program) in the background and waits for it, so that the EXIT trap
-# stops it by PID on every path, Ctrl-C included; its Java shutdown hooks then stop whatever
-# servers or load it started. Exits with the command's status. For scripts that end with it.
-background_pid=""
-
-# shellcheck disable=SC2317  # called by the EXIT trap
-stop_background() {
-  if [[ -n "${background_pid}" ]] && kill -0 "${background_pid}" 2>/dev/null; then
-    kill "${background_pid}" 2>/dev/null || true
-    wait "${background_pid}" 2>/dev/null || true
-  fi
-}
-
-run_and_wait() {
-  trap stop_background EXIT
-  trap 'exit 130' INT TERM
-  "$@" &
-  background_pid=$!
-  local status=0
-  wait "${background_pid}" || status=$?
-  background_pid=""
-  exit "${status}"
-}
-
-# Parses the arguments of a wrapper that takes one word and an optional "--out PATH"
-# (handin.sh, room.sh): sets ARG_WORD and ARG_OUT (empty when not given). Calls the script's
-# own usage: on -h/--help it prints it and exits 0; on anything else unexpected, exits 2.
-ARG_WORD=""
-ARG_OUT=""
-# shellcheck disable=SC2034  # ARG_OUT is read by the scripts that call this
-parse_word_and_out() {
-  ARG_WORD=""
-  ARG_OUT=""
-  while [[ $# -gt 0 ]]; do
-    case "$1" in
-      -h|--help) usage; exit 0 ;;
-      --out)
-        if [[ $# -lt 2 ]]; then usage >&2; exit 2; fi
-        ARG_OUT="$2"
-        shift ;;
-      -*) usage >&2; exit 2 ;;
-      *)
-        if [[ -n "${ARG_WORD}" ]]; then usage >&2; exit 2; fi
-        ARG_WORD="$1" ;;
-    esac
-    shift
-  done
-  if [[ -z "${ARG_WORD}" ]]; then
-    usage >&2
-    exit 2
-  fi
-}
-
 setup_all() {
   local status=0
   setup_java || status=2
@@ -367,7 +264,7 @@ setup_main() {
   local quiet=false
   case "${1:-}" in
     --quiet) quiet=true ;;
-    -h|--help) sed -n '3,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; return 0 ;;
+    -h|--help) sed -n '3,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; return 0 ;;
     "") ;;
     *) echo "usage: scripts/setup.sh [--quiet]" >&2; return 2 ;;
   esac

@@ -8,7 +8,7 @@
 # 2. the kit's and the grading harness's unit tests; for every chapter: the solution passes
 #    its checks, the untouched exercise fails exactly what its TODOs are about, and each
 #    known-broken variant of the solution is caught by the check named for its mistake
-#    (scripts/test/SelfTest.java, expectations in scripts/test/chapters/NN.txt);
+#    (scripts/test/SelfTest.java, broken variants in scripts/test/spoilers/NN.txt);
 #    a Python server written from the protocol page alone passes chapters 01, 03, 04 and 06
 #    (scripts/test/independent/server.py, graded with check.sh --url --pid);
 #    then every solution's checks once more with one core kept busy (a busy laptop);
@@ -17,7 +17,7 @@
 # 5. hand-ins and the room summary (scripts/handin.sh, scripts/room.sh) on a fixture room;
 # 6. the site builds with no warnings, and every page shows the code it includes;
 # 7. the built site, served under a sub-path, in Chromium: every page loads cleanly, and every
-#    feature of js/course.js works (scripts/test/browser.mjs; screenshots in .results/screenshots/);
+#    feature of js/course/ works (scripts/test/browser.mjs; screenshots in .results/screenshots/);
 # 8. no process started by the run is still alive.
 # Ends with "N passed, N failed"; exit 0 when all passed, 1 otherwise, 2 when it could not run.
 
@@ -25,6 +25,8 @@ set -o errexit -o nounset -o pipefail
 
 # shellcheck source=scripts/setup.sh
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/setup.sh"
+# shellcheck source=scripts/test/browser.sh
+source "${ROOT}/scripts/test/browser.sh"
 
 passed=0
 failed=0
@@ -309,22 +311,12 @@ step_prefetch() {
 # Hand-ins and the room summary: two learners, one packed by handin, one a raw check.sh --json.
 step_room() {
   section "Hand-ins and the room summary (scripts/handin.sh, scripts/room.sh)"
-  local dir
+  local dir fixtures="${ROOT}/scripts/test/fixtures/room"
   dir="$(mktemp -d)"
-  mkdir -p "${dir}/learner/.results/checks" "${dir}/learner/.results/bench" "${dir}/room"
-  cat >"${dir}/learner/.results/checks/01.json" <<'JSON'
-{"chapter": "01", "title": "The blocking server", "time": "2026-01-01T10:00:00Z", "passed": 20, "failed": 0, "exit": 0}
-JSON
-  cat >"${dir}/learner/.results/checks/03.json" <<'JSON'
-{"chapter": "03", "title": "The selector reactor", "time": "2026-01-01T11:00:00Z", "passed": 17, "failed": 4, "exit": 1}
-JSON
-  cat >"${dir}/learner/.results/bench/03.json" <<'JSON'
-{"schema": "course-bench/1", "kind": "chapter", "chapter": "03", "workloads": [{"id": "hello", "results": [
- {"server": "learner", "status": "measured", "rps": 41234.5}, {"server": "reference", "status": "measured", "rps": 50000}]}]}
-JSON
-  cat >"${dir}/room/grace.json" <<'JSON'
-[{"chapter": "01", "title": "The blocking server", "time": "2026-01-01T10:30:00Z", "passed": 19, "failed": 1, "exit": 1}]
-JSON
+  mkdir -p "${dir}/learner/.results" "${dir}/room"
+  # ada's grading and race, as check.sh and bench.sh leave them; grace's raw check.sh --json.
+  cp -R "${fixtures}/ada-results/." "${dir}/learner/.results/"
+  cp "${fixtures}/handins/grace.json" "${dir}/room/"
   if "${JBANG}" "${ROOT}/scripts/room/Room.java" handin "${dir}/learner" ada "${dir}/room" >/dev/null 2>&1 \
      && [[ -f "${dir}/room/ada.json" ]]; then
     pass "handin packs a learner's checks and races into NAME.json"
@@ -378,7 +370,7 @@ step_site() {
 }
 
 # The site step's build in Chromium, served under /course/ as on a project's GitHub Pages:
-# every page loads with no error and asks no other host, and each feature of js/course.js works.
+# every page loads with no error and asks no other host, and each feature of js/course/ works.
 step_browser() {
   section "The site in a browser (scripts/test/browser.mjs)"
   if [[ -z "${site_dir}" || ! -f "${site_dir}/index.html" ]]; then

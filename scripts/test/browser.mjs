@@ -1,10 +1,10 @@
-// The built course site in a real browser: every page, then each feature of js/course.js.
+// The built course site in a real browser: every page, then each feature of js/course/*.js.
 //
 // Usage: node scripts/test/browser.mjs BASE_URL OUTDIR
 //   BASE_URL  where the built site is served, under a sub-path (http://127.0.0.1:PORT/course/)
 //   OUTDIR    where the screenshots go
 // Environment: CHROME (the browser's binary) and PLAYWRIGHT_DIR (a folder whose node_modules
-// holds playwright-core), both set by setup_browser in scripts/setup.sh.
+// holds playwright-core), both set by setup_browser in scripts/test/browser.sh.
 //
 // Prints "ok    browser: NAME" or "FAIL  browser: NAME: why" per test, then "N passed, N failed";
 // exits 0 when all passed, 1 when one failed, 2 when it could not run. The browser is closed on
@@ -39,7 +39,7 @@ try {
   const require = createRequire(path.join(process.env.PLAYWRIGHT_DIR || ".", "package.json"));
   ({ chromium } = require("playwright-core"));
 } catch (e) {
-  fail("playwright-core loads", `not found under PLAYWRIGHT_DIR=${process.env.PLAYWRIGHT_DIR || "(unset)"}: run setup_browser (scripts/setup.sh)`);
+  fail("playwright-core loads", `not found under PLAYWRIGHT_DIR=${process.env.PLAYWRIGHT_DIR || "(unset)"}: run setup_browser (scripts/test/browser.sh)`);
   finish(2);
 }
 
@@ -102,12 +102,12 @@ async function newContext(options = {}) {
 }
 
 // A page that records what went wrong on it: console errors, uncaught exceptions, failed
-// requests, HTTP errors, and course.js's own warnings (a feature that threw).
+// requests, HTTP errors, and js/course/main.js's own warnings (a feature that threw).
 async function newPage(context) {
   const page = await context.newPage();
   const problems = [];
   page.on("console", (m) => {
-    if (m.type() === "error" || (m.type() === "warning" && m.text().startsWith("course.js"))) {
+    if (m.type() === "error" || (m.type() === "warning" && m.text().startsWith("js/course:"))) {
       problems.push(`console ${m.type()}: ${m.text()}`);
     }
   });

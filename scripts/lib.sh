@@ -1,0 +1,63 @@
+# shellcheck shell=bash
+#
+# What the command scripts share besides finding tools (scripts/setup.sh does that): running
+# the JBang program a script wraps, and parsing a wrapper's arguments. Sourced, not run:
+#
+#   source "${ROOT}/scripts/lib.sh"
+#
+# Functions:
+#   run_and_wait CMD ARG...       runs CMD so that Ctrl-C and every exit stop it; exits with its status
+#   parse_word_and_out ARG...     "WORD [--out PATH]" into ARG_WORD and ARG_OUT, or usage and exit
+
+# Runs a command (a JBang program) in the background and waits for it, so that the EXIT trap
+# stops it by PID on every path, Ctrl-C included; its Java shutdown hooks then stop whatever
+# servers or load it started. Exits with the command's status. For scripts that end with it.
+background_pid=""
+
+# shellcheck disable=SC2317  # called by the EXIT trap
+stop_background() {
+  if [[ -n "${background_pid}" ]] && kill -0 "${background_pid}" 2>/dev/null; then
+    kill "${background_pid}" 2>/dev/null || true
+    wait "${background_pid}" 2>/dev/null || true
+  fi
+}
+
+run_and_wait() {
+  trap stop_background EXIT
+  trap 'exit 130' INT TERM
+  "$@" &
+  background_pid=$!
+  local status=0
+  wait "${background_pid}" || status=$?
+  background_pid=""
+  exit "${status}"
+}
+
+# Parses the arguments of a wrapper that takes one word and an optional "--out PATH"
+# (handin.sh, room.sh): sets ARG_WORD and ARG_OUT (empty when not given). Calls the script's
+# own usage: on -h/--help it prints it and exits 0; on anything else unexpected, exits 2.
+ARG_WORD=""
+ARG_OUT=""
+# shellcheck disable=SC2034  # ARG_OUT is read by the scripts that call this
+parse_word_and_out() {
+  ARG_WORD=""
+  ARG_OUT=""
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      -h|--help) usage; exit 0 ;;
+      --out)
+        if [[ $# -lt 2 ]]; then usage >&2; exit 2; fi
+        ARG_OUT="$2"
+        shift ;;
+      -*) usage >&2; exit 2 ;;
+      *)
+        if [[ -n "${ARG_WORD}" ]]; then usage >&2; exit 2; fi
+        ARG_WORD="$1" ;;
+    esac
+    shift
+  done
+  if [[ -z "${ARG_WORD}" ]]; then
+    usage >&2
+    exit 2
+  fi
+}

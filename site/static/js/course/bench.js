@@ -1,0 +1,185 @@
+// Benchmark panels: what scripts/bench.sh wrote (schema course-bench/1), as bar charts.
+//
+// <div class="bench-panel" data-src="bench/reference.json" data-servers="06,netty"
+//      data-title="Reference, all models"></div>
+// data-src is relative to the site root; data-servers (optional) keeps those server ids only;
+// data-missing is the text shown when the file is not there (e.g. before a learner's first run).
+
+import { el, svg, num, root, learnerResults } from "./shared.js";
+
+function bytes(x) {
+  if (x === null || x === undefined || isNaN(x)) return "–";
+  var units = ["B", "KiB", "MiB", "GiB"], i = 0, v = Math.abs(x);
+  while (v >= 1024 && i < units.length - 1) { v /= 1024; i++; }
+  return (x < 0 ? "-" : "") + num(v, v >= 100 ? 0 : 1) + " " + units[i];
+}
+
+// What a workload's bar shows, and whether more is better.
+function measure(workload) {
+  if (workload.group === "idle") {
+    return { label: "heap per idle connection", value: function (r) { return r.heapPerConnectionBytes; },
+             text: bytes, higherIsBetter: false };
+  }
+  return { label: "requests/s (median)", value: function (r) { return r.rps; },
+           text: function (v) { return num(v, 0) + " req/s"; }, higherIsBetter: true };
+}
+
+function serverLabel(server) {
+  if (server.role === "learner") return "yours";
+  if (server.role === "baseline") return "plain Netty";
+  return server.label.replace(/^solutions\//, "").replace(/\.java$/, "");
+}
+
+// One workload: a bar per server, the Little's-law bound as a dashed line when there is one.
+function chart(doc, workload, servers) {
+  var m = measure(workload);
+  var rows = servers.map(function (s) {
+    var r = workload.results.filter(function (x) { return x.server === s.id; })[0];
+    return { server: s, result: r, value: r && r.status === "measured" ? m.value(r) : null };
+  }).filter(function (row) { return row.result; });
+  if (rows.length === 0) return null;
+  var max = Math.max.apply(null, rows.map(function (r) { return r.value || 0; }).concat([workload.boundRps || 0, 1e-9]));
+  var rowH = 26, labelW = 130, barW = 290, valueW = 260, width = labelW + barW + valueW;
+  var height = rows.length * rowH + 22;
+  var figure = el("figure", { "class": "bench-chart" });
+  var title = workload.id + ": " + m.label + (m.higherIsBetter ? " (longer is better)" : " (shorter is better)");
+  figure.appendChild(el("figcaption", {}, title));
+  var s = svg("svg", { viewBox: "0 0 " + width + " " + height, role: "img", "aria-label": title });
+  rows.forEach(function (row, i) {
+    var y = i * rowH + 4;
+    var cls = "bar " + row.server.role;
+    s.appendChild(svg("text", { x: labelW - 8, y: y + 15, "text-anchor": "end", "class": "label" }, serverLabel(row.server)));
+    if (row.value !== null && row.value !== undefined && !isNaN(row.value)) {
+      var w = Math.max(1, barW * Math.max(0, row.value) / max);
+      s.appendChild(svg("rect", { x: labelW, y: y + 2, width: w, height: rowH - 8, rx: 3, "class": cls }));
+    }
+    var r = row.result, text;
+    if (r.status !== "measured") {
+      text = r.status === "skipped" ? "skipped" : "stalled: no run finished";
+    } else {
+      text = m.text(row.value);
+      if (r.percentOfBound !== null && r.percentOfBound !== undefined) {
+        var own = r.boundRps && workload.boundRps && r.boundRps < workload.boundRps;
+        text += " · " + num(r.percentOfBound, 1) + "% of " + (own ? "its bound, " + num(r.boundRps, 0) + " req/s" : "bound");
+      }
+      if (workload.group === "idle" && r.asked) text += " · " + num(r.served, 0) + "/" + num(r.asked, 0) + " served";
+    }
+    if ((r.flags || []).length) text += " ⚑";
+    s.appendChild(svg("text", { x: labelW + barW + 8, y: y + 15, "class": "value" + ((r.flags || []).length ? " flagged" : "") }, text));
+  });
+  if (workload.boundRps) {
+    var bx = labelW + barW * workload.boundRps / max;
+    s.appendChild(svg("line", { x1: bx, x2: bx, y1: 0, y2: height - 18, "class": "bound" }));
+    s.appendChild(svg("text", { x: Math.min(bx, labelW + barW - 4), y: height - 4, "text-anchor": "end", "class": "bound-label" },
+      "Little's law: " + num(workload.boundRps, 0) + " req/s"));
+  }
+  figure.appendChild(s);
+  return figure;
+}
+
+// The figures behind the bars, with what went wrong, so nothing is hidden.
+function table(doc, servers) {
+  var t = el("table", { "class": "bench-table" });
+  var head = el("tr");
+  ["workload", "server", "req/s", "p50 ms", "p99 ms", "errors", "non-2xx", "CPU ms/req", "peak RSS", "peak threads", "ratio"]
+    .forEach(function (h) { head.appendChild(el("th", {}, h)); });
+  t.appendChild(el("thead")).appendChild(head);
+  var body = t.appendChild(el("tbody"));
+  doc.workloads.forEach(function (w) {
+    servers.forEach(function (s) {
+      var r = w.results.filter(function (x) { return x.server === s.id; })[0];
+      if (!r) return;
+      var tr = el("tr", (r.flags || []).length ? { "class": "flagged", title: r.flags.join("; ") } : {});
+      var cells;
+      if (w.group === "idle") {
+        cells = [w.id, serverLabel(s), "–", "–", "–", num(r.refused + r.unanswered, 0), "–", "–",
+          bytes(r.rssWithBytes), num(r.threadsWith, 0),
+          r.ratio && r.ratio.heapPerConnection ? num(r.ratio.heapPerConnection, 2) + "×" : "–"];
+        cells[2] = bytes(r.heapPerConnectionBytes) + "/conn";
+      } else {
+        cells = [w.id, serverLabel(s), num(r.rps, 0), num(r.latencyMs && r.latencyMs.p50, 1), num(r.latencyMs && r.latencyMs.p99, 1),
+          num(r.errors, 0), num(r.non2xx, 0), num(r.cpuMillisPerRequest, 3), bytes(r.peakRssBytes), num(r.peakThreads, 0),
+          r.ratio && r.ratio.rps ? num(r.ratio.rps, 2) + "×" : "–"];
+      }
+      cells.forEach(function (c) { tr.appendChild(el("td", {}, c)); });
+      body.appendChild(tr);
+    });
+  });
+  var wrap = el("div", { "class": "bench-table-wrap" });
+  wrap.appendChild(t);
+  return wrap;
+}
+
+function describe(doc) {
+  var m = doc.machine || {}, os = m.os || {}, how = doc.methodology || {};
+  var p = el("p", { "class": "bench-machine" });
+  p.textContent = "Measured " + (doc.date || "").slice(0, 10) + " on " + (m.cores || "?") + " cores (" + (m.cpuModel || "unknown CPU") + "), "
+    + bytes(m.memoryBytes) + ", " + (os.name || "") + " " + (os.arch || "") + ", " + (m.java || "") + "; "
+    + (m.pinning || "") + ". Mode " + how.mode + ": " + how.warmups + " warm-up(s), then the " + (how.statistic || "median")
+    + " of " + how.runs + " runs of " + how.runSeconds + " s"
+    + (how.ioRunSeconds && how.ioRunSeconds !== how.runSeconds ? " (io: " + how.ioRunSeconds + " s)" : "") + (doc.command ? ", with: " + doc.command : "") + ".";
+  return p;
+}
+
+function render(panel, doc) {
+  var keep = (panel.getAttribute("data-servers") || "").split(",").filter(Boolean);
+  var servers = (doc.servers || []).filter(function (s) {
+    return keep.length === 0 || keep.indexOf(s.id) >= 0;
+  });
+  panel.textContent = "";
+  var title = panel.getAttribute("data-title");
+  if (title) panel.appendChild(el("p", { "class": "bench-title" }, title));
+  panel.appendChild(describe(doc));
+  (doc.workloads || []).forEach(function (w) {
+    var c = chart(doc, w, servers);
+    if (c) panel.appendChild(c);
+  });
+  var details = el("details", { "class": "bench-details" });
+  details.appendChild(el("summary", {}, "All figures, and what was flagged"));
+  details.appendChild(table(doc, servers));
+  (doc.flags || []).forEach(function (f) { details.appendChild(el("p", { "class": "bench-flag" }, "⚑ " + f)); });
+  (doc.workloads || []).forEach(function (w) {
+    (w.results || []).forEach(function (r) {
+      if (!servers.some(function (s) { return s.id === r.server; })) return;
+      (r.notes || []).forEach(function (n) {
+        details.appendChild(el("p", { "class": "bench-note" }, "Note, " + w.id + ", " + r.server + ": " + n));
+      });
+    });
+  });
+  panel.appendChild(details);
+  panel.classList.add("ready");
+}
+
+function missing(panel, src) {
+  panel.textContent = "";
+  panel.appendChild(el("p", { "class": "bench-missing" },
+    panel.getAttribute("data-missing") || ("No results at " + src + " yet.")));
+}
+
+function loadBenchPanel(panel) {
+  var src = panel.getAttribute("data-src");
+  if (src.indexOf("results/") !== 0) {
+    fetchBenchPanel(panel, src);
+    return;
+  }
+  learnerResults.then(function (files) {
+    if (files.indexOf(src.slice("results/".length)) < 0) missing(panel, src);
+    else fetchBenchPanel(panel, src);
+  });
+}
+
+function fetchBenchPanel(panel, src) {
+  fetch(root + src, { cache: "no-store" }).then(function (response) {
+    if (!response.ok) throw new Error(response.status);
+    return response.json();
+  }).then(function (doc) {
+    if (doc.schema !== "course-bench/1") throw new Error("unknown schema " + doc.schema);
+    render(panel, doc);
+  }).catch(function () {
+    missing(panel, src);
+  });
+}
+
+export function benchPanels() {
+  document.querySelectorAll(".bench-panel").forEach(loadBenchPanel);
+}
