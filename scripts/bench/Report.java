@@ -45,10 +45,10 @@ final class Report {
             }
             if (idle) {
                 out.println(p.dim(String.format(Locale.ROOT, "  %-10s %11s %8s %10s %10s %10s %8s  %s", "server", "served", "refused",
-                        "unanswered", "heap/conn", "RSS/conn", "threads", vs)));
+                        "unanswered", "heap/conn", "RSS/conn", "OS thr", vs)));
             } else {
                 out.println(p.dim(String.format(Locale.ROOT, "  %-10s %8s %8s %8s %8s %8s %8s %7s %9s %7s %6s  %s", "server", "req/s",
-                        "p50 ms", "p99 ms", "errors", "timeouts", "non-2xx", "CPU s", "peak RSS", "threads",
+                        "p50 ms", "p99 ms", "errors", "timeouts", "non-2xx", "CPU s", "peak RSS", "OS thr",
                         Double.isNaN(bound) ? "" : "bound", vs)));
             }
             for (BenchReport.Result r : w.results()) out.println(" " + (r.flags().isEmpty() ? " " : p.red("!")) + row(w, r, p));
@@ -59,6 +59,9 @@ final class Report {
                 }
             }
         }
+        out.println();
+        out.println(p.dim("  OS thr: the server process's operating-system threads at their peak: the JVM's own (JIT compilers, GC,"));
+        out.println(p.dim("  the flight recorder) included, virtual threads not, so a one-loop reactor shows about a dozen."));
         chart(out, report, p);
     }
 

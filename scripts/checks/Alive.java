@@ -17,7 +17,7 @@ final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutio
     /** Notes per check id, shown with its result. */
     static final Map<String, String> NOTES = new ConcurrentHashMap<>();
 
-    static final int PROBE_MS = 3000;
+    static final int PROBE_MS = 2000;
 
     /** Why the later checks cannot run (a --url server that stopped answering); null while they can. */
     private static volatile String gone;

@@ -136,8 +136,8 @@ class ProtocolChecks {
         Client.Reply r;
         try (Client c = Client.connect()) {
             r = c.send(Client.request("GET", "/io?ms=300")).read();
-        } catch (java.net.SocketTimeoutException e) {
-            throw new AssertionError("/io?ms=300 got no answer within " + Client.READ_TIMEOUT_MS / 1000 + " s");
+        } catch (Client.NoAnswer e) {
+            throw new AssertionError("/io?ms=300 got no answer within " + Client.seconds(Client.READ_TIMEOUT_MS));
         }
         long took = start.ms();
         r.assertStatus(200);
