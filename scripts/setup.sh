@@ -69,14 +69,19 @@ setup_java() {
   export PATH
 }
 
-find_jbang() {
-  if [[ -x "${TOOLS}/bin/jbang" ]]; then
-    JBANG="${TOOLS}/bin/jbang"
-  elif command -v jbang >/dev/null 2>&1; then
-    JBANG="$(command -v jbang)"
-  else
+# Sets the variable named $2 to the tool $1 in .tools/bin, or else on PATH; fails if neither has it.
+find_tool() {
+  local found
+  if [[ -x "${TOOLS}/bin/$1" ]]; then
+    found="${TOOLS}/bin/$1"
+  elif ! found="$(command -v "$1" 2>/dev/null)"; then
     return 1
   fi
+  printf -v "$2" '%s' "${found}"
+}
+
+find_jbang() {
+  find_tool jbang JBANG
 }
 
 install_jbang() {
@@ -221,13 +226,7 @@ setup_asciidoctor() {
 }
 
 find_bombardier() {
-  if [[ -x "${TOOLS}/bin/bombardier" ]]; then
-    BOMBARDIER="${TOOLS}/bin/bombardier"
-  elif command -v bombardier >/dev/null 2>&1; then
-    BOMBARDIER="$(command -v bombardier)"
-  else
-    return 1
-  fi
+  find_tool bombardier BOMBARDIER
 }
 
 setup_bombardier() {
