@@ -1,10 +1,15 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -132,16 +137,11 @@ class Ch03Checks {
             for (int i = 0; i < 100; i++) clients.add(Client.connect(10_000));
             Elapsed start = Elapsed.start();
             for (Client c : clients) c.send(Client.request("GET", "/io?ms=500"));
-            int answered = 0;
-            try {
-                for (Client c : clients) {
-                    c.socket().setSoTimeout((int) Math.max(1, 3000 - start.ms())); // 3 s for all of them
-                    c.read().assertStatus(200);
-                    answered++;
-                }
-            } catch (Client.NoAnswer e) {
-                throw new AssertionError(answered + " of 100 requests of /io?ms=500 were answered within 3 s; "
-                        + (100 - answered) + " had not come");
+            List<Client.Reply> answered = clients.readWithin(3000);
+            answered.forEach(r -> r.assertStatus(200));
+            if (answered.size() < clients.size()) {
+                throw new AssertionError(answered.size() + " of 100 requests of /io?ms=500 were answered within 3 s; "
+                        + (100 - answered.size()) + " had not come");
             }
             long ms = start.ms();
             assertTrue(ms < 1500, "100 requests of 500 ms took " + ms + " ms together");
@@ -193,17 +193,7 @@ class Ch03Checks {
                     .toList();
             assertEquals(1, io.size(), "threads doing I/O or waiting, with 50 requests in flight: "
                     + io.stream().map(Inspect.ThreadInfo::name).toList());
-            Elapsed reading = Elapsed.start();
-            for (Client c : clients) { // the answers, for 3 s at most: this check is not about how fast they come
-                long left = 3000 - reading.ms();
-                if (left <= 0) break;
-                c.socket().setSoTimeout((int) left);
-                try {
-                    c.read();
-                } catch (Client.NoAnswer e) {
-                    break;
-                }
-            }
+            clients.readWithin(3000); // the answers, for 3 s at most: this check is not about how fast they come
         }
         Thread.sleep(500); // let the JIT finish compiling what the load warmed up
         Duration before = inspect.cpuTime();
@@ -257,21 +247,21 @@ class Ch03Checks {
      * neither a fast nor a busy machine changes the verdict. Chapter 06 runs it too.
      */
     static void assertStopsReading() throws Exception {
-        byte[] batch = Client.request("GET", "/").repeat(64).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
-        java.util.concurrent.atomic.AtomicLong written = new java.util.concurrent.atomic.AtomicLong();
+        byte[] batch = Client.request("GET", "/").repeat(64).getBytes(StandardCharsets.ISO_8859_1);
+        AtomicLong written = new AtomicLong();
         Target t = Target.get();
-        try (java.net.Socket s = new java.net.Socket()) {
+        try (Socket s = new Socket()) {
             s.setReceiveBufferSize(64 * 1024);  // small buffers on our side: what piles up is the server's
             s.setSendBufferSize(64 * 1024);
-            s.connect(new java.net.InetSocketAddress(t.host, t.port), 3000);
+            s.connect(new InetSocketAddress(t.host, t.port), 3000);
             Thread writer = Thread.ofPlatform().daemon().start(() -> {
                 try {
-                    java.io.OutputStream out = s.getOutputStream();
+                    OutputStream out = s.getOutputStream();
                     while (!Thread.currentThread().isInterrupted()) {
                         out.write(batch);
                         written.addAndGet(batch.length);
                     }
-                } catch (java.io.IOException e) {
+                } catch (IOException e) {
                     // closed below
                 }
             });
@@ -328,7 +318,7 @@ class Ch03Checks {
           see = "chapters/03-reactor#timers-in-the-loop")
     void sameDeadline() throws Exception {
         try (Clients clients = new Clients().connect(20, 8000)) {
-            byte[] request = Client.request("GET", "/io?ms=100").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+            byte[] request = Client.request("GET", "/io?ms=100").getBytes(StandardCharsets.ISO_8859_1);
             for (Client c : clients) c.send(request); // within a millisecond or two
             int answered = 0;
             try {

@@ -3,13 +3,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -169,7 +164,7 @@ class Ch06Checks {
             try (Clients clients = new Clients().connect(8, 5000)) {
                 clients.sendAll(Client.request("GET", "/io?ms=30") + Client.request("GET", "/cpu?ms=5") + Client.request("GET", "/"));
                 for (Client c : clients) for (int i = 0; i < 3; i++) c.read().assertStatus(200);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
         }, settings, "jdk.MethodTrace");

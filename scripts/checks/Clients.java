@@ -25,6 +25,26 @@ final class Clients implements AutoCloseable, Iterable<Client> {
         return this;
     }
 
+    /**
+     * Reads one answer on each connection in turn, all of them within {@code budgetMs} from now;
+     * returns those that came, stopping at the first that had not come when the budget ran out.
+     */
+    List<Client.Reply> readWithin(long budgetMs) throws IOException {
+        Elapsed reading = Elapsed.start();
+        List<Client.Reply> replies = new ArrayList<>();
+        for (Client c : clients) {
+            long left = budgetMs - reading.ms();
+            if (left <= 0) break;
+            c.socket().setSoTimeout((int) left);
+            try {
+                replies.add(c.read());
+            } catch (Client.NoAnswer e) {
+                break;
+            }
+        }
+        return replies;
+    }
+
     Client get(int i) {
         return clients.get(i);
     }
