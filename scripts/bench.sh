@@ -12,10 +12,8 @@
 
 set -o errexit -o nounset -o pipefail
 
-# shellcheck source=scripts/setup.sh
-source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/setup.sh"
 # shellcheck source=scripts/lib.sh
-source "${ROOT}/scripts/lib.sh"
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
 
 usage() {
   cat <<'USAGE'
@@ -26,12 +24,7 @@ USAGE
 }
 
 main() {
-  if [[ $# -eq 0 ]]; then
-    usage >&2
-    exit 2
-  fi
-  setup_java || exit 2
-  setup_jbang || exit 2
+  java_wrapper_setup $#
   case " $* " in
     *" -h "*|*" --help "*) ;;   # the usage text needs no Bombardier
     *) setup_bombardier || exit 2 ;;

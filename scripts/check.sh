@@ -12,10 +12,8 @@
 
 set -o errexit -o nounset -o pipefail
 
-# shellcheck source=scripts/setup.sh
-source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/setup.sh"
 # shellcheck source=scripts/lib.sh
-source "${ROOT}/scripts/lib.sh"
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
 
 usage() {
   echo "usage: scripts/check.sh NN|--all [--solution | --file FILE | --url URL [--pid PID]] [--watch] [--json]"
@@ -23,12 +21,7 @@ usage() {
 }
 
 main() {
-  if [[ $# -eq 0 ]]; then
-    usage >&2
-    exit 2
-  fi
-  setup_java || exit 2
-  setup_jbang || exit 2
+  java_wrapper_setup $#
   # The grader's shutdown hook stops the server it started.
   run_and_wait "${JBANG}" "${ROOT}/scripts/checks/Grade.java" --root "${ROOT}" --jbang "${JBANG}" "$@"
 }

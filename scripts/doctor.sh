@@ -77,12 +77,12 @@ check_asciidoctor() {
 }
 
 check_bombardier() {
+  local fix="for benchmarks: 'brew install bombardier' or 'go install github.com/codesenberg/bombardier@v1.2.6'"
+  command -v go >/dev/null 2>&1 && fix="not built yet: scripts/setup.sh builds it with Go (for benchmarks only)"
   if find_bombardier; then
     ok "bombardier" "at ${BOMBARDIER}"
-  elif command -v go >/dev/null 2>&1; then
-    missing "bombardier" "not built yet: scripts/setup.sh builds it with Go (for benchmarks only)" optional
   else
-    missing "bombardier" "for benchmarks: 'brew install bombardier' or 'go install github.com/codesenberg/bombardier@v1.2.6'" optional
+    missing "bombardier" "${fix}" optional
   fi
 }
 

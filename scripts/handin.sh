@@ -10,10 +10,8 @@
 
 set -o errexit -o nounset -o pipefail
 
-# shellcheck source=scripts/setup.sh
-source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/setup.sh"
 # shellcheck source=scripts/lib.sh
-source "${ROOT}/scripts/lib.sh"
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
 
 usage() {
   cat <<'USAGE'

@@ -1,13 +1,29 @@
 # shellcheck shell=bash
 #
-# What the command scripts share besides finding tools (scripts/setup.sh does that): running
-# the JBang program a script wraps, and parsing a wrapper's arguments. Sourced, not run:
+# What the command scripts share besides finding tools (scripts/setup.sh does that, and this
+# file sources it): running the JBang program a script wraps, and parsing a wrapper's
+# arguments. Sourced, not run:
 #
-#   source "${ROOT}/scripts/lib.sh"
+#   source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
 #
 # Functions:
+#   java_wrapper_setup NARGS      usage when called with no arguments, else Java 25 and JBang, or exit 2
 #   run_and_wait CMD ARG...       runs CMD so that Ctrl-C and every exit stop it; exits with its status
 #   parse_word_and_out ARG...     "WORD [--out PATH]" into ARG_WORD and ARG_OUT, or usage and exit
+
+# shellcheck source=scripts/setup.sh
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/setup.sh"
+
+# The start of a script that wraps a JBang program: called with no arguments (NARGS 0) it
+# prints the script's usage and exits 2; else it finds Java 25 and JBang, or exits 2.
+java_wrapper_setup() {
+  if [[ "$1" -eq 0 ]]; then
+    usage >&2
+    exit 2
+  fi
+  setup_java || exit 2
+  setup_jbang || exit 2
+}
 
 # Runs a command (a JBang program) in the background and waits for it, so that the EXIT trap
 # stops it by PID on every path, Ctrl-C included; its Java shutdown hooks then stop whatever

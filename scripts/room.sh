@@ -12,10 +12,8 @@
 
 set -o errexit -o nounset -o pipefail
 
-# shellcheck source=scripts/setup.sh
-source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/setup.sh"
 # shellcheck source=scripts/lib.sh
-source "${ROOT}/scripts/lib.sh"
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
 
 usage() {
   cat <<'USAGE'
@@ -31,7 +29,7 @@ main() {
   local folder="${ARG_WORD}" out="${ARG_OUT:-${ARG_WORD}/room.html}"
   setup_java || exit 2
   setup_jbang || exit 2
-  exec "${JBANG}" "${ROOT}/scripts/room/Room.java" summary "${folder}" "${out}"
+  exec "${JBANG}" "${ROOT}/scripts/room/Room.java" summary "${ROOT}" "${folder}" "${out}"
 }
 
 main "$@"

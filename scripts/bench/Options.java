@@ -99,7 +99,7 @@ record Options(String chapter, boolean all, boolean baseline, boolean selfRace, 
 
     static final String USAGE = """
             usage: scripts/bench.sh NN [options]      race exercises/NN-*.java against solutions/NN-*.java
-                   scripts/bench.sh --all [options]   the showdown: every solution and a plain Netty server
+                   scripts/bench.sh --all [options]   every reference solution and a plain Netty server
 
               --quick             2-4 warm-ups of 2 s and 3 runs of 2 s per workload and server (the default; 1.5-3 min a chapter here)
               --thorough          2-6 warm-ups of 10 s and 5 runs of 10 s (io: 30 s): steadier figures, several times longer

@@ -3,7 +3,7 @@
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-//SOURCES Bench.java ../test/BenchTests.java
+//SOURCES Bench.java ../test/BenchTests.java ../lib/Outcomes.java
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
@@ -25,14 +24,12 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * results (site/static/bench/) of the course that holds the current folder.
  */
 class TestBench {
-    static int passed;
-    static int failed;
+    static final Outcomes smoke = new Outcomes("bench smoke: ");
 
     public static void main(String[] args) throws Exception {
         if (args.length == 2 && args[0].equals("--smoke")) {
             smoke(Path.of(args[1]));
-            System.out.println(passed + " passed, " + failed + " failed");
-            System.exit(failed == 0 ? 0 : 1);
+            smoke.finish();
         }
         unitTests();
     }
@@ -100,35 +97,21 @@ class TestBench {
     }
 
     static void check(String name, boolean ok, String why) {
-        if (ok) {
-            passed++;
-            System.out.println("ok    bench smoke: " + name);
-        } else {
-            failed++;
-            System.out.println("FAIL  bench smoke: " + name + ": " + why);
-        }
+        smoke.record(name, ok, why);
     }
 
     static void unitTests() {
         if (System.getProperty("course.root") == null) System.setProperty("course.root", courseRoot().toString());
-        AtomicInteger passed = new AtomicInteger();
-        AtomicInteger failed = new AtomicInteger();
+        Outcomes outcomes = new Outcomes("bench: ");
         LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(BenchTests.class)).build(),
                 new TestExecutionListener() {
                     @Override
                     public void executionFinished(TestIdentifier id, TestExecutionResult result) {
                         if (!id.isTest() && result.getStatus() != TestExecutionResult.Status.FAILED) return;
-                        if (result.getStatus() == TestExecutionResult.Status.SUCCESSFUL) {
-                            passed.incrementAndGet();
-                            System.out.println("ok    bench: " + id.getDisplayName());
-                        } else {
-                            failed.incrementAndGet();
-                            System.out.println("FAIL  bench: " + id.getDisplayName() + ": "
-                                    + result.getThrowable().map(t -> String.valueOf(t.getMessage()).strip()).orElse("failed"));
-                        }
+                        outcomes.record(id.getDisplayName(), result.getStatus() == TestExecutionResult.Status.SUCCESSFUL,
+                                result.getThrowable().map(t -> String.valueOf(t.getMessage()).strip()).orElse("failed"));
                     }
                 });
-        System.out.println(passed + " passed, " + failed + " failed");
-        System.exit(failed.get() == 0 && passed.get() > 0 ? 0 : 1);
+        outcomes.finish();
     }
 }

@@ -6,25 +6,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Chapter 01, the blocking server: what a one-connection-at-a-time server must still get right. */
-@ExtendWith(Alive.class)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Check.Suite
 class Ch01Checks {
 
-    @Test @Order(1)
-    @DisplayName("serves a second client after the first one closes")
-    @Hint(value = "After one connection ends, the server must go back to accept() for the next one.",
-          see = "chapters/01-blocking#the-accept-loop")
+    @Check(order = 1, title = "serves a second client after the first one closes",
+           hint = "After one connection ends, the server must go back to accept() for the next one.",
+           see = "chapters/01-blocking#the-accept-loop")
     void secondClient() throws Exception {
         try (Client first = Client.connect()) {
-            assertEquals(200, first.send(Client.request("GET", "/")).read().status());
+            first.send(Client.request("GET", "/")).read().assertStatus(200);
         }
         try (Client second = Client.connect()) {
             assertEquals(200, second.send(Client.request("GET", "/")).read().status(),
@@ -33,11 +25,10 @@ class Ch01Checks {
     }
 
     // tag::burst[]
-    @Test @Order(2)
-    @DisplayName("accepts a burst of 100 connections while busy (listen backlog)")
-    @Hint(value = "While the server is busy, the OS queues new connections up to the listen backlog; beyond it, a "
+    @Check(order = 2, title = "accepts a burst of 100 connections while busy (listen backlog)",
+           hint = "While the server is busy, the OS queues new connections up to the listen backlog; beyond it, a "
             + "connection attempt is dropped and retried a second later. What backlog does bind(address) use?",
-          see = "chapters/01-blocking#the-backlog")
+           see = "chapters/01-blocking#the-backlog")
     void burst() throws Exception {
         Target t = Target.get();
         try (Client busy = Client.connect()) {

@@ -6,16 +6,9 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Chapter 02, the thread pool, started with --threads 4 --queue 4. */
-@ExtendWith(Alive.class)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Check.Suite
 class Ch02Checks {
     static final int THREADS = 4;
     static final int QUEUE = 4;
@@ -26,12 +19,8 @@ class Ch02Checks {
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < n; i++) {
                 futures.add(pool.submit(() -> {
-                    Elapsed start = Elapsed.start();
-                    try (Client c = Client.connect(timeoutMs)) {
-                        Client.Reply r = c.send(Client.request("GET", path)).read();
-                        long ms = start.ms();
-                        return r.status() == 200 ? ms : -r.status();
-                    }
+                    Client.Timed t = Client.timed(Client.request("GET", path), timeoutMs);
+                    return t.reply().status() == 200 ? t.ms() : -t.reply().status();
                 }));
             }
         }
@@ -44,6 +33,15 @@ class Ch02Checks {
             }
         }
         return times;
+    }
+
+    /** Once earlier checks' connections are worked off, keeps every worker busy with an /io?ms=MS for the clients returned. */
+    static Clients busyWorkers(int ms) throws Exception {
+        settle();
+        Clients busy = new Clients().connect(THREADS, Client.READ_TIMEOUT_MS)
+                .sendAll(Client.request("GET", "/io?ms=" + ms, "Connection: close"));
+        Thread.sleep(150);
+        return busy;
     }
 
     /** Waits until earlier checks' connections are worked off: a request gets 200, not 503 or a wait. */
@@ -62,10 +60,9 @@ class Ch02Checks {
         }
     }
 
-    @Test @Order(1)
-    @DisplayName("serves 4 slow requests in parallel, in about one service time")
-    @Hint(value = "With N threads, N requests that each wait 500 ms should take 500 ms together, not N x 500.",
-          see = "chapters/02-thread-pool#the-pool")
+    @Check(order = 1, title = "serves 4 slow requests in parallel, in about one service time",
+           hint = "With N threads, N requests that each wait 500 ms should take 500 ms together, not N x 500.",
+           see = "chapters/02-thread-pool#the-pool")
     void parallel() throws Exception {
         List<Long> times = concurrently(THREADS, "/io?ms=500", 5000);
         long slowest = times.stream().mapToLong(Long::longValue).max().orElseThrow();
@@ -73,41 +70,30 @@ class Ch02Checks {
         assertTrue(slowest < 1000, "4 requests of 500 ms took " + times + " ms: they ran one after another");
     }
 
-    @Test @Order(2)
-    @DisplayName("makes the 5th connection wait while 4 workers are busy")
-    @Hint(value = "Throughput is bounded by threads / service time (Little's law). A 5th connection should wait in the queue for a free worker.",
-          see = "chapters/02-thread-pool#the-pool")
+    @Check(order = 2, title = "makes the 5th connection wait while 4 workers are busy",
+           hint = "Throughput is bounded by threads / service time (Little's law). A 5th connection should wait in the queue for a free worker.",
+           see = "chapters/02-thread-pool#the-pool")
     void fifthWaits() throws Exception {
-        try (Clients busy = new Clients()) {
-            settle();
-            for (int i = 0; i < THREADS; i++) {
-                busy.add(Client.connect().send(Client.request("GET", "/io?ms=1000", "Connection: close")));
-            }
-            Thread.sleep(150);
-            Elapsed start = Elapsed.start();
-            try (Client fifth = Client.connect()) {
-                Client.Reply r = fifth.send(Client.request("GET", "/", "Connection: close")).read();
-                long ms = start.ms();
-                assertEquals(200, r.status());
-                assertTrue(ms >= 500, "the 5th connection was served after " + ms + " ms, while 4 workers were busy for 1 s: "
-                        + "is the number of threads bounded by --threads?");
-            }
+        try (Clients busy = busyWorkers(1000)) {
+            Client.Timed fifth = Client.timed(Client.request("GET", "/", "Connection: close"), Client.READ_TIMEOUT_MS);
+            fifth.reply().assertStatus(200);
+            assertTrue(fifth.ms() >= 500, "the 5th connection was served after " + fifth.ms() + " ms, while 4 workers were busy for 1 s: "
+                    + "is the number of threads bounded by --threads?");
         }
     }
 
     // tag::releases[]
-    @Test @Order(3)
-    @DisplayName("lets a waiting connection in when the workers' keep-alive connections are idle")
-    @Hint(value = "A worker serving a keep-alive connection blocks in read() while the client thinks. When connections wait in the queue, "
+    @Check(order = 3, title = "lets a waiting connection in when the workers' keep-alive connections are idle",
+           hint = "A worker serving a keep-alive connection blocks in read() while the client thinks. When connections wait in the queue, "
             + "let the idle one go: BlockingHttp.serve(socket, othersWaiting) closes it when othersWaiting says yes.",
-          see = "chapters/02-thread-pool#let-idle-connections-go")
+           see = "chapters/02-thread-pool#let-idle-connections-go")
     void releasesIdle() throws Exception {
         try (Clients idle = new Clients()) {
             settle();
             for (int i = 0; i < THREADS; i++) {
                 Client c = Client.connect(3000);
                 idle.add(c);
-                assertEquals(200, c.send(Client.request("GET", "/")).read().status());
+                c.send(Client.request("GET", "/")).read().assertStatus(200);
             }
             Thread.sleep(150); // four workers, each holding a keep-alive connection that says nothing
             Elapsed start = Elapsed.start();
@@ -128,32 +114,24 @@ class Ch02Checks {
     // end::releases[]
 
     // tag::refuses[]
-    @Test @Order(4)
-    @DisplayName("answers 503 at once when the workers are busy and the queue is full")
-    @Hint(value = "BlockingQueue.offer() returns false instead of waiting when the queue is full. Answer 503 then, and close.",
-          see = "chapters/02-thread-pool#when-the-queue-is-full")
+    @Check(order = 4, title = "answers 503 at once when the workers are busy and the queue is full",
+           hint = "BlockingQueue.offer() returns false instead of waiting when the queue is full. Answer 503 then, and close.",
+           see = "chapters/02-thread-pool#when-the-queue-is-full")
     void refuses() throws Exception {
-        try (Clients held = new Clients()) {
-            settle();
-            for (int i = 0; i < THREADS; i++) held.add(Client.connect().send(Client.request("GET", "/io?ms=2000", "Connection: close")));
-            Thread.sleep(150);
+        try (Clients held = busyWorkers(2000)) {
             for (int i = 0; i < QUEUE; i++) held.add(Client.connect().send(Client.request("GET", "/", "Connection: close")));
             Thread.sleep(150);
-            Elapsed start = Elapsed.start();
-            try (Client extra = Client.connect(1500)) {
-                Client.Reply r = extra.send(Client.request("GET", "/")).read();
-                long ms = start.ms();
-                assertEquals(503, r.status(), () -> "with 4 busy workers and 4 queued connections, the next one got '" + r.statusLine() + "'");
-                assertTrue(ms < 500, "the 503 took " + ms + " ms");
-            }
+            Client.Timed extra = Client.timed(Client.request("GET", "/"), 1500);
+            assertEquals(503, extra.reply().status(),
+                    () -> "with 4 busy workers and 4 queued connections, the next one got '" + extra.reply().statusLine() + "'");
+            assertTrue(extra.ms() < 500, "the 503 took " + extra.ms() + " ms");
         }
     }
     // end::refuses[]
 
-    @Test @Order(5)
-    @DisplayName("keeps its thread count bounded under 500 connections")
-    @Hint(value = "A thread per connection makes 500 threads for 500 clients, each with its own stack. The pool's size is fixed.",
-          see = "chapters/02-thread-pool#what-a-thread-costs")
+    @Check(order = 5, title = "keeps its thread count bounded under 500 connections",
+           hint = "A thread per connection makes 500 threads for 500 clients, each with its own stack. The pool's size is fixed.",
+           see = "chapters/02-thread-pool#what-a-thread-costs")
     void boundedThreads() throws Exception {
         Inspect inspect = Target.get().inspect();
         int before = inspect.platformThreads().size();
@@ -172,10 +150,9 @@ class Ch02Checks {
         assertTrue(during <= before + 4, "platform threads went from " + before + " to " + during + " with 500 connections");
     }
 
-    @Test @Order(6)
-    @DisplayName("keeps all its workers after handlers throw")
-    @Hint(value = "An exception that leaves a thread's run() ends that thread. A worker loop must catch what serving one connection throws.",
-          see = "chapters/02-thread-pool#the-pool")
+    @Check(order = 6, title = "keeps all its workers after handlers throw",
+           hint = "An exception that leaves a thread's run() ends that thread. A worker loop must catch what serving one connection throws.",
+           see = "chapters/02-thread-pool#the-pool")
     void workersSurvive() throws Exception {
         settle();
         for (int i = 0; i < THREADS * 2; i++) {

@@ -10,32 +10,22 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Chapter 03, the single-threaded selector reactor: each check is named for the mistake it catches. */
-@ExtendWith(Alive.class)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Check.Suite
 class Ch03Checks {
 
     /** How long a GET / takes on a new connection, in ms. */
     static long timeHello() throws Exception {
-        Elapsed start = Elapsed.start();
-        try (Client c = Client.connect(3000)) {
-            assertEquals(200, c.send(Client.request("GET", "/", "Connection: close")).read().status());
-        }
-        return start.ms();
+        Client.Timed t = Client.timed(Client.request("GET", "/", "Connection: close"), 3000);
+        t.reply().assertStatus(200);
+        return t.ms();
     }
 
-    @Test @Order(1)
-    @DisplayName("answers 40 pipelined requests sent in one write, in order, behind a slow one (clear() instead of compact())")
-    @Hint(value = "The first request waits 300 ms, so the answers behind it pile up and the loop stops parsing with requests still in the buffer. "
+    @Check(order = 1, title = "answers 40 pipelined requests sent in one write, in order, behind a slow one (clear() instead of compact())",
+           hint = "The first request waits 300 ms, so the answers behind it pile up and the loop stops parsing with requests still in the buffer. "
             + "Those bytes are the next requests: what does clear() do to them?",
-          see = "chapters/03-reactor#reading-requests")
+           see = "chapters/03-reactor#reading-requests")
     void manyPipelined() throws Exception {
         StringBuilder all = new StringBuilder(Client.request("GET", "/io?ms=300"));
         for (int i = 1; i < 40; i++) all.append(Client.request("GET", "/bytes?n=" + i));
@@ -49,10 +39,9 @@ class Ch03Checks {
         }
     }
 
-    @Test @Order(2)
-    @DisplayName("answers a request whose second half comes in a later read (partial request thrown away)")
-    @Hint(value = "A read event can bring half a request. Keep it (the parser does) and wait for the rest; also, one read can bring a request and a half.",
-          see = "chapters/03-reactor#reading-requests")
+    @Check(order = 2, title = "answers a request whose second half comes in a later read (partial request thrown away)",
+           hint = "A read event can bring half a request. Keep it (the parser does) and wait for the rest; also, one read can bring a request and a half.",
+           see = "chapters/03-reactor#reading-requests")
     void requestAndAHalf() throws Exception {
         String first = Client.request("GET", "/bytes?n=2");
         String second = Client.request("GET", "/bytes?n=3");
@@ -66,10 +55,9 @@ class Ch03Checks {
     }
 
     // tag::slow-loris[]
-    @Test @Order(3)
-    @DisplayName("serves others while a client sends its headers one byte every 200 ms (slow loris)")
-    @Hint(value = "A slow client must cost the loop nothing between its bytes. Are you blocking, or looping, until a whole request arrives?",
-          see = "chapters/03-reactor#reading-requests")
+    @Check(order = 3, title = "serves others while a client sends its headers one byte every 200 ms (slow loris)",
+           hint = "A slow client must cost the loop nothing between its bytes. Are you blocking, or looping, until a whole request arrives?",
+           see = "chapters/03-reactor#reading-requests")
     void slowLoris() throws Exception {
         try (Client loris = Client.connect()) {
             Thread sender = Thread.ofVirtual().start(() -> {
@@ -87,10 +75,9 @@ class Ch03Checks {
     }
     // end::slow-loris[]
 
-    @Test @Order(4)
-    @DisplayName("serves others while a slow reader downloads 64 MiB, and sends it every byte (partial writes)")
-    @Hint(value = "write() takes what fits in the socket's buffer and returns. Keep the rest, ask for OP_WRITE, and go serve others; never loop until it is all gone.",
-          see = "chapters/03-reactor#writing-responses")
+    @Check(order = 4, title = "serves others while a slow reader downloads 64 MiB, and sends it every byte (partial writes)",
+           hint = "write() takes what fits in the socket's buffer and returns. Keep the rest, ask for OP_WRITE, and go serve others; never loop until it is all gone.",
+           see = "chapters/03-reactor#writing-responses")
     void slowReader() throws Exception {
         long n = 64L * 1024 * 1024;
         try (Client reader = Client.connect(5000)) {
@@ -126,17 +113,15 @@ class Ch03Checks {
         }
     }
 
-    @Test @Order(5)
-    @DisplayName("answers 100 concurrent /io?ms=500 in about 0.5 s: the waits overlap")
-    @Hint(value = "The likely causes, most likely first: the loop sleeps (Thread.sleep() stops every connection: schedule a timer instead); "
+    @Check(order = 5, title = "answers 100 concurrent /io?ms=500 in about 0.5 s: the waits overlap",
+           hint = "The likely causes, most likely first: the loop sleeps (Thread.sleep() stops every connection: schedule a timer instead); "
             + "select() waits past the next deadline (wait only until the first timer is due); due timers run only when some "
             + "other event wakes the loop (run them after every select()). Another program using the CPU can slow this too.",
-          see = "chapters/03-reactor#timers-in-the-loop")
+           see = "chapters/03-reactor#timers-in-the-loop")
     void ioDoesNotBlock() throws Exception {
-        try (Clients clients = new Clients()) {
-            for (int i = 0; i < 100; i++) clients.add(Client.connect(10_000));
+        try (Clients clients = new Clients().connect(100, 10_000)) {
             Elapsed start = Elapsed.start();
-            for (Client c : clients) c.send(Client.request("GET", "/io?ms=500"));
+            clients.sendAll(Client.request("GET", "/io?ms=500"));
             List<Client.Reply> answered = clients.readWithin(3000);
             answered.forEach(r -> r.assertStatus(200));
             if (answered.size() < clients.size()) {
@@ -148,16 +133,13 @@ class Ch03Checks {
         }
     }
 
-    @Test @Order(6)
-    @DisplayName("serves 1000 connections, and closing them abruptly leaks no file descriptors")
-    @Hint(value = "Cancelling a SelectionKey does not close its channel. On end of stream or an IOException, close the channel too.",
-          see = "chapters/03-reactor#closing")
+    @Check(order = 6, title = "serves 1000 connections, and closing them abruptly leaks no file descriptors",
+           hint = "Cancelling a SelectionKey does not close its channel. On end of stream or an IOException, close the channel too.",
+           see = "chapters/03-reactor#closing")
     void noLeaks() throws Exception {
         Inspect inspect = Target.get().inspect();
         int before = inspect.openFiles().orElseThrow(() -> new org.opentest4j.TestAbortedException("cannot count open files here"));
-        try (Clients clients = new Clients()) {
-            for (int i = 0; i < 1000; i++) clients.add(Client.connect(10_000));
-            for (Client c : clients) c.send(Client.request("GET", "/"));
+        try (Clients clients = new Clients().connect(1000, 10_000).sendAll(Client.request("GET", "/"))) {
             for (Client c : clients) assertEquals(200, c.read().status());
             for (int i = 0; i < clients.size(); i++) {
                 Client c = clients.get(i);
@@ -178,14 +160,12 @@ class Ch03Checks {
     }
 
     // tag::one-thread[]
-    @Test @Order(7)
-    @DisplayName("does all its I/O on one thread, and an idle server uses no CPU (no busy polling)")
-    @Hint(value = "select() sleeps until something is ready or a timer is due. selectNow() in a loop burns a core doing nothing.",
-          see = "chapters/03-reactor#the-loop")
+    @Check(order = 7, title = "does all its I/O on one thread, and an idle server uses no CPU (no busy polling)",
+           hint = "select() sleeps until something is ready or a timer is due. selectNow() in a loop burns a core doing nothing.",
+           see = "chapters/03-reactor#the-loop")
     void oneThreadAndIdle() throws Exception {
         Inspect inspect = Target.get().inspect();
-        try (Clients clients = new Clients()) {
-            for (int i = 0; i < 50; i++) clients.add(Client.connect().send(Client.request("GET", "/io?ms=1000")));
+        try (Clients clients = new Clients().connect(50, Client.READ_TIMEOUT_MS).sendAll(Client.request("GET", "/io?ms=1000"))) {
             Thread.sleep(300);
             List<Inspect.ThreadInfo> io = inspect.threads().stream()
                     .filter(t -> t.stack().stream().anyMatch(f -> f.contains("SelectorImpl") || f.contains("SocketChannelImpl")
@@ -203,12 +183,11 @@ class Ch03Checks {
     }
     // end::one-thread[]
 
-    @Test @Order(8)
-    @DisplayName("answers a client that half-closed with its answer pending, and spins no core meanwhile (half-closed)")
-    @Hint(value = "After the client shuts down its side, read() returns -1, and it does so again on every select() for as long as OP_READ "
+    @Check(order = 8, title = "answers a client that half-closed with its answer pending, and spins no core meanwhile (half-closed)",
+           hint = "After the client shuts down its side, read() returns -1, and it does so again on every select() for as long as OP_READ "
             + "is in the interest set: readiness is level-triggered, so an event you do not act on comes back at once. "
             + "Once you have seen the end of the stream, stop asking for OP_READ. A server also uses CPU here if another program starves it.",
-          see = "chapters/03-reactor#closing")
+           see = "chapters/03-reactor#closing")
     void halfClosed() throws Exception {
         halfClosedAnswered(Target.get().inspect());
     }
@@ -230,12 +209,11 @@ class Ch03Checks {
         }
     }
 
-    @Test @Order(9)
-    @DisplayName("stops reading from a client that pipelines requests but does not read the answers")
-    @Hint(value = "While MAX_PENDING answers wait on a connection, stop parsing its requests and drop OP_READ from its interest set "
+    @Check(order = 9, title = "stops reading from a client that pipelines requests but does not read the answers",
+           hint = "While MAX_PENDING answers wait on a connection, stop parsing its requests and drop OP_READ from its interest set "
             + "(updateInterest); read again once the answers have gone out. Without a limit, a client that sends and never reads "
             + "makes the server queue answers for ever.",
-          see = "chapters/03-reactor#reading-requests")
+           see = "chapters/03-reactor#reading-requests")
     void stopsReading() throws Exception {
         assertStopsReading();
     }
@@ -276,12 +254,11 @@ class Ch03Checks {
         assertEquals(200, Client.get("/").status(), "the server should go on answering other clients");
     }
 
-    @Test @Order(10)
-    @DisplayName("answers a lone /io?ms=N on an idle server, however small N is (timers)")
-    @Hint(value = "With one timer and nothing else to do, only select()'s timeout wakes the loop. If the wait is rounded down, "
+    @Check(order = 10, title = "answers a lone /io?ms=N on an idle server, however small N is (timers)",
+           hint = "With one timer and nothing else to do, only select()'s timeout wakes the loop. If the wait is rounded down, "
             + "the last fraction of a millisecond becomes select(0), which waits for ever; round up, to at least 1 ms. "
             + "Then check that due timers run after every select().",
-          see = "chapters/03-reactor#timers-in-the-loop")
+           see = "chapters/03-reactor#timers-in-the-loop")
     void loneTimer() throws Exception {
         for (int ms : new int[] {1, 3, 7, 15, 40}) {
             Thread.sleep(100); // the loop idle in select() again
@@ -295,11 +272,10 @@ class Ch03Checks {
         }
     }
 
-    @Test @Order(11)
-    @DisplayName("counts /io's wait from the request's arrival, even after the server sat idle (timers)")
-    @Hint(value = "A deadline is the time the request arrived plus N ms. A time taken earlier, before select() slept, "
+    @Check(order = 11, title = "counts /io's wait from the request's arrival, even after the server sat idle (timers)",
+           hint = "A deadline is the time the request arrived plus N ms. A time taken earlier, before select() slept, "
             + "is old by the time the request comes: its deadline has passed already, and the answer goes out at once.",
-          see = "chapters/03-reactor#timers-in-the-loop")
+           see = "chapters/03-reactor#timers-in-the-loop")
     void timerFromArrival() throws Exception {
         long took;
         try (Client c = Client.connect(5000)) {
@@ -311,11 +287,10 @@ class Ch03Checks {
         assertTrue(took >= 290, "after 1 s idle, /io?ms=300 was answered after " + took + " ms: its deadline was counted from an earlier moment");
     }
 
-    @Test @Order(12)
-    @DisplayName("answers 20 /io?ms=100 that fall due at the same instant (timers)")
-    @Hint(value = "Timers that fall due in the same millisecond are all due. A map keyed by the deadline keeps only the last one of them; "
+    @Check(order = 12, title = "answers 20 /io?ms=100 that fall due at the same instant (timers)",
+           hint = "Timers that fall due in the same millisecond are all due. A map keyed by the deadline keeps only the last one of them; "
             + "a priority queue (or a list per deadline) keeps them all.",
-          see = "chapters/03-reactor#timers-in-the-loop")
+           see = "chapters/03-reactor#timers-in-the-loop")
     void sameDeadline() throws Exception {
         try (Clients clients = new Clients().connect(20, 8000)) {
             byte[] request = Client.request("GET", "/io?ms=100").getBytes(StandardCharsets.ISO_8859_1);

@@ -6,40 +6,28 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Chapter 04, many reactors, started with --loops 2. */
-@ExtendWith(Alive.class)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Check.Suite
 class Ch04Checks {
     static final int LOOPS = 2;
 
-    @Test @Order(1)
-    @DisplayName("answers a new connection on an idle server at once (wakeup after handover)")
-    @Hint(value = "An idle loop sleeps in select() with nothing to wake it. After queueing a connection for it, what makes it look at the queue?",
-          see = "chapters/04-multi-reactor#handing-over-connections")
+    @Check(order = 1, title = "answers a new connection on an idle server at once (wakeup after handover)",
+           hint = "An idle loop sleeps in select() with nothing to wake it. After queueing a connection for it, what makes it look at the queue?",
+           see = "chapters/04-multi-reactor#handing-over-connections")
     void idleLoopWakes() throws Exception {
         Thread.sleep(300); // every loop idle
         for (int i = 0; i < LOOPS * 2; i++) {
-            Elapsed start = Elapsed.start();
-            try (Client c = Client.connect(2000)) {
-                assertEquals(200, c.send(Client.request("GET", "/")).read().status());
-            }
-            long ms = start.ms();
-            assertTrue(ms < 500, "connection " + (i + 1) + " waited " + ms + " ms on an idle server");
+            Client.Timed t = Client.timed(Client.request("GET", "/"), 2000);
+            t.reply().assertStatus(200);
+            assertTrue(t.ms() < 500, "connection " + (i + 1) + " waited " + t.ms() + " ms on an idle server");
         }
     }
 
-    @Test @Order(2)
-    @DisplayName("spreads connections over the loops: the CPU work of 4 connections runs on 2 threads, not 1")
-    @Hint(value = "With --loops 2, four connections should land two on each loop, and each loop does its own connections' work. "
+    @Check(order = 2, title = "spreads connections over the loops: the CPU work of 4 connections runs on 2 threads, not 1",
+           hint = "With --loops 2, four connections should land two on each loop, and each loop does its own connections' work. "
             + "If one thread did nearly all of it, every connection went to the same loop: look at how the acceptor picks a loop.",
-          see = "chapters/04-multi-reactor#the-loops")
+           see = "chapters/04-multi-reactor#the-loops")
     void spread() throws Exception {
         Inspect inspect = Target.get().inspect();
         List<Inspect.ThreadCpu> before = inspect.threadCpu();
@@ -74,10 +62,9 @@ class Ch04Checks {
                 "4 connections of /cpu?ms=300 took CPU on these threads: " + used + "; the busiest did over 3 times the work of any other");
     }
 
-    @Test @Order(3)
-    @DisplayName("serves connections on other loops while one loop burns CPU")
-    @Hint(value = "CPU work stalls the loop it runs on, and only that loop. Connections owned by the other loops must not wait for it.",
-          see = "chapters/04-multi-reactor#the-loops")
+    @Check(order = 3, title = "serves connections on other loops while one loop burns CPU",
+           hint = "CPU work stalls the loop it runs on, and only that loop. Connections owned by the other loops must not wait for it.",
+           see = "chapters/04-multi-reactor#the-loops")
     void otherLoopsServe() throws Exception {
         try (Client busy = Client.connect(5000); Clients others = new Clients().connect(6, 3000)) {
             busy.send(Client.request("GET", "/cpu?ms=1500"));
@@ -100,10 +87,9 @@ class Ch04Checks {
         }
     }
 
-    @Test @Order(4)
-    @DisplayName("loses no connection in a storm of 1000 at once")
-    @Hint(value = "The acceptor may queue several connections before a loop looks. Adopt every queued one, not just the first.",
-          see = "chapters/04-multi-reactor#handing-over-connections")
+    @Check(order = 4, title = "loses no connection in a storm of 1000 at once",
+           hint = "The acceptor may queue several connections before a loop looks. Adopt every queued one, not just the first.",
+           see = "chapters/04-multi-reactor#handing-over-connections")
     void storm() throws Exception {
         List<Future<Integer>> replies = new ArrayList<>();
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -127,10 +113,9 @@ class Ch04Checks {
         assertEquals(1000, ok, "of 1000 connections opened at once, " + (1000 - ok) + " got no answer, e.g. " + problems);
     }
 
-    @Test @Order(5)
-    @DisplayName("runs exactly one acceptor and --loops event loops")
-    @Hint(value = "Count the threads that wait for I/O: one in accept(), and one select() per loop.",
-          see = "chapters/04-multi-reactor#the-loops")
+    @Check(order = 5, title = "runs exactly one acceptor and --loops event loops",
+           hint = "Count the threads that wait for I/O: one in accept(), and one select() per loop.",
+           see = "chapters/04-multi-reactor#the-loops")
     void threads() throws Exception {
         List<Inspect.ThreadInfo> io = Target.get().inspect().threads().stream()
                 .filter(t -> t.stack().stream().anyMatch(f -> f.contains("SelectorImpl") || f.contains("accept")))
@@ -140,12 +125,11 @@ class Ch04Checks {
         assertEquals(LOOPS + 1, io.size(), "threads waiting for I/O: " + io.stream().map(Inspect.ThreadInfo::name).toList());
     }
 
-    @Test @Order(6)
-    @DisplayName("answers a client that half-closed with its answer pending, and spins no core meanwhile (half-closed)")
-    @Hint(value = "Your loops run chapter 03's reactor from kit/from-04/EventLoop.java, which stops asking for OP_READ once a client "
+    @Check(order = 6, title = "answers a client that half-closed with its answer pending, and spins no core meanwhile (half-closed)",
+           hint = "Your loops run chapter 03's reactor from kit/from-04/EventLoop.java, which stops asking for OP_READ once a client "
             + "has closed its side. If you changed it or wrote your own loop, do the same: readiness is level-triggered, so end of stream "
             + "wakes every select() for as long as OP_READ stays in the interest set.",
-          see = "chapters/03-reactor#closing")
+           see = "chapters/03-reactor#closing")
     void halfClosed() throws Exception {
         Ch03Checks.halfClosedAnswered(Target.get().inspect());
     }

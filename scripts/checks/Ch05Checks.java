@@ -8,24 +8,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import jdk.jfr.consumer.RecordedEvent;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Chapter 05, virtual threads, started with --max-concurrent 2500. */
-@ExtendWith(Alive.class)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Check.Suite
 class Ch05Checks {
     static final int LIMIT = 2500;
 
     // tag::pinning[]
-    @Test @Order(1)
-    @DisplayName("does not pin its virtual threads while they wait (no jdk.VirtualThreadPinned over 20 ms)")
-    @Hint(value = "A virtual thread that blocks below a native frame (JNI, a foreign call back into Java) cannot unmount and holds its carrier. Block in plain Java code.",
-          see = "chapters/05-virtual-threads#pinning")
+    @Check(order = 1, title = "does not pin its virtual threads while they wait (no jdk.VirtualThreadPinned over 20 ms)",
+           hint = "A virtual thread that blocks below a native frame (JNI, a foreign call back into Java) cannot unmount and holds its carrier. Block in plain Java code.",
+           see = "chapters/05-virtual-threads#pinning")
     void noPinning() throws Exception {
         List<Future<Integer>> answers = new ArrayList<>();
         List<RecordedEvent> pinned = Target.get().inspect().record(() -> {
@@ -47,22 +39,16 @@ class Ch05Checks {
     // end::pinning[]
 
     // tag::two-thousand[]
-    @Test @Order(2)
-    @DisplayName("serves 2000 concurrent /io?ms=1000 in about one service time, on virtual threads, with few platform threads")
-    @Hint(value = "A blocking call on a virtual thread unmounts it and frees its carrier. Thread.ofVirtual() gives each connection one.",
-          see = "chapters/05-virtual-threads#virtual-threads")
+    @Check(order = 2, title = "serves 2000 concurrent /io?ms=1000 in about one service time, on virtual threads, with few platform threads",
+           hint = "A blocking call on a virtual thread unmounts it and frees its carrier. Thread.ofVirtual() gives each connection one.",
+           see = "chapters/05-virtual-threads#virtual-threads")
     void twoThousand() throws Exception {
         Inspect inspect = Target.get().inspect();
         int platformBefore = inspect.platformThreads().size();
         AtomicReference<List<Inspect.ThreadInfo>> during = new AtomicReference<>();
-        try (Clients clients = new Clients()) {
-            try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-                List<Future<Client>> opened = new ArrayList<>();
-                for (int i = 0; i < 2000; i++) opened.add(pool.submit(() -> Client.connect(10_000)));
-                for (Future<Client> f : opened) clients.add(f.get());
-            }
+        try (Clients clients = new Clients().connectAtOnce(2000, 10_000)) {
             Elapsed start = Elapsed.start();
-            for (Client c : clients) c.send(Client.request("GET", "/io?ms=1000"));
+            clients.sendAll(Client.request("GET", "/io?ms=1000"));
             Thread.sleep(400);
             during.set(inspect.threads());
             for (Client c : clients) assertEquals(200, c.read().status());
@@ -76,25 +62,16 @@ class Ch05Checks {
     }
     // end::two-thousand[]
 
-    @Test @Order(3)
-    @DisplayName("answers 503 at once beyond --max-concurrent connections, and serves again when they close")
-    @Hint(value = "Semaphore.tryAcquire() says no at once when every permit is taken. Answer 503 then, and release the permit when a connection ends.",
-          see = "chapters/05-virtual-threads#limiting-concurrency")
+    @Check(order = 3, title = "answers 503 at once beyond --max-concurrent connections, and serves again when they close",
+           hint = "Semaphore.tryAcquire() says no at once when every permit is taken. Answer 503 then, and release the permit when a connection ends.",
+           see = "chapters/05-virtual-threads#limiting-concurrency")
     void limit() throws Exception {
-        try (Clients held = new Clients()) {
-            try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-                List<Future<Client>> opened = new ArrayList<>();
-                for (int i = 0; i < LIMIT; i++) opened.add(pool.submit(() -> Client.connect(10_000)));
-                for (Future<Client> f : opened) held.add(f.get());
-            }
+        try (Clients held = new Clients().connectAtOnce(LIMIT, 10_000)) {
             Thread.sleep(500); // all accepted, all holding a permit
-            Elapsed start = Elapsed.start();
-            try (Client extra = Client.connect(2000)) {
-                Client.Reply r = extra.send(Client.request("GET", "/")).read();
-                long ms = start.ms();
-                assertEquals(503, r.status(), () -> "with " + LIMIT + " connections open, the next one got '" + r.statusLine() + "'");
-                assertTrue(ms < 500, "the 503 took " + ms + " ms");
-            }
+            Client.Timed extra = Client.timed(Client.request("GET", "/"), 2000);
+            assertEquals(503, extra.reply().status(),
+                    () -> "with " + LIMIT + " connections open, the next one got '" + extra.reply().statusLine() + "'");
+            assertTrue(extra.ms() < 500, "the 503 took " + extra.ms() + " ms");
         }
         Thread.sleep(500);
         assertEquals(200, Client.get("/").status(), "after the held connections closed, a new one should be served");

@@ -5,28 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Chapter 06, Netty and virtual threads, started with --loops 2. The checks that stall a server
  * whose event loops block come last, so they do not stall the others.
  */
-@ExtendWith(Alive.class)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Check.Suite
 class Ch06Checks {
     static final int LOOPS = 2;
     static final long MIB = 1024 * 1024;
 
     // tag::in-order[]
-    @Test @Order(1)
-    @DisplayName("keeps answers in request order when pipelined work finishes out of order")
-    @Hint(value = "Work on virtual threads ends in any order; a connection's answers must not. Where does an answer wait for the ones before it?",
-          see = "chapters/06-netty-hybrid#answers-in-order")
+    @Check(order = 1, title = "keeps answers in request order when pipelined work finishes out of order",
+           hint = "Work on virtual threads ends in any order; a connection's answers must not. Where does an answer wait for the ones before it?",
+           see = "chapters/06-netty-hybrid#answers-in-order")
     void inOrder() throws Exception {
         try (Client c = Client.connect(5000)) {
             c.send(Client.request("GET", "/io?ms=600") + Client.request("GET", "/io?ms=10")
@@ -40,19 +32,14 @@ class Ch06Checks {
     // end::in-order[]
 
     // tag::slow-reader[]
-    @Test @Order(2)
-    @DisplayName("does not hold a whole response in memory for a client that reads slowly")
-    @Hint(value = "Netty queues whatever you write, however slowly the client reads. Write the next chunk only while the channel is writable.",
-          see = "chapters/06-netty-hybrid#backpressure")
+    @Check(order = 2, title = "does not hold a whole response in memory for a client that reads slowly",
+           hint = "Netty queues whatever you write, however slowly the client reads. Write the next chunk only while the channel is writable.",
+           see = "chapters/06-netty-hybrid#backpressure")
     void slowReader() throws Exception {
         Inspect inspect = Target.get().inspect();
         long before = inspect.residentBytes().orElseThrow();
-        try (Clients readers = new Clients()) {
-            for (int i = 0; i < 4; i++) {
-                Client c = Client.connect(5000);
-                readers.add(c);
-                c.send(Client.request("GET", "/bytes?n=" + 64 * MIB)); // 256 MiB in all, read by nobody
-            }
+        try (Clients readers = new Clients().connect(4, 5000).sendAll(Client.request("GET", "/bytes?n=" + 64 * MIB))) {
+            // 256 MiB in all, read by nobody
             Thread.sleep(2000);
             long grew = inspect.residentBytes().orElseThrow() - before;
             assertTrue(grew < 96 * MIB, "with 4 clients not reading 64 MiB each, the server's memory grew by "
@@ -62,19 +49,17 @@ class Ch06Checks {
     }
     // end::slow-reader[]
 
-    @Test @Order(3)
-    @DisplayName("stops reading from a client that pipelines requests but does not read the answers")
-    @Hint(value = "Turn autoRead off while the connection is not writable (channelWritabilityChanged), and on again when it is.",
-          see = "chapters/06-netty-hybrid#backpressure")
+    @Check(order = 3, title = "stops reading from a client that pipelines requests but does not read the answers",
+           hint = "Turn autoRead off while the connection is not writable (channelWritabilityChanged), and on again when it is.",
+           see = "chapters/06-netty-hybrid#backpressure")
     void stopsReading() throws Exception {
         Ch03Checks.assertStopsReading();
     }
 
-    @Test @Order(4)
-    @DisplayName("reads again once it has caught up: 24 pipelined requests, then a request after a 4 MiB answer")
-    @Hint(value = "Turning autoRead off is half of backpressure. When the answers have gone out and the channel is writable again, "
+    @Check(order = 4, title = "reads again once it has caught up: 24 pipelined requests, then a request after a 4 MiB answer",
+           hint = "Turning autoRead off is half of backpressure. When the answers have gone out and the channel is writable again, "
             + "turn it back on: in channelWritabilityChanged, and after each answer is sent. Otherwise the connection hangs for good.",
-          see = "chapters/06-netty-hybrid#backpressure")
+           see = "chapters/06-netty-hybrid#backpressure")
     void resumesReading() throws Exception {
         try (Client c = Client.connect(5000)) {
             c.send(Client.request("GET", "/io?ms=20").repeat(24));
@@ -95,15 +80,12 @@ class Ch06Checks {
     }
 
     // tag::cpu[]
-    @Test @Order(5)
-    @DisplayName("runs /cpu off the event loops, so every event loop still answers at once")
-    @Hint(value = "An event loop that burns CPU serves none of its other connections meanwhile. Hand the work to a virtual thread, "
+    @Check(order = 5, title = "runs /cpu off the event loops, so every event loop still answers at once",
+           hint = "An event loop that burns CPU serves none of its other connections meanwhile. Hand the work to a virtual thread, "
             + "or to a small pool of platform threads sized to the cores; either way, not to the loop.",
-          see = "chapters/06-netty-hybrid#off-the-event-loop")
+           see = "chapters/06-netty-hybrid#off-the-event-loop")
     void cpuOffLoop() throws Exception {
-        try (Clients busy = new Clients()) {
-            for (int i = 0; i < LOOPS * 2; i++) busy.add(Client.connect(10_000));
-            for (Client c : busy) c.send(Client.request("GET", "/cpu?ms=1500"));
+        try (Clients busy = new Clients().connect(LOOPS * 2, 10_000).sendAll(Client.request("GET", "/cpu?ms=1500"))) {
             Thread.sleep(300);
             List<Inspect.ThreadInfo> burning = Target.get().inspect().threads().stream()
                     .filter(t -> t.stack().stream().anyMatch(f -> f.contains("burnCpu"))).toList();
@@ -122,19 +104,17 @@ class Ch06Checks {
     }
     // end::cpu[]
 
-    @Test @Order(6)
-    @DisplayName("answers GET / at once during a flood of 500 /io?ms=1000 (no event loop sleeps)")
-    @Hint(value = "/io stands for a blocking call, like JDBC. On an event loop it stalls every connection of that loop; on a virtual thread it stalls nobody.",
-          see = "chapters/06-netty-hybrid#off-the-event-loop")
+    @Check(order = 6, title = "answers GET / at once during a flood of 500 /io?ms=1000 (no event loop sleeps)",
+           hint = "/io stands for a blocking call, like JDBC. On an event loop it stalls every connection of that loop; on a virtual thread it stalls nobody.",
+           see = "chapters/06-netty-hybrid#off-the-event-loop")
     void ioFlood() throws Exception {
-        try (Clients flood = new Clients()) {
-            for (int i = 0; i < 500; i++) flood.add(Client.connect(5000));
+        try (Clients flood = new Clients().connect(500, 5000)) {
             Elapsed start = Elapsed.start();
-            for (Client c : flood) c.send(Client.request("GET", "/io?ms=1000"));
+            flood.sendAll(Client.request("GET", "/io?ms=1000"));
             Thread.sleep(200);
             Elapsed asked = Elapsed.start();
             try (Client probe = Client.connect(3000)) {
-                assertEquals(200, probe.send(Client.request("GET", "/")).read().status());
+                probe.send(Client.request("GET", "/")).read().assertStatus(200);
             }
             long ms = asked.ms();
             assertTrue(ms < 300, "during the flood, GET / took " + ms + " ms");
@@ -150,12 +130,11 @@ class Ch06Checks {
                 || f.contains("IoHandler.run") || f.contains("NioEventLoop.run") || f.contains("EpollEventLoop.run") || f.contains("KQueueEventLoop.run")));
     }
 
-    @Test @Order(7)
-    @DisplayName("touches each connection on its event loop only: no write is handed to Netty from another thread")
-    @Hint(value = "A virtual thread that writes, or that touches the connection's queue of answers, races the event loop: "
+    @Check(order = 7, title = "touches each connection on its event loop only: no write is handed to Netty from another thread",
+           hint = "A virtual thread that writes, or that touches the connection's queue of answers, races the event loop: "
             + "an answer goes missing or out of order once in thousands. Netty lets it happen, and queues the write for the loop. "
             + "Hand the finished answer back to the loop (ctx.executor().execute(...)), and let only the loop write and keep the queue.",
-          see = "chapters/06-netty-hybrid#answers-in-order")
+           see = "chapters/06-netty-hybrid#answers-in-order")
     void writesOnLoop() throws Exception {
         // Netty makes a WriteTask exactly when ChannelHandlerContext.write() is called off the channel's event loop.
         List<String> settings = List.of("settings=none", "+jdk.MethodTrace#enabled=true",

@@ -85,6 +85,19 @@ final class Client implements AutoCloseable {
         }
     }
 
+    /** An answer, and the milliseconds from connecting until it had all come. */
+    record Timed(Reply reply, long ms) {
+    }
+
+    /** Sends {@code raw} on a new connection and times its answer. */
+    static Timed timed(String raw, int readTimeoutMs) throws IOException {
+        Elapsed start = Elapsed.start();
+        try (Client c = connect(readTimeoutMs)) {
+            Reply reply = c.send(raw).read();
+            return new Timed(reply, start.ms());
+        }
+    }
+
     /** A well-formed request with Host and, when a body is given, Content-Length. */
     static String request(String method, String path, String... extraHeaders) {
         StringBuilder b = new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: localhost\r\n");

@@ -19,6 +19,16 @@ final class Clients implements AutoCloseable, Iterable<Client> {
         return this;
     }
 
+    /** Opens {@code n} connections at once, from as many virtual threads, with the given read timeout. */
+    Clients connectAtOnce(int n, int readTimeoutMs) throws Exception {
+        List<java.util.concurrent.Future<Client>> opened = new ArrayList<>();
+        try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < n; i++) opened.add(pool.submit(() -> Client.connect(readTimeoutMs)));
+        }
+        for (var f : opened) add(f.get());
+        return this;
+    }
+
     /** Sends {@code raw} on every connection. */
     Clients sendAll(String raw) throws IOException {
         for (Client c : clients) c.send(raw);

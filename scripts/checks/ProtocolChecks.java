@@ -3,22 +3,17 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The workshop protocol: every chapter's server must keep it, whatever its concurrency model. */
-@ExtendWith(Alive.class)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Check.Suite
 class ProtocolChecks {
+    /** Chapter 03's loop sends the error answers already; its likely mistake is the close. */
+    static final String CLOSE_IN_03 = "In chapter 03 the loop sends this answer already; what is missing is the close. "
+            + "Cancelling a key does not close its channel: close() must close the channel too (step Closing).";
 
-    @Test @Order(1)
-    @DisplayName("answers GET / with 200 and 'Hello, World!'")
-    @Hint(value = "Start the server by hand and try: curl -i http://127.0.0.1:8080/ . Does it print the ready line, and does the response carry Date, Server and Content-Length?",
-          see = "protocol#endpoints")
+    @Check(order = 1, title = "answers GET / with 200 and 'Hello, World!'",
+           hint = "Start the server by hand and try: curl -i http://127.0.0.1:8080/ . Does it print the ready line, and does the response carry Date, Server and Content-Length?",
+           see = "protocol#endpoints")
     void hello() throws Exception {
         Client.Reply r = Client.get("/");
         assertEquals(200, r.status(), () -> "expected 'HTTP/1.1 200' but the status line was '" + r.statusLine() + "'");
@@ -27,25 +22,21 @@ class ProtocolChecks {
         assertNotNull(r.header("server"), "every response needs a Server header");
     }
 
-    @Test @Order(2)
-    @DisplayName("keeps the connection open for a second request (keep-alive)")
-    @Hint(value = "HTTP/1.1 connections stay open by default. After answering one request, what should the server do with the same socket?",
-          see = "protocol#keep-alive")
+    @Check(order = 2, title = "keeps the connection open for a second request (keep-alive)",
+           hint = "HTTP/1.1 connections stay open by default. After answering one request, what should the server do with the same socket?",
+           see = "protocol#keep-alive")
     void keepAlive() throws Exception {
         try (Client c = Client.connect()) {
-            assertEquals(200, c.send(Client.request("GET", "/")).read().status());
+            c.send(Client.request("GET", "/")).read().assertStatus(200);
             Client.Reply second = c.send(Client.request("GET", "/bytes?n=3")).read();
             assertEquals("ABC", second.text(), "the second request on the same connection was not answered correctly");
         }
     }
 
-    @Test @Order(3)
-    @DisplayName("closes the connection after answering 'Connection: close'")
-    @Hint(value = "A client that sends 'Connection: close' waits for the server to close. Which Response method tells you that?",
-          see = "protocol#keep-alive",
-          in = @Hint.In(chapter = "03", value = "In chapter 03 the loop sends this answer already; what is missing is the close. "
-                  + "Cancelling a key does not close its channel: close() must close the channel too (step Closing).",
-                  see = "chapters/03-reactor#closing"))
+    @Check(order = 3, title = "closes the connection after answering 'Connection: close'",
+           hint = "A client that sends 'Connection: close' waits for the server to close. Which Response method tells you that?",
+           see = "protocol#keep-alive",
+           in = @Check.In(chapter = "03", value = CLOSE_IN_03, see = "chapters/03-reactor#closing"))
     void connectionClose() throws Exception {
         try (Client c = Client.connect()) {
             Client.Reply r = c.send(Client.request("GET", "/", "Connection: close")).read();
@@ -55,10 +46,9 @@ class ProtocolChecks {
         }
     }
 
-    @Test @Order(4)
-    @DisplayName("answers two pipelined requests, sent in one write, in order")
-    @Hint(value = "Both requests can arrive in one read. Do you keep the bytes after the first request for the next one?",
-          see = "protocol#pipelining")
+    @Check(order = 4, title = "answers two pipelined requests, sent in one write, in order",
+           hint = "Both requests can arrive in one read. Do you keep the bytes after the first request for the next one?",
+           see = "protocol#pipelining")
     void pipelining() throws Exception {
         try (Client c = Client.connect()) {
             c.send(Client.request("GET", "/bytes?n=3") + Client.request("GET", "/"));
@@ -67,10 +57,9 @@ class ProtocolChecks {
         }
     }
 
-    @Test @Order(5)
-    @DisplayName("answers a request that arrives in three pieces")
-    @Hint(value = "One read() is not one request: TCP delivers bytes, not messages. Keep reading until the request is complete.",
-          see = "protocol#partial-requests")
+    @Check(order = 5, title = "answers a request that arrives in three pieces",
+           hint = "One read() is not one request: TCP delivers bytes, not messages. Keep reading until the request is complete.",
+           see = "protocol#partial-requests")
     void requestInPieces() throws Exception {
         try (Client c = Client.connect()) {
             c.sendInPieces(Client.request("GET", "/bytes?n=5", "User-Agent: pieces"), 12, 100);
@@ -78,10 +67,9 @@ class ProtocolChecks {
         }
     }
 
-    @Test @Order(6)
-    @DisplayName("answers a request that arrives one byte at a time")
-    @Hint(value = "A slow network can deliver one byte per read. Does your loop handle a read that completes nothing?",
-          see = "protocol#partial-requests")
+    @Check(order = 6, title = "answers a request that arrives one byte at a time",
+           hint = "A slow network can deliver one byte per read. Does your loop handle a read that completes nothing?",
+           see = "protocol#partial-requests")
     void requestByteByByte() throws Exception {
         try (Client c = Client.connect()) {
             c.sendInPieces(Client.request("GET", "/"), 1, 2);
@@ -89,10 +77,9 @@ class ProtocolChecks {
         }
     }
 
-    @Test @Order(7)
-    @DisplayName("echoes a POST /echo body of 100 KiB")
-    @Hint(value = "The body follows the headers and is exactly Content-Length bytes long, often in several reads.",
-          see = "protocol#endpoints")
+    @Check(order = 7, title = "echoes a POST /echo body of 100 KiB",
+           hint = "The body follows the headers and is exactly Content-Length bytes long, often in several reads.",
+           see = "protocol#endpoints")
     void echo() throws Exception {
         byte[] body = new byte[100 * 1024];
         for (int i = 0; i < body.length; i++) body[i] = (byte) ('a' + i % 26);
@@ -105,10 +92,9 @@ class ProtocolChecks {
         }
     }
 
-    @Test @Order(8)
-    @DisplayName("sends every byte of /bytes?n=4MiB, in order")
-    @Hint(value = "A write may take only part of a big response. Every byte must arrive, in order, and nothing more.",
-          see = "protocol#endpoints")
+    @Check(order = 8, title = "sends every byte of /bytes?n=4MiB, in order",
+           hint = "A write may take only part of a big response. Every byte must arrive, in order, and nothing more.",
+           see = "protocol#endpoints")
     void bigResponse() throws Exception {
         int n = 4 * 1024 * 1024;
         try (Client c = Client.connect()) {
@@ -122,12 +108,11 @@ class ProtocolChecks {
         }
     }
 
-    @Test @Order(9)
-    @DisplayName("answers /io?ms=N after N ms, not before")
-    @Hint(value = "/io stands for a database call: the answer comes once N ms have passed, not before, and it does come. "
+    @Check(order = 9, title = "answers /io?ms=N after N ms, not before",
+           hint = "/io stands for a database call: the answer comes once N ms have passed, not before, and it does come. "
             + "A blocking server sleeps N ms, then answers; a non-blocking one sets a timer that answers.",
-          see = "protocol#endpoints",
-          in = @Hint.In(chapter = "03", value = "/io's answer comes from a timer. If it never comes: is the timer kept (schedule), "
+           see = "protocol#endpoints",
+           in = @Check.In(chapter = "03", value = "/io's answer comes from a timer. If it never comes: is the timer kept (schedule), "
                   + "does select() wake by its deadline, and do due timers run after every select()? If it comes too early: "
                   + "the deadline is the request's arrival plus N ms.",
                   see = "chapters/03-reactor#timers-in-the-loop"))
@@ -144,10 +129,9 @@ class ProtocolChecks {
         assertTrue(took >= 290, "/io?ms=300 answered after " + took + " ms");
     }
 
-    @Test @Order(10)
-    @DisplayName("answers 404 for an unknown path and keeps the connection")
-    @Hint(value = "A 404 is an ordinary response: unlike after a 400, the connection stays open for the next request.",
-          see = "protocol#errors")
+    @Check(order = 10, title = "answers 404 for an unknown path and keeps the connection",
+           hint = "A 404 is an ordinary response: unlike after a 400, the connection stays open for the next request.",
+           see = "protocol#errors")
     void notFound() throws Exception {
         try (Client c = Client.connect()) {
             assertEquals(404, c.send(Client.request("GET", "/no-such-page")).read().status());
@@ -155,9 +139,8 @@ class ProtocolChecks {
         }
     }
 
-    @Test @Order(11)
-    @DisplayName("answers 405 with an Allow header for a wrong method")
-    @Hint(value = "Let the kit's Endpoints route the request.", see = "protocol#errors")
+    @Check(order = 11, title = "answers 405 with an Allow header for a wrong method",
+           hint = "Let the kit's Endpoints route the request.", see = "protocol#errors")
     void wrongMethod() throws Exception {
         try (Client c = Client.connect()) {
             Client.Reply r = c.send(Client.request("DELETE", "/")).read();
@@ -166,32 +149,18 @@ class ProtocolChecks {
         }
     }
 
-    @Test @Order(12)
-    @DisplayName("answers 400 when the request line is malformed, then closes")
-    @Hint(value = "The kit throws HttpError for a request it cannot parse. Send e.response() to the client, then close that connection only.",
-          see = "protocol#errors",
-          in = @Hint.In(chapter = "03", value = "In chapter 03 the loop sends this answer already; what is missing is the close. "
-                  + "Cancelling a key does not close its channel: close() must close the channel too (step Closing).",
-                  see = "chapters/03-reactor#closing"))
-    void malformedRequestLine() throws Exception {
+    @Check(order = 12, title = "answers 400 to a malformed request line and to a header line without a colon, closing each connection",
+           hint = "The kit throws HttpError for a request it cannot parse. Send e.response() to the client, then close that connection only.",
+           see = "protocol#errors",
+           in = @Check.In(chapter = "03", value = CLOSE_IN_03, see = "chapters/03-reactor#closing"))
+    void malformed() throws Exception {
         Client.assertAnsweredThenClosed("GARBAGE\r\n\r\n", 400);
-    }
-
-    @Test @Order(13)
-    @DisplayName("answers 400 when a header line has no colon, then closes")
-    @Hint(value = "The kit throws HttpError for a request it cannot parse. Send e.response() to the client, then close that connection only.",
-          see = "protocol#errors",
-          in = @Hint.In(chapter = "03", value = "In chapter 03 the loop sends this answer already; what is missing is the close. "
-                  + "Cancelling a key does not close its channel: close() must close the channel too (step Closing).",
-                  see = "chapters/03-reactor#closing"))
-    void malformedHeader() throws Exception {
         Client.assertAnsweredThenClosed("GET / HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n", 400);
     }
 
-    @Test @Order(14)
-    @DisplayName("answers 413 for a body over 1 MiB, without reading it")
-    @Hint(value = "The kit refuses a Content-Length over 1 MiB with HttpError 413. Answer it, then close.",
-          see = "protocol#errors")
+    @Check(order = 14, title = "answers 413 for a body over 1 MiB, without reading it",
+           hint = "The kit refuses a Content-Length over 1 MiB with HttpError 413. Answer it, then close.",
+           see = "protocol#errors")
     void bodyTooLarge() throws Exception {
         try (Client c = Client.connect()) {
             Client.Reply r = c.send(Client.request("POST", "/echo", "Content-Length: 2000000")).read();
@@ -199,21 +168,17 @@ class ProtocolChecks {
         }
     }
 
-    @Test @Order(15)
-    @DisplayName("answers 431 for a header section over 8 KiB, then closes")
-    @Hint(value = "The kit refuses headers over 8 KiB with HttpError 431. Answer it, then close.",
-          see = "protocol#errors",
-          in = @Hint.In(chapter = "03", value = "In chapter 03 the loop sends this answer already; what is missing is the close. "
-                  + "Cancelling a key does not close its channel: close() must close the channel too (step Closing).",
-                  see = "chapters/03-reactor#closing"))
+    @Check(order = 15, title = "answers 431 for a header section over 8 KiB, then closes",
+           hint = "The kit refuses headers over 8 KiB with HttpError 431. Answer it, then close.",
+           see = "protocol#errors",
+           in = @Check.In(chapter = "03", value = CLOSE_IN_03, see = "chapters/03-reactor#closing"))
     void headersTooLarge() throws Exception {
         Client.assertAnsweredThenClosed(Client.request("GET", "/", "X-Big: " + "x".repeat(9000)), 431);
     }
 
-    @Test @Order(16)
-    @DisplayName("answers 500 when a handler throws (GET /fail), and keeps serving")
-    @Hint(value = "GET /fail throws an exception from the handler, like a bug would. Answer Response.serverError(e) and end only that connection.",
-          see = "protocol#errors")
+    @Check(order = 16, title = "answers 500 when a handler throws (GET /fail), and keeps serving",
+           hint = "GET /fail throws an exception from the handler, like a bug would. Answer Response.serverError(e) and end only that connection.",
+           see = "protocol#errors")
     void handlerFails() throws Exception {
         try (Client c = Client.connect()) {
             Client.Reply r = c.send(Client.request("GET", "/fail")).read();
@@ -223,10 +188,9 @@ class ProtocolChecks {
         assertEquals(200, Client.get("/").status(), "the server should go on serving after a handler failed");
     }
 
-    @Test @Order(17)
-    @DisplayName("keeps serving after a malformed request and an abrupt disconnect")
-    @Hint(value = "An exception from one connection must never escape to the accept loop. Catch it per connection.",
-          see = "protocol#errors")
+    @Check(order = 17, title = "keeps serving after a malformed request and an abrupt disconnect",
+           hint = "An exception from one connection must never escape to the accept loop. Catch it per connection.",
+           see = "protocol#errors")
     void survivesBadClients() throws Exception {
         try (Client c = Client.connect()) {
             c.send("\u0001\u0002 nonsense\r\n\r\n");

@@ -79,11 +79,11 @@ final class Runner {
                     checkId = ms.getClassName().replace("Checks", "").toLowerCase() + "." + ms.getMethodName(); // as idPrefix
                     try {
                         Method m = ms.getJavaMethod();
-                        Hint h = m.getAnnotation(Hint.class);
-                        if (h != null) {
-                            hint = h.value();
-                            see = h.see();
-                            for (Hint.In in : h.in()) {
+                        Check check = m.getAnnotation(Check.class);
+                        if (check != null) {
+                            hint = check.hint();
+                            see = check.see();
+                            for (Check.In in : check.in()) {
                                 if (in.chapter().equals(chapter)) {
                                     hint = in.value();
                                     see = in.see();
@@ -112,7 +112,7 @@ final class Runner {
             Class<?> owner = classes.stream().filter(c -> dot > 0 && idPrefix(c).equals(id.substring(0, dot))).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("no check '" + id + "' in this chapter"));
             boolean exists = java.util.Arrays.stream(owner.getDeclaredMethods())
-                    .anyMatch(m -> m.getName().equals(id.substring(dot + 1)) && m.isAnnotationPresent(org.junit.jupiter.api.Test.class));
+                    .anyMatch(m -> m.getName().equals(id.substring(dot + 1)) && m.isAnnotationPresent(Check.class));
             if (!exists) throw new IllegalArgumentException("no check '" + id + "' in this chapter");
             selectors.add(org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod(owner, id.substring(dot + 1)));
         }

@@ -99,6 +99,11 @@ final class Chapters {
         return graded;
     }
 
+    /** The chapter whose page reads the race of every model ({@code bench.sh --all}): the one without checks. */
+    static Optional<Chapter> showdown(Map<String, Chapter> chapters) {
+        return chapters.values().stream().filter(c -> !c.graded()).findFirst();
+    }
+
     private static Cap cap(JsonNode value) {
         if (value == null || value.isNull() || "none".equals(value.asText())) return Cap.NONE;
         if (value.has("fixed")) return new Cap(value.get("fixed").asInt(), null, 0);

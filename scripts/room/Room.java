@@ -1,7 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-//SOURCES ../lib/Jackson.java ../checks/CheckReport.java ../bench/BenchReport.java
+//SOURCES ../lib/Jackson.java ../lib/Chapters.java ../checks/CheckReport.java ../bench/BenchReport.java
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
@@ -23,9 +23,10 @@ import java.util.stream.Stream;
  *
  * <p>{@code handin ROOT NAME OUT}: one file, {@code OUT/NAME.json}, with the learner's latest
  * grading ({@code .results/checks/NN.json}) and races ({@code .results/bench/*.json}).
- * {@code summary FOLDER OUT}: one self-contained HTML page from a folder of hand-ins (or of raw
- * {@code check.sh --json} and {@code bench.sh} files, named after the learner): progress per
- * chapter, and the fastest servers per workload.
+ * {@code summary ROOT FOLDER OUT}: one self-contained HTML page from a folder of hand-ins (or of
+ * raw {@code check.sh --json} and {@code bench.sh} files, named after the learner): progress per
+ * chapter (a column for each graded chapter of the registry in ROOT, in course order), and the
+ * fastest servers per workload.
  */
 class Room {
     static final String SCHEMA = "course-handin/1";
@@ -38,10 +39,10 @@ class Room {
         if (args.length == 4 && args[0].equals("handin")) {
             who = "handin";
             handin(Path.of(args[1]), args[2], Path.of(args[3]));
-        } else if (args.length == 3 && args[0].equals("summary")) {
-            summary(Path.of(args[1]), Path.of(args[2]));
+        } else if (args.length == 4 && args[0].equals("summary")) {
+            summary(Path.of(args[1]), Path.of(args[2]), Path.of(args[3]));
         } else {
-            System.err.println("usage: Room handin ROOT NAME OUT_DIR | Room summary FOLDER OUT_FILE");
+            System.err.println("usage: Room handin ROOT NAME OUT_DIR | Room summary ROOT FOLDER OUT_FILE");
             System.exit(2);
         }
     }
@@ -83,7 +84,7 @@ class Room {
     /** What one learner handed in: the latest report per chapter, and their races. */
     record Learner(String name, Map<String, CheckReport> checks, List<BenchReport> bench) {}
 
-    static void summary(Path folder, Path out) throws IOException {
+    static void summary(Path root, Path folder, Path out) throws IOException {
         if (!Files.isDirectory(folder)) fail(2, "no folder " + folder + ": give the folder that holds the hand-ins");
         Map<String, Learner> learners = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         List<String> skipped = new ArrayList<>();
@@ -98,7 +99,7 @@ class Room {
             }
         }
         if (learners.isEmpty()) fail(1, "no hand-ins in " + folder + " (files from scripts/handin.sh, check.sh --json or bench.sh)");
-        Files.writeString(out, html(learners, skipped), StandardCharsets.UTF_8);
+        Files.writeString(out, html(Chapters.graded(root), learners, skipped), StandardCharsets.UTF_8);
         System.out.println("room: " + learners.size() + " learner(s) -> " + out + (skipped.isEmpty() ? "" : "; skipped " + skipped));
     }
 
@@ -145,9 +146,13 @@ class Room {
         return best;
     }
 
-    static String html(Map<String, Learner> learners, List<String> skipped) {
-        TreeSet<String> chapters = new TreeSet<>();
-        learners.values().forEach(l -> chapters.addAll(l.checks().keySet()));
+    /** The page: a column for every graded chapter of {@code registry}, then any other chapter a hand-in holds. */
+    static String html(Map<String, Chapters.Chapter> registry, Map<String, Learner> learners, List<String> skipped) {
+        List<String> chapters = new ArrayList<>(registry.keySet());
+        TreeSet<String> others = new TreeSet<>();
+        learners.values().forEach(l -> others.addAll(l.checks().keySet()));
+        others.removeAll(registry.keySet());
+        chapters.addAll(others);
         StringBuilder h = new StringBuilder();
         h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
@@ -162,7 +167,11 @@ class Room {
                 .append(esc(Instant.now().toString().substring(0, 16).replace('T', ' '))).append(" UTC by scripts/room.sh.</p>\n");
 
         h.append("<h2>Progress</h2>\n<table><thead><tr><th>Learner</th>");
-        for (String c : chapters) h.append("<th>").append(esc(c)).append("</th>");
+        for (String c : chapters) {
+            Chapters.Chapter chapter = registry.get(c);
+            h.append("<th").append(chapter == null ? ">" : " title=\"" + esc(chapter.model()) + "\">").append(esc(c))
+                    .append(chapter == null ? "" : "<br><small>" + esc(chapter.title()) + "</small>").append("</th>");
+        }
         h.append("<th class=\"num\">Chapters done</th></tr></thead><tbody>\n");
         Map<String, Integer> doneBy = new LinkedHashMap<>();
         for (Learner l : learners.values()) {

@@ -5,7 +5,7 @@
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES ../checks/Grade.java ../../exercises/kit/Kit.java ../../exercises/kit/NativeFrame.java
 //SOURCES ../../exercises/kit/from-02/BlockingHttp.java ../../exercises/kit/from-04/EventLoop.java
-//SOURCES KitTests.java CourseFilesTests.java HarnessTests.java
+//SOURCES KitTests.java CourseFilesTests.java HarnessTests.java ../lib/Outcomes.java
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,9 +26,7 @@ import java.util.regex.Pattern;
  * check named for its mistake. Ends with "N passed, N failed".
  */
 class SelfTest {
-    static int passed;
-    static int failed;
-    static final List<String> failures = new ArrayList<>();
+    static final Outcomes outcomes = new Outcomes("");
 
     public static void main(String[] args) throws Exception {
         Path root = Path.of(".").toAbsolutePath().normalize();
@@ -115,13 +113,7 @@ class SelfTest {
                 expect(new Grade(graded.grading("file", file)), chapter, "mutant " + e.getKey(), new TreeSet<>(mutant.checks));
             }
         }
-        System.out.println();
-        if (!failures.isEmpty()) {
-            System.out.println("Failed:");
-            failures.forEach(f -> System.out.println("  - " + f));
-        }
-        System.out.println(passed + " passed, " + failed + " failed");
-        System.exit(failed == 0 ? 0 : 1);
+        outcomes.finish();
     }
 
     /**
@@ -147,14 +139,7 @@ class SelfTest {
     }
 
     static void record(String name, boolean ok, String detail) {
-        if (ok) {
-            passed++;
-            System.out.println("ok    " + name);
-        } else {
-            failed++;
-            failures.add(name + " (" + detail + ")");
-            System.out.println("FAIL  " + name + "\n      " + detail);
-        }
+        outcomes.record(name, ok, detail);
     }
 
     static void section(String title) {

@@ -13,7 +13,7 @@ import java.util.stream.Stream;
 /**
  * Checks the built site against its sources: every {@code include::{reporoot}/FILE[tag=T]} in a
  * page shows up, as text, in that page's HTML; every page a check's hint points to
- * ({@code @Hint(see = "chapters/03-reactor#closing")}, in scripts/checks/) has that anchor; and
+ * ({@code @Check(see = "chapters/03-reactor#closing")}, in scripts/checks/) has that anchor; and
  * no page refers to another host.
  * Usage: SiteTest ROOT PUBLIC_DIR
  */

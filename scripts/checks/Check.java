@@ -1,0 +1,75 @@
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import java.lang.reflect.Method;
+import java.util.Comparator;
+import java.util.List;
+import org.junit.jupiter.api.DisplayNameGeneration;
+import org.junit.jupiter.api.DisplayNameGenerator;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.MethodOrdererContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * One check, as a learner sees it: its place in the run ({@code order}), its title (the behaviour
+ * it asserts), the hint shown when it fails (the likely causes, without the answer), and the step
+ * of the course site that teaches the fix ({@code see = "page#anchor"}; SiteTest proves every
+ * anchor exists). A check that runs in several chapters (the protocol's) may say more where a
+ * chapter has its own likely cause: {@code in = @Check.In(chapter = "03", value = "...", see = "...")}.
+ * A class of checks carries {@link Suite}.
+ */
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.METHOD)
+@Test
+@interface Check {
+    int order();
+
+    String title();
+
+    String hint();
+
+    String see();
+
+    /** The hint in a given chapter, where its likely causes differ. */
+    In[] in() default {};
+
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target({})
+    @interface In {
+        String chapter();
+
+        String value();
+
+        String see();
+    }
+
+    /** A class of checks: run in {@code order}, named by {@code title}, and stopped early when the server dies ({@link Alive}). */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.TYPE)
+    @ExtendWith(Alive.class)
+    @TestMethodOrder(Check.InOrder.class)
+    @DisplayNameGeneration(Check.Titles.class)
+    @interface Suite {
+    }
+
+    /** Orders a class's checks by {@link Check#order()}. */
+    final class InOrder implements MethodOrderer {
+        @Override
+        public void orderMethods(MethodOrdererContext context) {
+            context.getMethodDescriptors().sort(Comparator.comparingInt(
+                    d -> d.findAnnotation(Check.class).map(Check::order).orElse(Integer.MAX_VALUE)));
+        }
+    }
+
+    /** Names each check by its {@link Check#title()}. */
+    final class Titles extends DisplayNameGenerator.Standard {
+        @Override
+        public String generateDisplayNameForMethod(List<Class<?>> enclosing, Class<?> testClass, Method method) {
+            Check check = method.getAnnotation(Check.class);
+            return check != null ? check.title() : super.generateDisplayNameForMethod(enclosing, testClass, method);
+        }
+    }
+}
