@@ -17,7 +17,7 @@ final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutio
     /** Notes per check id, shown with its result. */
     static final Map<String, String> NOTES = new ConcurrentHashMap<>();
 
-    static final int PROBE_MS = 2000;
+    static final int PROBE_MS = 1000;
 
     /** Why the later checks cannot run (a --url server that stopped answering); null while they can. */
     private static volatile String gone;
@@ -30,26 +30,19 @@ final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutio
 
     @Override
     public void afterEach(ExtensionContext context) throws Exception {
+        if (context.getExecutionException().isEmpty()) return; // a crash shows at the next check's start (reviveIfDead)
         Target t = Target.get();
+        if (t.answers(PROBE_MS)) return;
         Long pid = t.pid();
         ProcessHandle server = pid == null ? null : ProcessHandle.of(pid).orElse(null);
-        boolean dead = pid != null && server == null;
-        if (server != null) {
-            try {
-                server.onExit().get(150, java.util.concurrent.TimeUnit.MILLISECONDS); // a crash takes a moment
-                dead = true;
-            } catch (java.util.concurrent.TimeoutException e) {
-                dead = false;
-            }
-        }
+        boolean dead = pid != null && (server == null || !server.isAlive());
         if (dead) {
             NOTES.put(context.getUniqueId(), "the server process exited during this check; the grader restarted it for the next one"
                     + logTail(t));
             return;
         }
-        if (context.getExecutionException().isEmpty() || t.answers(PROBE_MS)) return;
         String what = "the server stopped answering during this check (a GET / on a new connection got nothing in "
-                + PROBE_MS / 1000 + " s)";
+                + Client.seconds(PROBE_MS) + ")";
         if (t.startedHere()) {
             t.restart();
             NOTES.put(context.getUniqueId(), what + "; the grader restarted it for the next check" + logTail(t));

@@ -18,7 +18,7 @@ import java.util.Map;
  */
 final class Client implements AutoCloseable {
     /** How long a read waits by default: a server on loopback answers in milliseconds, even on a busy machine. */
-    static final int READ_TIMEOUT_MS = 3000;
+    static final int READ_TIMEOUT_MS = 2000;
 
     /** Nothing arrived within the read timeout: a check that counts answers catches this one. */
     static final class NoAnswer extends AssertionError {
@@ -161,8 +161,8 @@ final class Client implements AutoCloseable {
     }
 
     void assertClosedByServer() throws IOException {
-        // A server that closes does so right after its answer: wait 1 s at most, not a whole read timeout.
-        socket.setSoTimeout(Math.min(socket.getSoTimeout() == 0 ? 1000 : socket.getSoTimeout(), 1000));
+        // A server that closes does so right after its answer: wait 0.7 s at most, not a whole read timeout.
+        socket.setSoTimeout(Math.min(socket.getSoTimeout() == 0 ? 700 : socket.getSoTimeout(), 700));
         try {
             int b = in.read();
             if (b != -1) {
@@ -172,7 +172,7 @@ final class Client implements AutoCloseable {
             }
         } catch (SocketTimeoutException e) {
             throw new AssertionError("expected the server to close the connection, but it stayed open for "
-                    + socket.getSoTimeout() / 1000 + " s");
+                    + seconds(socket.getSoTimeout()) + " after its answer");
         } catch (java.net.SocketException e) {
             // a reset counts as closed
         }
