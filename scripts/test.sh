@@ -277,7 +277,8 @@ count_lines() {
   return "${status}"
 }
 
-# The benchmark's unit tests, then a smoke race: a solution against itself, hello only, seconds.
+# The benchmark's unit tests, a smoke race (a solution against itself, hello only, seconds), and a
+# quick self-race on three workloads whose verdict must be "the same" on each (about 80 s).
 step_bench() {
   section "The benchmark (scripts/bench.sh)"
   count_lines "${JBANG}" "${ROOT}/scripts/bench/TestBench.java" || true
@@ -293,6 +294,18 @@ step_bench() {
     fail "bench.sh 03 --solution-vs-solution --smoke exits ${status} (see ${log})"
   fi
   count_lines "${JBANG}" "${ROOT}/scripts/bench/TestBench.java" --smoke "${json}" || true
+  # The verdict's proof: the reference raced against itself is "the same" on every workload.
+  rm -f "${json}"
+  log="${ROOT}/.results/bench-self-race.log"
+  status=0
+  "${ROOT}/scripts/bench.sh" 03 --solution-vs-solution --quick --workloads hello,io-1000,cpu --out "${json}" >"${log}" 2>&1 \
+    || status=$?
+  if [[ ${status} -eq 0 ]]; then
+    pass "bench.sh 03 --solution-vs-solution --quick (hello, io-1000, cpu) exits 0"
+  else
+    fail "bench.sh 03 --solution-vs-solution --quick exits ${status} (see ${log})"
+  fi
+  count_lines "${JBANG}" "${ROOT}/scripts/bench/TestBench.java" --same "${json}" || true
   rm -f "${json}"
 }
 

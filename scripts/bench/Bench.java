@@ -2,7 +2,7 @@
 //JAVA 25
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES Options.java Plan.java Server.java LoadRace.java Tally.java Sampler.java IdleRace.java Idle.java
-//SOURCES MachineFacts.java BenchReport.java Report.java Stats.java Bombardier.java Progress.java
+//SOURCES MachineFacts.java BenchReport.java Report.java Verdict.java Stats.java Bombardier.java Progress.java
 //SOURCES ../lib/Jackson.java ../lib/Chapters.java ../lib/Results.java ../lib/Target.java
 //SOURCES ../lib/Inspect.java ../lib/Unavailable.java
 
@@ -65,7 +65,7 @@ class Bench {
         LoadRace load = new LoadRace(o.mode(), bombardier, progress);
         for (Plan.Workload w : o.workloads()) {
             List<BenchReport.Result> results = Report.ratios(
-                    w.idle() ? IdleRace.run(w, servers, idle.connections(), progress) : load.run(w, servers), compareTo);
+                    w.idle() ? IdleRace.run(w, servers, idle.connections(), progress) : load.run(w, servers), compareTo, o.mode().name());
             for (BenchReport.Result r : results) {
                 for (String f : r.flags()) flags.add(w.id() + ", " + r.server() + ": " + f);
             }

@@ -148,7 +148,24 @@ record BenchReport(String schema, String kind, String command, String chapter, S
     @JsonSubTypes({@JsonSubTypes.Type(LoadRatio.class), @JsonSubTypes.Type(IdleRatio.class)})
     sealed interface Ratio permits LoadRatio, IdleRatio {}
 
-    record LoadRatio(Double rps, Double p50, Double p99) implements Ratio {}
+    /**
+     * Ratios of medians; {@code rpsInterval}, absent in files written before it existed and when
+     * fewer than two turns were paired, says how far the turns agree and what that allows ({@link Verdict}).
+     */
+    record LoadRatio(Double rps, Double p50, Double p99, @JsonInclude(JsonInclude.Include.NON_NULL) Interval rpsInterval)
+            implements Ratio {
+        LoadRatio(Double rps, Double p50, Double p99) {
+            this(rps, p50, p99, null);
+        }
+    }
+
+    /**
+     * The per-turn ratios' range, {@code low} to {@code high}, over {@code turns} paired turns,
+     * which holds their middle value with probability {@code coverage}; {@code verdict} "faster",
+     * "slower" or "same"; {@code advice}, when the range is too wide to tell, what would narrow it.
+     */
+    record Interval(Double low, Double high, int turns, Double coverage, String verdict,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) String advice) {}
 
     record IdleRatio(Double heapPerConnection, Double rssPerConnection) implements Ratio {}
 }

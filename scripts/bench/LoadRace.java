@@ -9,7 +9,8 @@ import java.util.List;
 
 /**
  * A load workload (hello, io, cpu): every server warms up until it is steady, then the servers
- * take turns run by run (A B A B ...), one under load at a time, each with a {@link Tally}.
+ * take turns run by run, who goes first alternating (A B, B A, A B ...), one under load at a
+ * time, each with a {@link Tally}. Run i of one server and run i of another make turn i.
  */
 final class LoadRace {
     private final Plan.Mode mode;
@@ -40,7 +41,10 @@ final class LoadRace {
             }
         }
         for (int round = 0; round < mode.runs(); round++) {
-            for (Tally t : tallies) {
+            // Who goes first alternates (A B, B A, ...), so that going first or second favours no one.
+            List<Tally> order = new ArrayList<>(tallies);
+            if (round % 2 == 1) java.util.Collections.reverse(order);
+            for (Tally t : order) {
                 if (t.out()) {
                     progress.skip(mode.runSecondsFor(w) + 1);
                     continue;

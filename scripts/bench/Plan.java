@@ -108,7 +108,7 @@ final class Plan {
                 "at least warmups, at most maxWarmups: another while the last warm-up was over 10% faster than the one before",
                 mode.warmupSeconds(), mode.runs(), mode.runSeconds(), mode.ioRunSeconds(), mode.warmGroupOnce(),
                 "median of the runs",
-                "per workload: every server warms up, then the servers take turns run by run (A B A B ...); all stay running, one is under load at a time",
+                "per workload: every server warms up, then the servers take turns run by run, who goes first alternating (A B, B A, ...); all stay running, one is under load at a time",
                 SAMPLE_MILLIS,
                 "Bombardier, closed loop: each connection sends its next request when the last answer came; its percentiles suffer from coordinated omission",
                 notes);

@@ -9,18 +9,26 @@ import java.util.Locale;
 final class Report {
     private Report() {}
 
-    /** Each result with its ratio to the result of server {@code compareTo} (learner / reference), when both were measured. */
-    static List<BenchReport.Result> ratios(List<BenchReport.Result> results, String compareTo) {
+    /**
+     * Each result with its ratio to the result of server {@code compareTo} (learner / reference),
+     * when both were measured; a load ratio also with its interval and verdict, for races in {@code mode}.
+     */
+    static List<BenchReport.Result> ratios(List<BenchReport.Result> results, String compareTo, String mode) {
         BenchReport.Result base = results.stream().filter(r -> r.server().equals(compareTo)).findFirst().orElse(null);
         if (base == null || !base.measured()) return results;
-        return results.stream().map(r -> r.measured() ? ratio(r, base) : r).toList();
+        return results.stream().map(r -> r.measured() ? ratio(r, base, mode) : r).toList();
     }
 
-    private static BenchReport.Result ratio(BenchReport.Result r, BenchReport.Result base) {
+    private static BenchReport.Result ratio(BenchReport.Result r, BenchReport.Result base, String mode) {
         return switch (r) {
-            case BenchReport.LoadResult l when base instanceof BenchReport.LoadResult b -> l.withRatio(new BenchReport.LoadRatio(
-                    Stats.figure(Stats.ratio(rps(l), rps(b))), Stats.figure(Stats.ratio(p50(l), p50(b))),
-                    Stats.figure(Stats.ratio(p99(l), p99(b)))));
+            case BenchReport.LoadResult l when base instanceof BenchReport.LoadResult b -> {
+                double rps = Stats.ratio(rps(l), rps(b));
+                boolean busy = Stats.known(l.loadCpuPercent()) >= Tally.SATURATED_LOAD_PERCENT
+                        || Stats.known(b.loadCpuPercent()) >= Tally.SATURATED_LOAD_PERCENT;
+                yield l.withRatio(new BenchReport.LoadRatio(Stats.figure(rps), Stats.figure(Stats.ratio(p50(l), p50(b))),
+                        Stats.figure(Stats.ratio(p99(l), p99(b))),
+                        r == base ? null : Verdict.of(l.runs(), b.runs(), rps, mode, busy)));
+            }
             case BenchReport.IdleResult i when base instanceof BenchReport.IdleResult b -> i.withRatio(new BenchReport.IdleRatio(
                     Stats.figure(Stats.ratio(heapPerConnection(i), heapPerConnection(b))),
                     Stats.figure(Stats.ratio(rssPerConnection(i), rssPerConnection(b)))));
@@ -53,6 +61,14 @@ final class Report {
             }
             for (BenchReport.Result r : w.results()) out.println(" " + (r.flags().isEmpty() ? " " : p.red("!")) + row(w, r, p));
             for (BenchReport.Result r : w.results()) {
+                BenchReport.Interval i = interval(r);
+                if (i == null || !"chapter".equals(report.kind())) continue;
+                out.println("  " + r.server() + " " + vs + ": " + p.bold(Verdict.words(i))
+                        + p.dim(String.format(Locale.ROOT, " (%d turns, from %s to %s; such a range holds the middle ratio %.0f%% of the time)",
+                                i.turns(), Stats.times(Stats.known(i.low())), Stats.times(Stats.known(i.high())), Stats.known(i.coverage()) * 100)));
+                if (i.advice() != null) out.println(p.dim("    " + i.advice()));
+            }
+            for (BenchReport.Result r : w.results()) {
                 for (String note : r.flags()) out.println(p.dim("  " + r.server() + ": " + note));
                 if (r instanceof BenchReport.LoadResult l) {
                     for (String note : l.notes()) out.println(p.dim("  " + r.server() + " (note): " + note));
@@ -77,8 +93,7 @@ final class Report {
                     whole(l.errors()), whole(l.timeouts()), whole(l.non2xx()),
                     l.cpuSeconds() == null ? "-" : String.format(Locale.ROOT, "%.2f", l.cpuSeconds()),
                     Stats.bytes(Stats.known(l.peakRssBytes())), whole(l.peakThreads()),
-                    w.boundRps() == null ? "" : Stats.percent(Stats.known(l.percentOfBound())),
-                    Stats.times(l.ratio() == null ? Double.NaN : Stats.known(l.ratio().rps())));
+                    w.boundRps() == null ? "" : Stats.percent(Stats.known(l.percentOfBound())), ratioCell(l));
             case BenchReport.IdleResult i -> {
                 BenchReport.IdleFigures f = i.figures();
                 yield name + String.format(Locale.ROOT, " %11s %8s %10s %10s %10s %8s  %s",
@@ -88,6 +103,19 @@ final class Report {
                         Stats.times(i.ratio() == null ? Double.NaN : Stats.known(i.ratio().heapPerConnection())));
             }
         };
+    }
+
+    /** The ratio to the compared server, with the range of the turns and the verdict when there is one: "1.18x 0.95-1.40 same". */
+    static String ratioCell(BenchReport.LoadResult l) {
+        String ratio = Stats.times(l.ratio() == null ? Double.NaN : Stats.known(l.ratio().rps()));
+        BenchReport.Interval i = interval(l);
+        if (i == null) return ratio;
+        return ratio + " " + Stats.times(Stats.known(i.low())).replace("x", "") + "-" + Stats.times(Stats.known(i.high())) + " " + i.verdict();
+    }
+
+    /** A load result's interval and verdict, or null. */
+    static BenchReport.Interval interval(BenchReport.Result r) {
+        return r instanceof BenchReport.LoadResult l && l.ratio() != null ? l.ratio().rpsInterval() : null;
     }
 
     /** Requests per second per workload as horizontal bars, each workload scaled to its fastest server; then heap per idle connection. */
@@ -103,7 +131,9 @@ final class Report {
                 first = false;
                 double rps = rps(r);
                 String value = r.measured() ? Stats.rate(rps) : r.status();
-                out.println(label + p.bar(r.server(), Stats.bar(rps, max, 40, false)) + " " + value);
+                BenchReport.Interval i = "chapter".equals(report.kind()) ? interval(r) : null;
+                out.println(label + p.bar(r.server(), Stats.bar(rps, max, 40, false)) + " " + value
+                        + (i == null ? "" : p.dim("  " + Verdict.words(i))));
             }
         }
         boolean anyIdle = false;

@@ -31,6 +31,10 @@ class TestBench {
             smoke(Path.of(args[1]));
             smoke.finish();
         }
+        if (args.length == 2 && args[0].equals("--same")) {
+            same(Path.of(args[1]));
+            smoke.finish();
+        }
         unitTests();
     }
 
@@ -79,6 +83,22 @@ class TestBench {
                     ratio >= 0.5 && ratio <= 2, "ratio " + ratio);
         }
         check("the run was not flagged (exit 0 recorded)", report.exit() == 0, "flags " + report.flags());
+    }
+
+    /** A server raced against itself: on every load workload the verdict must be "the same", with its interval. */
+    static void same(Path file) throws Exception {
+        BenchReport report = BenchReport.read(Files.readString(file));
+        for (BenchReport.WorkloadEntry w : report.workloads()) {
+            for (BenchReport.Result result : w.results()) {
+                if (!(result instanceof BenchReport.LoadResult r) || !"learner".equals(r.server())) continue;
+                BenchReport.Interval i = r.ratio() == null ? null : r.ratio().rpsInterval();
+                check("self-race " + w.id() + ": the reference against itself is \"the same\""
+                        + (i == null ? "" : " (" + i.turns() + " turns, " + Stats.times(Stats.known(i.low())) + " to "
+                        + Stats.times(Stats.known(i.high())) + ")"),
+                        i != null && Verdict.SAME.equals(i.verdict()), i == null ? "no interval: " + r.ratio() : "verdict " + i.verdict());
+            }
+        }
+        check("the self-race ran load workloads", report.workloads().stream().anyMatch(w -> !"idle".equals(w.group())), "none");
     }
 
     /** The names, of name-value pairs, whose value is null. */

@@ -30,8 +30,9 @@ final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutio
 
     @Override
     public void afterEach(ExtensionContext context) throws Exception {
-        if (context.getExecutionException().isEmpty()) return; // a crash shows at the next check's start (reviveIfDead)
         Target t = Target.get();
+        // A server that exits after a check that passed is restarted by the next check's reviveIfDead.
+        if (context.getExecutionException().isEmpty()) return;
         if (t.answers(PROBE_MS)) return;
         Long pid = t.pid();
         ProcessHandle server = pid == null ? null : ProcessHandle.of(pid).orElse(null);

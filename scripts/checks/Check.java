@@ -16,7 +16,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * One check, as a learner sees it: its place in the run ({@code order}), its title (the behaviour
  * it asserts), the hint shown when it fails (the likely causes, without the answer), and the step
- * of the course site that teaches the fix ({@code see = "page#anchor"}; SiteTest proves every
+ * of the course site that teaches the fix (see: a page and the anchor of its section; SiteTest proves every
  * anchor exists). A check that runs in several chapters (the protocol's) may say more where a
  * chapter has its own likely cause: {@code in = @Check.In(chapter = "03", value = "...", see = "...")}.
  * A class of checks carries {@link Suite}.

@@ -18,7 +18,7 @@ import java.util.Map;
  */
 final class Client implements AutoCloseable {
     /** How long a read waits by default: a server on loopback answers in milliseconds, even on a busy machine. */
-    static final int READ_TIMEOUT_MS = 2000;
+    static final int READ_TIMEOUT_MS = 3000;
 
     /** Nothing arrived within the read timeout: a check that counts answers catches this one. */
     static final class NoAnswer extends AssertionError {

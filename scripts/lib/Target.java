@@ -120,7 +120,9 @@ final class Target {
     synchronized boolean reviveIfDead() throws IOException {
         if (process == null) return false;
         ProcessHandle server = ProcessHandle.of(pid).orElse(null);
-        if (server != null && server.isAlive()) return false;
+        // Alive, and listening where that can be seen without connecting (a connection would be
+        // served: one fewer for a server that serves a few); one that closed its socket is on its way out.
+        if (server != null && server.isAlive() && listening().orElse(true)) return false;
         try {
             if (server != null) server.onExit().get(3, TimeUnit.SECONDS); // it may be on its way out
         } catch (Exception e) {
@@ -128,6 +130,27 @@ final class Target {
         }
         restart();
         return true;
+    }
+
+    /**
+     * Whether a socket listens on this port, read from Linux's /proc/net/tcp and tcp6 (state 0A),
+     * without connecting to it; empty where that cannot be read.
+     */
+    java.util.Optional<Boolean> listening() {
+        String hexPort = String.format(":%04X ", port);
+        boolean read = false;
+        for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+            try {
+                for (String line : Files.readAllLines(Path.of(table))) {
+                    String[] f = line.trim().split("\\s+");
+                    if (f.length > 3 && (f[1] + " ").endsWith(hexPort) && f[3].equals("0A")) return java.util.Optional.of(true);
+                }
+                read = true;
+            } catch (IOException | RuntimeException e) {
+                // not Linux, or not readable
+            }
+        }
+        return read ? java.util.Optional.of(false) : java.util.Optional.empty();
     }
 
     /** Whether this harness started the server (and so can restart it). */

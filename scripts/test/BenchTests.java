@@ -248,7 +248,7 @@ class BenchTests {
     void skippedResult() {
         BenchReport.Result skipped = new Tally(server("learner"), "it has no /cpu endpoint (404)").result(IO);
         assertEquals("skipped", assertInstanceOf(BenchReport.SkippedResult.class, skipped).status());
-        List<BenchReport.Result> rows = Report.ratios(List.of(skipped, result(IO, "reference", List.of(run(800, 2, 0, 0, 80)))), "reference");
+        List<BenchReport.Result> rows = Report.ratios(List.of(skipped, result(IO, "reference", List.of(run(800, 2, 0, 0, 80)))), "reference", "quick");
         assertNull(((BenchReport.SkippedResult) rows.get(0)).ratio());
         assertEquals(List.of(), rows.get(0).flags());
     }
@@ -257,9 +257,56 @@ class BenchTests {
     @DisplayName("ratios divide by the reference, which gets 1")
     void ratios() {
         List<BenchReport.Result> rows = Report.ratios(List.of(result(IO, "learner", List.of(run(400, 2, 0, 0, 40))),
-                result(IO, "reference", List.of(run(800, 2, 0, 0, 80)))), "reference");
+                result(IO, "reference", List.of(run(800, 2, 0, 0, 80)))), "reference", "quick");
         assertEquals(0.5, load(rows.get(0)).ratio().rps(), EPS);
         assertEquals(1.0, load(rows.get(1)).ratio().rps(), EPS);
+        assertNull(load(rows.get(0)).ratio().rpsInterval(), "one turn gives no interval");
+        assertNull(load(rows.get(1)).ratio().rpsInterval(), "the reference gets no verdict on itself");
+    }
+
+    /** The verdict for a learner whose runs made these req/s, turn by turn, against these of the reference. */
+    static BenchReport.Interval verdict(double[] learner, double[] reference) {
+        List<Tally.Run> l = new java.util.ArrayList<>();
+        List<Tally.Run> r = new java.util.ArrayList<>();
+        for (double x : learner) l.add(run(Math.round(x * 2), 2, 0, 0, 50));
+        for (double x : reference) r.add(run(Math.round(x * 2), 2, 0, 0, 50));
+        List<BenchReport.Result> rows = Report.ratios(List.of(result(IO, "learner", l), result(IO, "reference", r)), "reference", "quick");
+        return load(rows.get(0)).ratio().rpsInterval();
+    }
+
+    @Test
+    @DisplayName("verdict: faster or slower only when every turn agrees by more than 5%; else the same")
+    void verdicts() {
+        BenchReport.Interval same = verdict(new double[] {1000, 1010, 995}, new double[] {1002, 998, 1001});
+        assertEquals("same", same.verdict());
+        assertNull(same.advice(), "turns within 5% of each other need no advice: " + same.advice());
+        assertEquals(3, same.turns());
+        assertEquals(0.75, same.coverage(), EPS);
+
+        BenchReport.Interval faster = verdict(new double[] {1300, 1250, 1350}, new double[] {1000, 1010, 990});
+        assertEquals("faster", faster.verdict());
+        assertEquals(1.238, faster.low(), 1e-3);
+        assertEquals(1.364, faster.high(), 1e-3);
+
+        assertEquals("slower", verdict(new double[] {700, 720, 690}, new double[] {1000, 990, 1010}).verdict());
+
+        BenchReport.Interval allAboveFloorButOne = verdict(new double[] {1300, 1030, 1350}, new double[] {1000, 1000, 1000});
+        assertEquals("same", allAboveFloorButOne.verdict(), "one turn 3% faster: no claim");
+    }
+
+    @Test
+    @DisplayName("verdict: a range too wide to tell says so, and what would help (--thorough, other programs, the load generator)")
+    void tooWide() {
+        BenchReport.Interval wide = verdict(new double[] {1180, 900, 1400}, new double[] {1000, 1000, 1000});
+        assertEquals("same", wide.verdict());
+        assertTrue(wide.advice().contains("0.90x to 1.40x"), wide.advice());
+        assertTrue(wide.advice().contains("under 40%"), wide.advice());
+        assertTrue(wide.advice().contains("--thorough"), wide.advice());
+        assertFalse(wide.advice().contains("Bombardier"), "the load generator was not busy: " + wide.advice());
+        String busy = Verdict.advice("same", 0.9, 1.4, "thorough", true);
+        assertFalse(busy.contains("--thorough"), "a thorough race does not advise --thorough: " + busy);
+        assertTrue(busy.contains("CPU ms per request"), busy);
+        assertEquals(0.9375, Verdict.coverage(5), EPS);
     }
 
     @Test

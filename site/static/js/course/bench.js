@@ -24,6 +24,20 @@ function measure(workload) {
            text: function (v) { return num(v, 0) + " req/s"; }, higherIsBetter: true };
 }
 
+// The verdict of a ratio whose turns were paired (bench.sh's Verdict), in words; "" when there is none.
+function verdictWords(r) {
+  var i = r.ratio && r.ratio.rpsInterval;
+  if (!i) return "";
+  return i.verdict === "faster" ? "faster" : i.verdict === "slower" ? "slower" : "the same within this machine's noise";
+}
+
+// "1.18× (0.95–1.40×, same)": the ratio, the range of its turns, the verdict.
+function ratioText(r) {
+  if (!r.ratio || !r.ratio.rps) return "–";
+  var i = r.ratio.rpsInterval, text = num(r.ratio.rps, 2) + "×";
+  return i ? text + " (" + num(i.low, 2) + "–" + num(i.high, 2) + "×, " + i.verdict + ")" : text;
+}
+
 function serverLabel(server) {
   if (server.role === "learner") return "yours";
   if (server.role === "baseline") return "plain Netty";
@@ -74,6 +88,13 @@ function chart(doc, workload, servers) {
       "Little's law: " + num(workload.boundRps, 0) + " req/s"));
   }
   figure.appendChild(s);
+  rows.forEach(function (row) {
+    var i = row.result.ratio && row.result.ratio.rpsInterval;
+    if (!i) return;
+    figure.appendChild(el("p", { "class": "bench-verdict" }, serverLabel(row.server) + " against " + (doc.compareTo === "netty" ? "plain Netty" : "the reference")
+      + ": " + verdictWords(row.result) + " (" + num(row.result.ratio.rps, 2) + "×; its " + i.turns + " turns ranged from "
+      + num(i.low, 2) + "× to " + num(i.high, 2) + "×)"));
+  });
   return figure;
 }
 
@@ -99,7 +120,7 @@ function table(doc, servers) {
       } else {
         cells = [w.id, serverLabel(s), num(r.rps, 0), num(r.latencyMs && r.latencyMs.p50, 1), num(r.latencyMs && r.latencyMs.p99, 1),
           num(r.errors, 0), num(r.non2xx, 0), num(r.cpuMillisPerRequest, 3), bytes(r.peakRssBytes), num(r.peakThreads, 0),
-          r.ratio && r.ratio.rps ? num(r.ratio.rps, 2) + "×" : "–"];
+          ratioText(r)];
       }
       cells.forEach(function (c) { tr.appendChild(el("td", {}, c)); });
       body.appendChild(tr);
@@ -144,6 +165,8 @@ function render(panel, doc) {
       (r.notes || []).forEach(function (n) {
         details.appendChild(el("p", { "class": "bench-note" }, "Note, " + w.id + ", " + r.server + ": " + n));
       });
+      var i = r.ratio && r.ratio.rpsInterval;
+      if (i && i.advice) details.appendChild(el("p", { "class": "bench-note" }, "Too close to call, " + w.id + ", " + r.server + ": " + i.advice));
     });
   });
   panel.appendChild(details);
