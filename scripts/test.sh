@@ -12,7 +12,8 @@
 #    a Python server written from the protocol page alone passes chapters 01, 03, 04 and 06
 #    (scripts/test/independent/server.py, graded with check.sh --url --pid);
 #    then every solution's checks once more with one core kept busy (a busy laptop);
-# 3. the benchmark's unit tests, and a smoke race of a solution against itself (scripts/bench.sh);
+# 3. the benchmark's unit tests, a smoke race of a solution against itself, and a quick self-race
+#    whose verdict must be "the same" on hello, io-1000 and cpu (scripts/bench.sh);
 # 4. every JBang script's dependencies are cached and it builds offline (scripts/prefetch.sh);
 # 5. hand-ins and the room summary (scripts/handin.sh, scripts/room.sh) on a fixture room;
 # 6. the site builds with no warnings, and every page shows the code it includes;
@@ -282,30 +283,26 @@ count_lines() {
 step_bench() {
   section "The benchmark (scripts/bench.sh)"
   count_lines "${JBANG}" "${ROOT}/scripts/bench/TestBench.java" || true
-  local json log status=0
-  json="$(mktemp)"
-  log="${ROOT}/.results/bench-smoke.log"
-  mkdir -p "${ROOT}/.results"
-  rm -f "${json}"
-  "${ROOT}/scripts/bench.sh" 03 --solution-vs-solution --smoke --out "${json}" >"${log}" 2>&1 || status=$?
-  if [[ ${status} -eq 0 ]]; then
-    pass "bench.sh 03 --solution-vs-solution --smoke exits 0"
-  else
-    fail "bench.sh 03 --solution-vs-solution --smoke exits ${status} (see ${log})"
-  fi
-  count_lines "${JBANG}" "${ROOT}/scripts/bench/TestBench.java" --smoke "${json}" || true
+  self_race --smoke "${ROOT}/.results/bench-smoke.log" --smoke
   # The verdict's proof: the reference raced against itself is "the same" on every workload.
+  self_race --same "${ROOT}/.results/bench-self-race.log" --quick --workloads hello,io-1000,cpu
+}
+
+# Races solution 03 against itself with bench.sh OPTION..., then checks its JSON with
+# TestBench CHECK (--smoke: every field is there; --same: every verdict is "the same").
+self_race() {
+  local check="$1" log="$2" json status=0
+  shift 2
+  json="$(mktemp)"
   rm -f "${json}"
-  log="${ROOT}/.results/bench-self-race.log"
-  status=0
-  "${ROOT}/scripts/bench.sh" 03 --solution-vs-solution --quick --workloads hello,io-1000,cpu --out "${json}" >"${log}" 2>&1 \
-    || status=$?
+  mkdir -p "${ROOT}/.results"
+  "${ROOT}/scripts/bench.sh" 03 --solution-vs-solution "$@" --out "${json}" >"${log}" 2>&1 || status=$?
   if [[ ${status} -eq 0 ]]; then
-    pass "bench.sh 03 --solution-vs-solution --quick (hello, io-1000, cpu) exits 0"
+    pass "bench.sh 03 --solution-vs-solution $* exits 0"
   else
-    fail "bench.sh 03 --solution-vs-solution --quick exits ${status} (see ${log})"
+    fail "bench.sh 03 --solution-vs-solution $* exits ${status} (see ${log})"
   fi
-  count_lines "${JBANG}" "${ROOT}/scripts/bench/TestBench.java" --same "${json}" || true
+  count_lines "${JBANG}" "${ROOT}/scripts/bench/TestBench.java" "${check}" "${json}" || true
   rm -f "${json}"
 }
 

@@ -110,7 +110,7 @@ class Bench {
                 + " warm-up run(s) of " + mode.warmupSeconds() + " s (discarded; more while still over 10% faster than the last), then "
                 + mode.runs() + " runs of " + mode.runSeconds() + " s"
                 + (mode.ioRunSeconds() != mode.runSeconds() ? " (io: " + mode.ioRunSeconds() + " s)" : "")
-                + " per server, taking turns; median reported"
+                + " per server, taking turns (who goes first alternates); median reported, and a verdict from the turns"
                 + (mode.warmGroupOnce() ? "; io-1000 and io-2000 reuse io-100's warm-up" : "")));
         out.println(p.dim("  " + machine.pinning()));
         out.println(p.dim("  " + machine.cores() + " CPUs, " + machine.java() + ", " + machine.bombardier()

@@ -160,11 +160,11 @@ record BenchReport(String schema, String kind, String command, String chapter, S
     }
 
     /**
-     * The per-turn ratios' range, {@code low} to {@code high}, over {@code turns} paired turns,
-     * which holds their middle value with probability {@code coverage}; {@code verdict} "faster",
-     * "slower" or "same"; {@code advice}, when the range is too wide to tell, what would narrow it.
+     * The {@code confidence} interval, {@code low} to {@code high}, of the ratio over {@code turns}
+     * paired turns ({@link Verdict}); {@code verdict} "faster", "slower" or "same"; {@code advice},
+     * when the interval is too wide to tell, what would narrow it.
      */
-    record Interval(Double low, Double high, int turns, Double coverage, String verdict,
+    record Interval(Double low, Double high, int turns, Double confidence, String verdict,
                     @JsonInclude(JsonInclude.Include.NON_NULL) String advice) {}
 
     record IdleRatio(Double heapPerConnection, Double rssPerConnection) implements Ratio {}

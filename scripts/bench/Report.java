@@ -64,8 +64,8 @@ final class Report {
                 BenchReport.Interval i = interval(r);
                 if (i == null || !"chapter".equals(report.kind())) continue;
                 out.println("  " + r.server() + " " + vs + ": " + p.bold(Verdict.words(i))
-                        + p.dim(String.format(Locale.ROOT, " (%d turns, from %s to %s; such a range holds the middle ratio %.0f%% of the time)",
-                                i.turns(), Stats.times(Stats.known(i.low())), Stats.times(Stats.known(i.high())), Stats.known(i.coverage()) * 100)));
+                        + p.dim(String.format(Locale.ROOT, " (%d turns; %.0f%% confidence interval %s to %s)",
+                                i.turns(), Stats.known(i.confidence()) * 100, Stats.times(Stats.known(i.low())), Stats.times(Stats.known(i.high())))));
                 if (i.advice() != null) out.println(p.dim("    " + i.advice()));
             }
             for (BenchReport.Result r : w.results()) {

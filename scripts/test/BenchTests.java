@@ -281,32 +281,35 @@ class BenchTests {
         assertEquals("same", same.verdict());
         assertNull(same.advice(), "turns within 5% of each other need no advice: " + same.advice());
         assertEquals(3, same.turns());
-        assertEquals(0.75, same.coverage(), EPS);
+        assertEquals(0.95, same.confidence(), EPS);
 
+        // per-turn ratios 1.3, 1.2376 and 1.3636, t(2) = 4.303: 1.15x to 1.47x
         BenchReport.Interval faster = verdict(new double[] {1300, 1250, 1350}, new double[] {1000, 1010, 990});
         assertEquals("faster", faster.verdict());
-        assertEquals(1.238, faster.low(), 1e-3);
-        assertEquals(1.364, faster.high(), 1e-3);
+        assertEquals(1.152, faster.low(), 2e-3);
+        assertEquals(1.466, faster.high(), 2e-3);
 
         assertEquals("slower", verdict(new double[] {700, 720, 690}, new double[] {1000, 990, 1010}).verdict());
 
-        BenchReport.Interval allAboveFloorButOne = verdict(new double[] {1300, 1030, 1350}, new double[] {1000, 1000, 1000});
-        assertEquals("same", allAboveFloorButOne.verdict(), "one turn 3% faster: no claim");
+        BenchReport.Interval oneTurnDisagrees = verdict(new double[] {1300, 1030, 1350}, new double[] {1000, 1000, 1000});
+        assertEquals("same", oneTurnDisagrees.verdict(), "three turns that disagree this much cannot support a claim: " + oneTurnDisagrees);
+        assertEquals("faster", verdict(new double[] {1300, 1310, 1290, 1305, 1295}, new double[] {1000, 1000, 1000, 1000, 1000}).verdict());
     }
 
     @Test
     @DisplayName("verdict: a range too wide to tell says so, and what would help (--thorough, other programs, the load generator)")
     void tooWide() {
-        BenchReport.Interval wide = verdict(new double[] {1180, 900, 1400}, new double[] {1000, 1000, 1000});
+        // the self-race this machine measured on hello: per-turn ratios 0.822, 1.059, 1.181
+        BenchReport.Interval wide = verdict(new double[] {822, 1059, 1181}, new double[] {1000, 1000, 1000});
         assertEquals("same", wide.verdict());
-        assertTrue(wide.advice().contains("0.90x to 1.40x"), wide.advice());
-        assertTrue(wide.advice().contains("under 40%"), wide.advice());
+        assertTrue(wide.advice().contains("0.64x to 1.60x"), wide.advice());
+        assertTrue(wide.advice().contains("under 61%"), wide.advice());
         assertTrue(wide.advice().contains("--thorough"), wide.advice());
         assertFalse(wide.advice().contains("Bombardier"), "the load generator was not busy: " + wide.advice());
         String busy = Verdict.advice("same", 0.9, 1.4, "thorough", true);
         assertFalse(busy.contains("--thorough"), "a thorough race does not advise --thorough: " + busy);
         assertTrue(busy.contains("CPU ms per request"), busy);
-        assertEquals(0.9375, Verdict.coverage(5), EPS);
+        assertEquals(2.776, Verdict.t975(4), EPS);
     }
 
     @Test

@@ -493,7 +493,7 @@ async function features() {
     check(bars > 0, "no bars in the reference panel");
   });
 
-  await test("bench charts: a learner's results/bench/03.json shows as 'yours' against the reference; none shows a hint", async (make) => {
+  await test("bench charts: a learner's results/bench/03.json shows as 'yours' against the reference, with the verdict; none shows a hint", async (make) => {
     const page = await make();
     // Without results (a built copy), the panel says how to get some, and fetches nothing.
     await open(page, PAGES.ch03);
@@ -513,15 +513,21 @@ async function features() {
       machine: { cores: 2 }, methodology: { mode: "quick", warmups: 1, runs: 3, runSeconds: 2 },
       servers: [{ id: "learner", role: "learner", label: "exercises/03-reactor.java" }, { id: "reference", role: "reference", label: "solutions/03-reactor.java" }],
       workloads: [{ id: "hello", group: "hello", boundRps: null, results: [{ ...hello("learner", 41234),
-        notes: ["the load generator used 95% of its CPU"] }, hello("reference", 50000)] }], flags: [] }) }));
+        notes: ["the load generator used 95% of its CPU"], ratio: { rps: 0.8247, rpsInterval: { low: 0.61, high: 1.12, turns: 3,
+          confidence: 0.95, verdict: "same", advice: "this race cannot tell a difference under 39%" } } },
+        hello("reference", 50000)] }], flags: [] }) }));
     await open(page, PAGES.ch03);
     await mine.and(page.locator(".ready")).waitFor({ timeout: 5000 });
     const text = await mine.innerText();
     check(await mine.locator("svg rect").count() === 2, "expected two bars: yours and the reference");
     check(text.includes("yours") && text.includes("41,234 req/s") && text.includes("50,000 req/s"), `the panel shows: ${text}`);
     check(text.includes("scripts/bench.sh 03"), "the panel does not name the command that measured it");
-    const note = await mine.locator(".bench-note").textContent();
+    const note = await mine.locator(".bench-note").first().textContent();
     check(note.includes("hello") && note.includes("95% of its CPU"), `a result's note is not listed: ${note}`);
+    const verdict = await mine.locator(".bench-verdict").textContent();
+    check(verdict.includes("the same within this machine's noise") && verdict.includes("0.61× to 1.12×"),
+      `the verdict and its interval are not shown under the chart: ${verdict}`);
+    check((await mine.textContent()).includes("under 39%"), "the advice of a race too close to call is not listed");
   });
 
   await test("Little's law: 2000 connections / 0.2 s = 10,000 req/s, and which bound binds", async (make) => {

@@ -92,8 +92,8 @@ function chart(doc, workload, servers) {
     var i = row.result.ratio && row.result.ratio.rpsInterval;
     if (!i) return;
     figure.appendChild(el("p", { "class": "bench-verdict" }, serverLabel(row.server) + " against " + (doc.compareTo === "netty" ? "plain Netty" : "the reference")
-      + ": " + verdictWords(row.result) + " (" + num(row.result.ratio.rps, 2) + "×; its " + i.turns + " turns ranged from "
-      + num(i.low, 2) + "× to " + num(i.high, 2) + "×)"));
+      + ": " + verdictWords(row.result) + " (" + num(row.result.ratio.rps, 2) + "×; " + num(i.confidence * 100, 0)
+      + "% confidence interval " + num(i.low, 2) + "× to " + num(i.high, 2) + "× over " + i.turns + " turns)"));
   });
   return figure;
 }
