@@ -46,7 +46,9 @@ check_java() {
       line "note" "" "plain 'java' on PATH is ${plain}; the scripts use the JDK above"
     fi
   else
-    missing "java" "need a JDK 25+: 'sdk install java 25-tem', 'brew install --cask temurin@25', 'scoop install temurin25-jdk'"
+    local older
+    older="$(older_java)"
+    missing "java" "need a JDK 25+${older:+ (found Java ${older})}: 'jbang jdk install 25' (or .tools/bin/jbang after scripts/setup.sh) needs no admin rights, and the scripts find it in ~/.jbang; or 'sdk install java 25-tem', 'brew install --cask temurin@25', 'scoop install temurin25-jdk'"
   fi
 }
 

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 #
-# Packs your latest grading and races into one file to hand to the instructor.
+# Hands your latest grading and races to the instructor: as one file, or straight to a live room.
 #
 # Usage: scripts/handin.sh NAME [--out DIR]
+#        scripts/handin.sh NAME --to URL [--code CODE]
 #
 # Reads .results/checks/NN.json (written by scripts/check.sh) and .results/bench/*.json (written
-# by scripts/bench.sh) and writes DIR/NAME.json (default handin/NAME.json). Runs nothing else.
-# Exit status: 0 written, 1 nothing to hand in yet, 2 usage or a missing tool.
+# by scripts/bench.sh). Writes DIR/NAME.json (default handin/NAME.json), or posts it to the room
+# the instructor runs (scripts/room.sh serve). Runs nothing else.
+# Exit status: 0 handed in, 1 nothing to hand in yet (or the room refused it), 2 usage or a missing tool.
 
 set -o errexit -o nounset -o pipefail
 
@@ -16,19 +18,38 @@ source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
 usage() {
   cat <<'USAGE'
 usage: scripts/handin.sh NAME [--out DIR]
+       scripts/handin.sh NAME --to URL [--code CODE]
 
-  NAME        your name or seat, e.g. ada or table-3 (letters, digits, . _ -)
-  --out DIR   where to write NAME.json (default: handin/)
+  NAME         your name or seat, e.g. ada or table-3 (letters, digits, . _ -)
+  --out DIR    where to write NAME.json (default: handin/)
+  --to URL     the live room the instructor gave you, e.g. http://10.0.0.5:8400/
+  --code CODE  the room's code, if the instructor gave one
 
-Grade or race first (scripts/check.sh --all, scripts/bench.sh NN); this packs the results.
+Grade or race your own server first (scripts/check.sh NN, scripts/bench.sh NN); this hands
+in the results.
 USAGE
 }
 
 main() {
-  parse_word_and_out "$@"
-  local name="${ARG_WORD}" out="${ARG_OUT:-${ROOT}/handin}"
-  setup_java || exit 2
-  setup_jbang || exit 2
+  local name="" out="${ROOT}/handin" to="" code=""
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      -h|--help) usage; exit 0 ;;
+      --out|--to|--code)
+        if [[ $# -lt 2 ]]; then usage >&2; exit 2; fi
+        case "$1" in --out) out="$2" ;; --to) to="$2" ;; --code) code="$2" ;; esac
+        shift ;;
+      -*) usage >&2; exit 2 ;;
+      *)
+        if [[ -n "${name}" ]]; then usage >&2; exit 2; fi
+        name="$1" ;;
+    esac
+    shift
+  done
+  java_wrapper_setup "${#name}"
+  if [[ -n "${to}" ]]; then
+    exec "${JBANG}" "${ROOT}/scripts/room/Room.java" send "${ROOT}" "${name}" "${to}" ${code:+"${code}"}
+  fi
   exec "${JBANG}" "${ROOT}/scripts/room/Room.java" handin "${ROOT}" "${name}" "${out}"
 }
 

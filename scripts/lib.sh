@@ -9,7 +9,6 @@
 # Functions:
 #   java_wrapper_setup NARGS      usage when called with no arguments, else Java 25 and JBang, or exit 2
 #   run_and_wait CMD ARG...       runs CMD so that Ctrl-C and every exit stop it; exits with its status
-#   parse_word_and_out ARG...     "WORD [--out PATH]" into ARG_WORD and ARG_OUT, or usage and exit
 
 # shellcheck source=scripts/setup.sh
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/setup.sh"
@@ -47,33 +46,4 @@ run_and_wait() {
   wait "${background_pid}" || status=$?
   background_pid=""
   exit "${status}"
-}
-
-# Parses the arguments of a wrapper that takes one word and an optional "--out PATH"
-# (handin.sh, room.sh): sets ARG_WORD and ARG_OUT (empty when not given). Calls the script's
-# own usage: on -h/--help it prints it and exits 0; on anything else unexpected, exits 2.
-ARG_WORD=""
-ARG_OUT=""
-# shellcheck disable=SC2034  # ARG_OUT is read by the scripts that call this
-parse_word_and_out() {
-  ARG_WORD=""
-  ARG_OUT=""
-  while [[ $# -gt 0 ]]; do
-    case "$1" in
-      -h|--help) usage; exit 0 ;;
-      --out)
-        if [[ $# -lt 2 ]]; then usage >&2; exit 2; fi
-        ARG_OUT="$2"
-        shift ;;
-      -*) usage >&2; exit 2 ;;
-      *)
-        if [[ -n "${ARG_WORD}" ]]; then usage >&2; exit 2; fi
-        ARG_WORD="$1" ;;
-    esac
-    shift
-  done
-  if [[ -z "${ARG_WORD}" ]]; then
-    usage >&2
-    exit 2
-  fi
 }

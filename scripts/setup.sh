@@ -56,9 +56,27 @@ find_java() {
   return 1
 }
 
+# The newest JDK older than 25 that find_java saw, as "21 at DIR", or nothing.
+older_java() {
+  local dir major best="" best_major=0 on_path
+  local candidates=("${JAVA_HOME:-}")
+  on_path="$(command -v java 2>/dev/null)" \
+    && candidates+=("$(cd "$(dirname "$(readlink -f "${on_path}" 2>/dev/null || echo "${on_path}")")/.." && pwd)")
+  for dir in "${candidates[@]}" /usr/lib/jvm/* /Library/Java/JavaVirtualMachines/*/Contents/Home "${HOME}"/.sdkman/candidates/java/*; do
+    major="$(jdk_major "${dir}" 2>/dev/null)" || continue
+    if [[ "${major}" -gt "${best_major}" ]]; then
+      best_major="${major}"
+      best="${major} at ${dir}"
+    fi
+  done
+  echo "${best}"
+}
+
 setup_java() {
   if ! find_java; then
-    echo "setup: no Java 25 or newer found (JAVA_HOME, PATH, /usr/lib/jvm): install a JDK 25, e.g. 'sdk install java 25-tem', 'brew install --cask temurin@25' or 'scoop install temurin25-jdk', then set JAVA_HOME to it" >&2
+    local older
+    older="$(older_java)"
+    echo "setup: no Java 25 or newer found (JAVA_HOME, PATH, /usr/lib/jvm${older:+; found Java ${older}}): 'jbang jdk install 25' (or .tools/bin/jbang, which this script installs) adds one without admin rights, and the scripts find it in ~/.jbang; or 'sdk install java 25-tem', 'brew install --cask temurin@25', 'scoop install temurin25-jdk'" >&2
     return 2
   fi
   export JAVA_HOME

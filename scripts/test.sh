@@ -37,6 +37,7 @@ serve_dir=""
 server_pid=""
 busy_pid=""
 independent_pid=""
+room_pid=""
 
 usage() {
   cat <<'USAGE'
@@ -65,6 +66,7 @@ cleanup() {
   stop_server
   stop_busy
   stop_independent
+  stop_room
   if [[ -n "${site_dir}" ]]; then
     rm -rf "${site_dir}"
   fi
@@ -335,13 +337,14 @@ step_room() {
     fail "handin did not write ada.json"
   fi
   if "${ROOT}/scripts/room.sh" "${dir}/room" --out "${dir}/room.html" >/dev/null 2>&1 \
-     && grep -q '2 learner(s)' "${dir}/room.html" && grep -q '<td>ada</td><td class="done"' "${dir}/room.html" \
-     && grep -q '4 to fix' "${dir}/room.html" && grep -q '<td>grace</td><td class="todo">1 to fix' "${dir}/room.html" \
+     && grep -q '2 learner(s)' "${dir}/room.html" && grep -q '<td class="done"' "${dir}/room.html" \
+     && grep -q '<summary>4 to fix</summary>' "${dir}/room.html" && grep -q '<summary>1 to fix</summary>' "${dir}/room.html" \
      && grep -q '06<br><small>Netty and virtual threads</small>' "${dir}/room.html" \
-     && grep -q '41,235' "${dir}/room.html"; then
-    pass "room.sh summarises the hand-ins: progress in every registry chapter and the fastest servers"
+     && grep -q '0.82×' "${dir}/room.html"; then
+    pass "room.sh summarises the hand-ins: progress in every registry chapter, failing checks, races as ratios"
+    mkdir -p "${ROOT}/.results" && cp "${dir}/room.html" "${ROOT}/.results/room-check.html" # the browser test opens it
   else
-    fail "room.sh summary is missing learners, progress or speeds (${dir}/room.html)"
+    fail "room.sh summary is missing learners, progress or races (${dir}/room.html)"
     return
   fi
   if "${ROOT}/scripts/room.sh" "${dir}/learner" >/dev/null 2>&1; then
@@ -349,7 +352,37 @@ step_room() {
   else
     pass "room.sh on a folder with no hand-ins says so and exits 1"
   fi
+  # The live room: in-process (30 at once, bad hand-ins, a restart), then the scripts end to end.
+  count_lines "${JBANG}" "${ROOT}/scripts/test/RoomTest.java" "${ROOT}" || true
+  live_room "${dir}"
   rm -rf "${dir}"
+}
+
+# room.sh serve on a free port, and a hand-in sent to it as handin.sh --to sends it.
+live_room() {
+  local dir="$1" url="" tries log="$1/serve.log"
+  "${ROOT}/scripts/room.sh" serve --port 0 --dir "${dir}/live" --code sesame >"${log}" 2>&1 &
+  room_pid=$!
+  for tries in $(seq 150); do
+    url="$(sed -n 's|^room: learners run: scripts/handin.sh NAME --to \(http://[^ ]*\).*|\1|p' "${log}")"
+    [[ -n "${url}" ]] && break
+    kill -0 "${room_pid}" 2>/dev/null || break
+    sleep 0.2
+  done
+  if [[ -z "${url}" ]]; then
+    fail "room.sh serve printed no address to give the room after ${tries} tries: $(tail -n 1 "${log}")"
+  elif "${JBANG}" "${ROOT}/scripts/room/Room.java" send "${dir}/learner" ada "${url}" sesame >/dev/null 2>&1 \
+       && [[ -f "${dir}/live/ada.json" ]]; then
+    pass "room.sh serve prints the address to give the room, and keeps a hand-in sent to it"
+  else
+    fail "room.sh serve did not take or show a hand-in sent to ${url} (see ${log})"
+  fi
+  stop_room
+}
+
+stop_room() {
+  stop_pid "${room_pid}"
+  room_pid=""
 }
 
 step_site() {
@@ -410,6 +443,8 @@ step_browser() {
     fail "browser: site/static/bench/reference.json is missing (the charts are tested on io-2000-thorough.json instead)"
     cp "${bench}/io-2000-thorough.json" "${bench}/reference.json" 2>/dev/null || true
   fi
+  # The room summary step_room made, served beside the site for the browser test.
+  cp "${ROOT}/.results/room-check.html" "${serve_dir}/course/room-check.html" 2>/dev/null || true
   # Port 0: the system picks a free port, and the server says which.
   local log="${serve_dir}/server.log" port="" tries
   python3 -u -m http.server --bind 127.0.0.1 --directory "${serve_dir}" 0 >"${log}" 2>&1 &

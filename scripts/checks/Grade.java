@@ -256,7 +256,18 @@ final class Grade {
             default -> "  " + red("FAIL") + "  " + r.name()
                     + "\n        what happened: " + r.message().replace("\n", "\n          ")
                     + (r.hint().isEmpty() ? "" : "\n        hint: " + r.hint())
-                    + "\n        work on: " + whereToWork(chapter, r);
+                    + "\n        work on: " + whereToWork(chapter, r)
+                    + dim("\n        this check alone: scripts/check.sh " + chapter.number() + " --only " + r.id() + target());
+        };
+    }
+
+    /** The options that grade the same server again: none for the exercise. */
+    private String target() {
+        return switch (options.which()) {
+            case "solution" -> " --solution";
+            case "file" -> " --file " + options.root().relativize(options.file().toAbsolutePath());
+            case "url" -> " --url " + options.url() + (options.pid() == null ? "" : " --pid " + options.pid());
+            default -> "";
         };
     }
 

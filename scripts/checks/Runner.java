@@ -119,15 +119,34 @@ final class Runner {
         return selectors;
     }
 
+    private static final java.util.regex.Pattern EXPECTED = java.util.regex.Pattern.compile(
+            "(?s)(.*?)\\s*(?:==> )?expected: <(.*)> but was: <(.*)>");
+
+    /**
+     * JUnit's "MESSAGE ==> expected: <0> but was: <49>" in plain words: "MESSAGE (expected 0, got
+     * 49)"; the "expected: <true> but was: <false>" of a failed assertTrue goes, the message says it all.
+     */
+    static String plain(String message) {
+        java.util.regex.Matcher m = EXPECTED.matcher(message);
+        if (!m.matches()) return message;
+        String said = m.group(1).strip();
+        String expected = m.group(2).strip();
+        String got = m.group(3).strip();
+        boolean truth = (expected.equals("true") && got.equals("false")) || (expected.equals("false") && got.equals("true"));
+        if (truth) return said.isEmpty() ? "assertion failed" : said;
+        String plain = "expected " + expected + ", got " + (got.isEmpty() ? "nothing" : got);
+        return said.isEmpty() ? plain : said + " (" + plain + ")";
+    }
+
     /** The first part of a check's id: "ch03" for Ch03Checks, "protocol" for ProtocolChecks. */
     static String idPrefix(Class<?> checks) {
         return checks.getSimpleName().replace("Checks", "").toLowerCase();
     }
 
     /** An assertion's message without JUnit's noise; other exceptions with their type. */
-    private static String describe(Throwable t) {
+    static String describe(Throwable t) {
         String message = t.getMessage() == null ? "" : t.getMessage().strip();
-        if (t instanceof AssertionError) return message.isEmpty() ? "assertion failed" : message;
+        if (t instanceof AssertionError) return message.isEmpty() ? "assertion failed" : plain(message);
         if (t instanceof java.util.concurrent.TimeoutException) return "the check took too long: " + message;
         return t.getClass().getSimpleName() + (message.isEmpty() ? "" : ": " + message);
     }

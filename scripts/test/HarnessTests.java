@@ -145,6 +145,17 @@ class HarnessTests {
     }
 
     @Test
+    @DisplayName("messages: JUnit's '==> expected: <0> but was: <49>' reaches a learner in plain words")
+    void plainMessages() {
+        assertEquals("open files grew (expected 0, got 49)", Runner.plain("open files grew ==> expected: <0> but was: <49>"));
+        assertEquals("the idle server used 300 ms of CPU", Runner.plain("the idle server used 300 ms of CPU ==> expected: <true> but was: <false>"));
+        assertEquals("expected ABC, got the request line must be METHOD SP TARGET",
+                Runner.plain("expected: <ABC> but was: <the request line must be METHOD SP TARGET\n>"));
+        assertEquals("a message JUnit did not touch", Runner.plain("a message JUnit did not touch"));
+        assertEquals("the body (expected Hello, got nothing)", Runner.plain("the body ==> expected: <Hello> but was: <>"));
+    }
+
+    @Test
     @DisplayName("05 solution: pinned to one CPU, it still runs two carriers (--carriers), so woken threads do not wait behind the poller")
     void twoCarriersOnOneCpu() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(new java.io.File("/usr/bin/taskset").canExecute(),

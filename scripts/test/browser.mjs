@@ -530,6 +530,18 @@ async function features() {
     check((await mine.textContent()).includes("under 39%"), "the advice of a race too close to call is not listed");
   });
 
+  await test("room summary (scripts/room.sh): self-contained, and a learner's failing checks unfold on a click", async (make) => {
+    const page = await make();
+    await open(page, url("room-check.html"));
+    check((await page.title()) === "Room summary", `no room summary (did the room step run?): title '${await page.title()}'`);
+    const folded = page.locator("td.todo details").first();
+    const list = folded.locator("ul");
+    check(!(await list.isVisible()), "a learner's failing checks show before anyone asks");
+    await folded.locator("summary").click();
+    check(await list.isVisible() && (await list.locator("li").count()) > 0, "clicking 'N to fix' shows no failing checks");
+    check((await page.locator("tfoot").innerText()).includes("Stuck on"), "no 'Stuck on' row");
+  });
+
   await test("Little's law: 2000 connections / 0.2 s = 10,000 req/s, and which bound binds", async (make) => {
     const page = await make();
     await open(page, PAGES.ch07);
