@@ -91,7 +91,7 @@ check_bombardier() {
 check_system() {
   local files cpus
   files="$(ulimit -n)"
-  if [[ "${files}" == unlimited || "${files}" -ge 20000 ]]; then
+  if [[ "${files}" == unlimited || "${files}" -ge 25000 ]]; then
     ok "ulimit -n" "${files} open files"
   else
     line "warn" "ulimit -n" "${files} open files; the benchmarks open 10,000 connections: run 'ulimit -n 65536' in this shell first"

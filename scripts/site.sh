@@ -4,6 +4,9 @@
 #
 # Usage: scripts/site.sh build [DIR]        build into DIR (default public/); fail on any warning
 #        scripts/site.sh serve [--port P]   serve on http://127.0.0.1:P (default 1313) until Ctrl-C
+#        scripts/site.sh pack [FILE]        the built site as one archive to hand out (default
+#                                           course-site.tar.gz): it reads opened from a folder
+#                                           (file://) or served by anything, no Hugo, no Ruby
 #
 # Exit status: 0 ok, 1 the build failed or warned, 2 usage or a missing tool.
 
@@ -16,6 +19,7 @@ usage() {
   cat <<'USAGE'
 usage: scripts/site.sh build [DIR]        build into DIR (default public/); fail on any warning
        scripts/site.sh serve [--port P]   serve on http://127.0.0.1:P (default 1313) until Ctrl-C
+       scripts/site.sh pack [FILE]        the site as one archive that reads from a folder (default course-site.tar.gz)
 USAGE
 }
 
@@ -53,6 +57,27 @@ build() {
   fi
   rm -f "${log}"
   echo "site: built into ${dest}"
+}
+
+# The built site as an archive with one folder, course-site/. Its links are relative already
+# (relativeURLs); a link to a folder gets its index.html, which a browser opening files from
+# disk does not add. The interactive parts need JavaScript modules, which browsers run only
+# for pages served over HTTP: from a folder, pages read as they do without JavaScript.
+pack() {
+  if [[ $# -gt 1 ]]; then
+    usage >&2
+    exit 2
+  fi
+  local out work
+  out="$(absolute "${1:-course-site.tar.gz}")"
+  work="$(mktemp -d)"
+  build "${work}/course-site" >/dev/null || { rm -rf "${work}"; return 1; }
+  find "${work}/course-site" -name '*.html' -exec sed -E -i \
+    -e 's#(href="[^":?]*/)"#\1index.html"#g' -e 's#(href="[^":?]*/)\##\1index.html\##g' {} +
+  tar -czf "${out}" -C "${work}" course-site
+  rm -rf "${work}"
+  echo "site: packed into ${out} ($(du -h "${out}" | cut -f1)): unpack it anywhere, open course-site/index.html"
+  echo "site: to make the grader's links open it, set COURSE_SITE=file:///path/to/course-site/ before scripts/check.sh"
 }
 
 serve() {
@@ -96,18 +121,18 @@ main() {
   local command="${1:-}"
   [[ $# -gt 0 ]] && shift
   case "${command}" in
-    build|serve) ;;
+    build|serve|pack) ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; exit 2 ;;
   esac
   setup_hugo || exit 2
   setup_asciidoctor || exit 2
   export HUGO_MARKUP_ASCIIDOCEXT_ATTRIBUTES_REPOROOT="${ROOT}"
-  if [[ "${command}" == build ]]; then
-    build "$@" || exit 1
-  else
-    serve "$@"
-  fi
+  case "${command}" in
+    build) build "$@" || exit 1 ;;
+    pack) pack "$@" || exit 1 ;;
+    *) serve "$@" ;;
+  esac
 }
 
 main "$@"

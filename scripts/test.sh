@@ -316,6 +316,13 @@ step_prefetch() {
   "${ROOT}/scripts/prefetch.sh" >"${log}" 2>&1 || status=$?
   if [[ ${status} -eq 0 ]]; then
     pass "prefetch.sh: $(tail -n 1 "${log}")"
+    local count
+    count="$(tail -n 1 "${log}" | sed -n 's/^prefetch: \([0-9]*\) files cached.*/\1/p')"
+    if grep -q "^prefetch: ${count} files cached" "${ROOT}/site/content/guide/instructor.adoc"; then
+      pass "the instructor guide's sample prefetch line says ${count} files, as prefetch.sh does"
+    else
+      fail "the instructor guide's sample prefetch line does not say ${count} files, as prefetch.sh does: change it"
+    fi
   else
     fail "prefetch.sh exits ${status}: $(grep -E 'MISSING|does not|FAIL|prefetch:' "${log}" | tail -n 3 | tr '\n' ' ')(see ${log})"
   fi
@@ -412,6 +419,42 @@ step_site() {
   else
     pass "a page that includes a missing tag fails the build, naming the tag"
   fi
+  step_pack
+}
+
+# The archive to hand out (site.sh pack): every page is there, and every link between pages
+# leads to a file when it is opened from a folder.
+step_pack() {
+  local work broken pages
+  work="$(mktemp -d)"
+  if ! "${ROOT}/scripts/site.sh" pack "${work}/course-site.tar.gz" >/dev/null 2>&1; then
+    fail "site.sh pack failed"
+    rm -rf "${work}"
+    return
+  fi
+  tar -xzf "${work}/course-site.tar.gz" -C "${work}"
+  pages="$(find "${work}/course-site" -name index.html | wc -l)"
+  broken="$(pack_broken_links "${work}/course-site" | head -n 3)"
+  if [[ -f "${work}/course-site/chapters/03-reactor/index.html" && -f "${work}/course-site/guide/before/index.html" \
+        && -z "${broken}" ]]; then
+    pass "site.sh pack: ${pages} pages that link to each other by file, to read from a folder"
+  else
+    fail "site.sh pack: missing pages or links that lead nowhere from a folder: ${broken}"
+  fi
+  rm -rf "${work}"
+}
+
+# Every relative link of every page under DIR that leads to no file, one per line.
+pack_broken_links() {
+  local dir="$1" page href
+  while IFS= read -r page; do
+    while IFS= read -r href; do
+      href="${href#href=\"}"
+      href="${href%\"}"
+      href="${href%%#*}"
+      [[ -z "${href}" || -f "$(dirname "${page}")/${href}" ]] || echo "${page#"${dir}"/}: ${href}"
+    done < <(grep -o 'href="[^":]*"' "${page}")
+  done < <(find "${dir}" -name '*.html')
 }
 
 # The site step's build in Chromium, served under /course/ as on a project's GitHub Pages:

@@ -29,7 +29,17 @@ import java.util.TreeSet;
  * A Grade is built from its options; the chapters come from the registry (site/data/course.json).
  */
 final class Grade {
-    static final String SITE = "http://127.0.0.1:1313/";
+    /**
+     * Where the learner reads the course, for the links under each failure: the local server
+     * (scripts/start.sh) unless COURSE_SITE says otherwise, such as the folder of an unpacked
+     * {@code scripts/site.sh pack} ({@code file:///home/ada/course-site/}) or a hosted copy.
+     */
+    static final String SITE = site(System.getenv("COURSE_SITE"));
+
+    static String site(String setting) {
+        if (setting == null || setting.isBlank()) return "http://127.0.0.1:1313/";
+        return setting.endsWith("/") ? setting : setting + "/";
+    }
     static final boolean COLOR = System.console() != null && System.getenv("NO_COLOR") == null;
     static final String JBANG = System.getenv().getOrDefault("COURSE_JBANG", "jbang");
 
@@ -286,8 +296,14 @@ final class Grade {
 
     /** {@code page#anchor} to a site path: {@code page/#anchor}. */
     static String link(String see) {
+        return link(SITE, see);
+    }
+
+    /** A page of the site, "chapters/03-reactor#closing", as a link: to its folder, or its index.html on disk. */
+    static String link(String site, String see) {
+        String page = site.startsWith("file:") ? "/index.html" : "/";
         int hash = see.indexOf('#');
-        return hash < 0 ? see + "/" : see.substring(0, hash) + "/" + see.substring(hash);
+        return hash < 0 ? see + page : see.substring(0, hash) + page + see.substring(hash);
     }
 
     /** Where the report goes: standard output, or standard error with --json; the self-test sends it to a log. */
@@ -327,6 +343,9 @@ final class Grade {
               --only ID,ID      run only these checks (ids as printed with --json, e.g. ch03.slowReader)
               --json            print the results as JSON (progress is always saved in .results/checks/)
               --file FILE       grade another server file for chapter NN
+
+            Links go to the course at http://127.0.0.1:1313/ (scripts/start.sh); set COURSE_SITE to read
+            it elsewhere, e.g. COURSE_SITE=file:///home/ada/course-site/ for a scripts/site.sh pack.
 
             Exit status: 0 every check passed, 1 some failed, 2 the checks could not run.""";
 }

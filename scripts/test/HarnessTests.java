@@ -145,6 +145,16 @@ class HarnessTests {
     }
 
     @Test
+    @DisplayName("links: to the local server by default; COURSE_SITE moves them, and on disk they open index.html")
+    void siteLinks() {
+        assertEquals("http://127.0.0.1:1313/", Grade.site(null));
+        assertEquals("http://127.0.0.1:1313/chapters/03-reactor/#closing", Grade.site(null) + Grade.link(Grade.site(null), "chapters/03-reactor#closing"));
+        String disk = Grade.site("file:///home/ada/course-site");
+        assertEquals("file:///home/ada/course-site/protocol/index.html#errors", disk + Grade.link(disk, "protocol#errors"));
+        assertEquals("https://example.org/course/chapters/01-blocking/", Grade.site("https://example.org/course") + Grade.link("https://example.org/course/", "chapters/01-blocking"));
+    }
+
+    @Test
     @DisplayName("messages: JUnit's '==> expected: <0> but was: <49>' reaches a learner in plain words")
     void plainMessages() {
         assertEquals("open files grew (expected 0, got 49)", Runner.plain("open files grew ==> expected: <0> but was: <49>"));

@@ -530,6 +530,26 @@ async function features() {
     check((await mine.textContent()).includes("under 39%"), "the advice of a race too close to call is not listed");
   });
 
+  await test("slides: the opening, then a slide per chapter from the registry; the keys move from slide to slide", async (make) => {
+    const page = await make();
+    await open(page, url("guide/slides/"));
+    const slides = page.locator(".deck .slide, .deck .content > .sect1");
+    const count = await slides.count();
+    check(count >= 9, `only ${count} slides`);
+    check(await page.locator(".deck .bridge").count() === CHAPTERS.length + 1, "not one slide per chapter of the registry");
+    const topOf = (i) => slides.nth(i).evaluate((el) => Math.round(el.getBoundingClientRect().top));
+    await page.keyboard.press("ArrowRight");
+    await page.waitForTimeout(300);
+    check(Math.abs(await topOf(1)) <= 2, `ArrowRight did not bring the second slide to the top (its top: ${await topOf(1)})`);
+    await page.keyboard.press("End");
+    await page.waitForTimeout(300);
+    check(Math.abs(await topOf(count - 1)) <= 2 || (await topOf(count - 1)) > 0, "End did not reach the last slide");
+    check((await slides.nth(count - 1).getAttribute("id")) === "chapter-07", "the last slide is not chapter 07's");
+    await page.keyboard.press("Home");
+    await page.waitForTimeout(300);
+    check(Math.abs(await topOf(0)) <= 2, "Home did not go back to the first slide");
+  });
+
   await test("room summary (scripts/room.sh): self-contained, and a learner's failing checks unfold on a click", async (make) => {
     const page = await make();
     await open(page, url("room-check.html"));
