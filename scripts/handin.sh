@@ -31,26 +31,12 @@ USAGE
 }
 
 main() {
-  local name="" out="${ROOT}/handin" to="" code=""
-  while [[ $# -gt 0 ]]; do
-    case "$1" in
-      -h|--help) usage; exit 0 ;;
-      --out|--to|--code)
-        if [[ $# -lt 2 ]]; then usage >&2; exit 2; fi
-        case "$1" in --out) out="$2" ;; --to) to="$2" ;; --code) code="$2" ;; esac
-        shift ;;
-      -*) usage >&2; exit 2 ;;
-      *)
-        if [[ -n "${name}" ]]; then usage >&2; exit 2; fi
-        name="$1" ;;
-    esac
-    shift
-  done
-  java_wrapper_setup "${#name}"
-  if [[ -n "${to}" ]]; then
-    exec "${JBANG}" "${ROOT}/scripts/room/Room.java" send "${ROOT}" "${name}" "${to}" ${code:+"${code}"}
+  parse_args "--out --to --code" "$@"
+  java_wrapper_setup "${#ARG_WORD}"
+  if [[ -n "${OPT_to}" ]]; then
+    exec "${JBANG}" "${ROOT}/scripts/room/Room.java" send "${ROOT}" "${ARG_WORD}" "${OPT_to}" ${OPT_code:+"${OPT_code}"}
   fi
-  exec "${JBANG}" "${ROOT}/scripts/room/Room.java" handin "${ROOT}" "${name}" "${out}"
+  exec "${JBANG}" "${ROOT}/scripts/room/Room.java" handin "${ROOT}" "${ARG_WORD}" "${OPT_out:-${ROOT}/handin}"
 }
 
 main "$@"

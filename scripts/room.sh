@@ -37,18 +37,9 @@ USAGE
 }
 
 serve() {
-  local host="127.0.0.1" port="8400" dir="${ROOT}/handin" code=""
-  while [[ $# -gt 0 ]]; do
-    case "$1" in
-      -h|--help) usage; exit 0 ;;
-      --host|--port|--dir|--code)
-        if [[ $# -lt 2 ]]; then usage >&2; exit 2; fi
-        case "$1" in --host) host="$2" ;; --port) port="$2" ;; --dir) dir="$2" ;; --code) code="$2" ;; esac
-        shift ;;
-      *) usage >&2; exit 2 ;;
-    esac
-    shift
-  done
+  parse_args "--host --port --dir --code" "$@"
+  if [[ -n "${ARG_WORD}" ]]; then usage >&2; exit 2; fi
+  local host="${OPT_host:-127.0.0.1}" port="${OPT_port:-8400}" dir="${OPT_dir:-${ROOT}/handin}" code="${OPT_code}"
   if [[ ! "${port}" =~ ^[0-9]+$ ]] || (( port > 65535 )); then
     echo "room: --port must be a number from 0 to 65535, not '${port}'" >&2
     exit 2
@@ -62,23 +53,9 @@ main() {
     shift
     serve "$@"
   fi
-  local folder="" out=""
-  while [[ $# -gt 0 ]]; do
-    case "$1" in
-      -h|--help) usage; exit 0 ;;
-      --out)
-        if [[ $# -lt 2 ]]; then usage >&2; exit 2; fi
-        out="$2"
-        shift ;;
-      -*) usage >&2; exit 2 ;;
-      *)
-        if [[ -n "${folder}" ]]; then usage >&2; exit 2; fi
-        folder="$1" ;;
-    esac
-    shift
-  done
-  java_wrapper_setup "${#folder}"
-  exec "${JBANG}" "${ROOT}/scripts/room/Room.java" summary "${ROOT}" "${folder}" "${out:-${folder}/room.html}"
+  parse_args "--out" "$@"
+  java_wrapper_setup "${#ARG_WORD}"
+  exec "${JBANG}" "${ROOT}/scripts/room/Room.java" summary "${ROOT}" "${ARG_WORD}" "${OPT_out:-${ARG_WORD}/room.html}"
 }
 
 main "$@"

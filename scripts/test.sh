@@ -72,6 +72,19 @@ cleanup() {
   fi
 }
 
+# Prints what sed script $3 makes of the first line of log $1 it matches, looking $4 times,
+# 0.2 s apart, while process $2 runs; prints nothing if it never comes or the process exits.
+await_line() {
+  local log="$1" pid="$2" script="$3" tries="$4" found="" _
+  for _ in $(seq "${tries}"); do
+    found="$(sed -n "${script}" "${log}" 2>/dev/null | head -n 1)"
+    [[ -n "${found}" ]] && break
+    kill -0 "${pid}" 2>/dev/null || break
+    sleep 0.2
+  done
+  echo "${found}"
+}
+
 # Stops a process this script started, by its PID (empty: nothing to stop).
 stop_pid() {
   if [[ -n "$1" ]]; then
@@ -182,18 +195,13 @@ stop_independent() {
 # The checks that read a JVM's thread dump or flight recorder skip a Python process.
 step_independent() {
   section "A server written from the protocol page alone (scripts/test/independent/server.py)"
-  local dir="${ROOT}/.results/independent" port="" tries chapter status failed_ids counts skipped
+  local dir="${ROOT}/.results/independent" port chapter status failed_ids counts skipped
   mkdir -p "${dir}"
   python3 -u "${ROOT}/scripts/test/independent/server.py" --port 0 >"${dir}/server.log" 2>&1 &
   independent_pid=$!
-  for tries in $(seq 50); do
-    port="$(sed -n 's|^listening on http://127\.0\.0\.1:\([0-9][0-9]*\)$|\1|p' "${dir}/server.log")"
-    [[ -n "${port}" ]] && break
-    kill -0 "${independent_pid}" 2>/dev/null || break
-    sleep 0.2
-  done
+  port="$(await_line "${dir}/server.log" "${independent_pid}" 's|^listening on http://127\.0\.0\.1:\([0-9][0-9]*\)$|\1|p' 50)"
   if [[ -z "${port}" ]]; then
-    fail "independent server: no ready line after ${tries} tries: $(tail -n 1 "${dir}/server.log")"
+    fail "independent server: no ready line in 10 s: $(tail -n 1 "${dir}/server.log")"
     stop_independent
     return
   fi
@@ -367,17 +375,12 @@ step_room() {
 
 # room.sh serve on a free port, and a hand-in sent to it as handin.sh --to sends it.
 live_room() {
-  local dir="$1" url="" tries log="$1/serve.log"
+  local dir="$1" url log="$1/serve.log"
   "${ROOT}/scripts/room.sh" serve --port 0 --dir "${dir}/live" --code sesame >"${log}" 2>&1 &
   room_pid=$!
-  for tries in $(seq 150); do
-    url="$(sed -n 's|^room: learners run: scripts/handin.sh NAME --to \(http://[^ ]*\).*|\1|p' "${log}")"
-    [[ -n "${url}" ]] && break
-    kill -0 "${room_pid}" 2>/dev/null || break
-    sleep 0.2
-  done
+  url="$(await_line "${log}" "${room_pid}" 's|^room: learners run: scripts/handin.sh NAME --to \(http://[^ ]*\).*|\1|p' 150)"
   if [[ -z "${url}" ]]; then
-    fail "room.sh serve printed no address to give the room after ${tries} tries: $(tail -n 1 "${log}")"
+    fail "room.sh serve printed no address to give the room in 30 s: $(tail -n 1 "${log}")"
   elif "${JBANG}" "${ROOT}/scripts/room/Room.java" send "${dir}/learner" ada "${url}" sesame >/dev/null 2>&1 \
        && [[ -f "${dir}/live/ada.json" ]]; then
     pass "room.sh serve prints the address to give the room, and keeps a hand-in sent to it"
@@ -489,17 +492,12 @@ step_browser() {
   # The room summary step_room made, served beside the site for the browser test.
   cp "${ROOT}/.results/room-check.html" "${serve_dir}/course/room-check.html" 2>/dev/null || true
   # Port 0: the system picks a free port, and the server says which.
-  local log="${serve_dir}/server.log" port="" tries
+  local log="${serve_dir}/server.log" port
   python3 -u -m http.server --bind 127.0.0.1 --directory "${serve_dir}" 0 >"${log}" 2>&1 &
   server_pid=$!
-  for tries in $(seq 50); do
-    port="$(sed -n 's/^Serving HTTP on .* port \([0-9][0-9]*\) .*/\1/p' "${log}")"
-    [[ -n "${port}" ]] && break
-    kill -0 "${server_pid}" 2>/dev/null || break
-    sleep 0.2
-  done
+  port="$(await_line "${log}" "${server_pid}" 's/^Serving HTTP on .* port \([0-9][0-9]*\) .*/\1/p' 50)"
   if [[ -z "${port}" ]]; then
-    fail "browser: python3 -m http.server did not start after ${tries} tries: $(tail -n 1 "${log}")"
+    fail "browser: python3 -m http.server did not start in 10 s: $(tail -n 1 "${log}")"
     stop_server
     return
   fi

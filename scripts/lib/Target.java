@@ -26,18 +26,17 @@ final class Target {
     final String host;
     final int port;
     private volatile Long pid;
-    private final List<String> command;   // null when the server was not started here
-    private final Path log;
-    private volatile Process process;
+    private volatile Launch launch;       // null when the server was not started here
     private volatile int restarts;
 
-    private Target(String host, int port, Long pid, List<String> command, Path log, Process process) {
+    /** How this harness started the server: the command, where its output goes, and its process. */
+    private record Launch(List<String> command, Path log, Process process) {}
+
+    private Target(String host, int port, Long pid, Launch launch) {
         this.host = host;
         this.port = port;
         this.pid = pid;
-        this.command = command;
-        this.log = log;
-        this.process = process;
+        this.launch = launch;
     }
 
     /** The server the checks run against now. */
@@ -54,7 +53,7 @@ final class Target {
     static Target running(String url, Long pid) {
         Matcher m = Pattern.compile("http://(\\[[^]]+]|[^:/]+):(\\d+)/?").matcher(url);
         if (!m.matches()) throw new IllegalArgumentException("--url must look like http://127.0.0.1:8080, not " + url);
-        return new Target(m.group(1).replace("[", "").replace("]", ""), Integer.parseInt(m.group(2)), pid, null, null, null);
+        return new Target(m.group(1).replace("[", "").replace("]", ""), Integer.parseInt(m.group(2)), pid, null);
     }
 
     /** Starts a server with {@code command} (which must accept --port 0), waits for its ready line. */
@@ -83,7 +82,7 @@ final class Target {
         try {
             Matcher m = ready.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             String host = m.group(1).replace("[", "").replace("]", "");
-            return new Target(host, Integer.parseInt(m.group(2)), serverPid(p), command, log, p);
+            return new Target(host, Integer.parseInt(m.group(2)), serverPid(p), new Launch(command, log, p));
         } catch (Exception e) {
             kill(p);
             String why = e instanceof java.util.concurrent.TimeoutException
@@ -118,7 +117,7 @@ final class Target {
 
     /** Restarts a server this harness started, if it has exited; returns true if it did. */
     synchronized boolean reviveIfDead() throws IOException {
-        if (process == null) return false;
+        if (launch == null) return false;
         ProcessHandle server = ProcessHandle.of(pid).orElse(null);
         // Alive, and listening where that can be seen without connecting (a connection would be
         // served: one fewer for a server that serves a few); one that closed its socket is on its way out.
@@ -155,26 +154,27 @@ final class Target {
 
     /** Whether this harness started the server (and so can restart it). */
     boolean startedHere() {
-        return process != null;
+        return launch != null;
     }
 
     /** Stops the server this harness started and starts it again on the same port. */
     synchronized void restart() throws IOException {
-        if (process == null) throw new IllegalStateException("the server was not started here");
-        kill(process);
+        if (launch == null) throw new IllegalStateException("the server was not started here");
+        kill(launch.process());
         // Same port, so the checks' view of the target stays valid.
-        List<String> again = new ArrayList<>(command);
+        List<String> again = new ArrayList<>(launch.command());
         int portAt = again.indexOf("--port");
         again.set(portAt + 1, String.valueOf(port));
-        Target t = start(again, log, Duration.ofSeconds(60));
-        process = t.process;
+        Target t = start(again, launch.log(), Duration.ofSeconds(60));
+        launch = t.launch;
         pid = t.pid;
         restarts++;
     }
 
     /** The server's log file, when this harness started it. */
     Path log() {
-        return log;
+        Launch l = launch;
+        return l == null ? null : l.log();
     }
 
     /**
@@ -209,7 +209,8 @@ final class Target {
 
     /** Stops the server if this harness started it: politely, then forcibly. */
     void stop() {
-        if (process != null) kill(process);
+        Launch l = launch;
+        if (l != null) kill(l.process());
     }
 
     private static void kill(Process p) {
