@@ -141,6 +141,7 @@ final class Summary {
                     h.append("<td class=\"todo\"><details><summary>").append(count(r.failed())).append(" to fix</summary><ul>");
                     failing.forEach(name -> h.append("<li>").append(esc(name)).append("</li>"));
                     if (r.error() != null) h.append("<li>could not run: ").append(esc(r.error())).append("</li>");
+                    else if (failing.isEmpty()) h.append("<li>the report names no checks</li>");
                     h.append("</ul></details></td>");
                 }
             }
