@@ -275,7 +275,7 @@ class BenchTests {
     }
 
     @Test
-    @DisplayName("verdict: faster or slower only when every turn agrees by more than 5%; else the same")
+    @DisplayName("verdict: faster or slower only when the 95% interval of the turns lies more than 5% from 1; else the same")
     void verdicts() {
         BenchReport.Interval same = verdict(new double[] {1000, 1010, 995}, new double[] {1002, 998, 1001});
         assertEquals("same", same.verdict());
@@ -297,7 +297,7 @@ class BenchTests {
     }
 
     @Test
-    @DisplayName("verdict: a range too wide to tell says so, and what would help (--thorough, other programs, the load generator)")
+    @DisplayName("verdict: an interval too wide to tell says so, and what would help (--thorough, other programs, the load generator)")
     void tooWide() {
         // the self-race this machine measured on hello: per-turn ratios 0.822, 1.059, 1.181
         BenchReport.Interval wide = verdict(new double[] {822, 1059, 1181}, new double[] {1000, 1000, 1000});
