@@ -67,6 +67,9 @@ class Ch05Checks {
            see = "chapters/05-virtual-threads#limiting-concurrency")
     void limit() throws Exception {
         try (Clients held = new Clients().connectAtOnce(LIMIT, 10_000)) {
+            // Half a request on each: the server has every connection then (a client's connect can
+            // return before the server has queued it, under a burst), and each waits for the rest.
+            held.sendAll("GET / HTTP/1.1\r\n");
             Thread.sleep(500); // all accepted, all holding a permit
             Client.Timed extra = Client.timed(Client.request("GET", "/"), 2000);
             assertEquals(503, extra.reply().status(),

@@ -100,7 +100,8 @@ final class Summary {
 
         StringBuilder h = new StringBuilder();
         h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
-                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
+                .append("<link rel=\"icon\" href=\"data:,\">"); // self-contained: not even a favicon request
         if (refreshSeconds > 0) h.append("<meta http-equiv=\"refresh\" content=\"").append(refreshSeconds).append("\">");
         h.append("<title>Room summary</title><style>")
                 .append("body{font-family:system-ui,sans-serif;margin:2rem;color:#1d2330}")
