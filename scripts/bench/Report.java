@@ -27,7 +27,7 @@ final class Report {
                         || Stats.known(b.loadCpuPercent()) >= Tally.SATURATED_LOAD_PERCENT;
                 yield l.withRatio(new BenchReport.LoadRatio(Stats.figure(rps), Stats.figure(Stats.ratio(p50(l), p50(b))),
                         Stats.figure(Stats.ratio(p99(l), p99(b))),
-                        r == base ? null : Verdict.of(l.runs(), b.runs(), rps, mode, busy)));
+                        r == base ? null : Verdict.of(l.runs(), b.runs(), mode, busy)));
             }
             case BenchReport.IdleResult i when base instanceof BenchReport.IdleResult b -> i.withRatio(new BenchReport.IdleRatio(
                     Stats.figure(Stats.ratio(heapPerConnection(i), heapPerConnection(b))),
@@ -105,7 +105,7 @@ final class Report {
         };
     }
 
-    /** The ratio to the compared server, with the range of the turns and the verdict when there is one: "1.18x 0.95-1.40 same". */
+    /** The ratio to the compared server, with its interval and the verdict when there is one: "1.18x 0.95-1.40x same". */
     static String ratioCell(BenchReport.LoadResult l) {
         String ratio = Stats.times(l.ratio() == null ? Double.NaN : Stats.known(l.ratio().rps()));
         BenchReport.Interval i = interval(l);

@@ -24,17 +24,19 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * results (site/static/bench/) of the course that holds the current folder.
  */
 class TestBench {
-    static Outcomes smoke = new Outcomes("bench smoke: ");
+    /** The score of a --smoke or --same check of a results file. */
+    static Outcomes checked;
 
     public static void main(String[] args) throws Exception {
         if (args.length == 2 && args[0].equals("--smoke")) {
+            checked = new Outcomes("bench smoke: ");
             smoke(Path.of(args[1]));
-            smoke.finish();
+            checked.finish();
         }
         if (args.length == 2 && args[0].equals("--same")) {
-            smoke = new Outcomes("bench: ");
+            checked = new Outcomes("bench: ");
             same(Path.of(args[1]));
-            smoke.finish();
+            checked.finish();
         }
         unitTests();
     }
@@ -118,7 +120,7 @@ class TestBench {
     }
 
     static void check(String name, boolean ok, String why) {
-        smoke.record(name, ok, why);
+        checked.record(name, ok, why);
     }
 
     static void unitTests() {

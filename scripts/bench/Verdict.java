@@ -12,7 +12,7 @@ import java.util.Locale;
  * two are the same within this machine's noise. Pure arithmetic, for unit tests.
  */
 final class Verdict {
-    /** Per-turn differences smaller than this are not claimed: turn order and the machine's drift make that much. */
+    /** A difference whose interval comes within this of 1 is not claimed: turn order and the machine's drift make that much. */
     static final double FLOOR = 0.05;
 
     static final String FASTER = "faster";
@@ -24,10 +24,9 @@ final class Verdict {
     /**
      * The verdict on requests per second, this server's runs against {@code base}'s, paired
      * turn by turn; null when there are fewer than two turns with both figures (no interval).
-     * {@code ratio} is the ratio of the medians, shown as the headline figure; {@code mode} and
-     * {@code loadGeneratorBusy} shape the advice when the turns disagree too much to tell.
+     * {@code mode} and {@code loadGeneratorBusy} shape the advice when the turns disagree too much to tell.
      */
-    static BenchReport.Interval of(List<BenchReport.RunFigures> runs, List<BenchReport.RunFigures> base, double ratio,
+    static BenchReport.Interval of(List<BenchReport.RunFigures> runs, List<BenchReport.RunFigures> base,
                                    String mode, boolean loadGeneratorBusy) {
         if (runs == null || base == null || runs.size() != base.size()) return null;
         List<Double> perTurn = new ArrayList<>();
@@ -53,7 +52,7 @@ final class Verdict {
     private static final double[] T975 = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
         2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086};
 
-    /** Student's t, two-sided 95%, for {@code df} degrees of freedom (1.96 beyond the table, a little narrow). */
+    /** Student's t, two-sided 95%, for {@code df} degrees of freedom (beyond the table, 1.96 + 2.4 / df, within 0.01). */
     static double t975(int df) {
         return df < 1 ? Double.NaN : df <= T975.length ? T975[df - 1] : 1.96 + 2.4 / df;
     }

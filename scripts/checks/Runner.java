@@ -144,7 +144,7 @@ final class Runner {
     }
 
     /** An assertion's message without JUnit's noise; other exceptions with their type. */
-    static String describe(Throwable t) {
+    private static String describe(Throwable t) {
         String message = t.getMessage() == null ? "" : t.getMessage().strip();
         if (t instanceof AssertionError) return message.isEmpty() ? "assertion failed" : plain(message);
         if (t instanceof java.util.concurrent.TimeoutException) return "the check took too long: " + message;

@@ -23,10 +23,15 @@ import java.util.stream.Stream;
 final class Summary {
     private Summary() {}
 
-    /** What one learner handed in: the latest report per chapter, their races, and when (null if unknown). */
-    record Learner(String name, Map<String, CheckReport> checks, List<BenchReport> bench, Instant[] handedIn) {
+    /** What one learner handed in: the latest report per chapter, their races, and when each file was handed in. */
+    record Learner(String name, Map<String, CheckReport> checks, List<BenchReport> bench, List<Instant> times) {
         Learner(String name) {
-            this(name, new TreeMap<>(), new ArrayList<>(), new Instant[1]);
+            this(name, new TreeMap<>(), new ArrayList<>(), new ArrayList<>());
+        }
+
+        /** The latest hand-in, or null when unknown. */
+        Instant handedIn() {
+            return times.stream().max(Instant::compareTo).orElse(null);
         }
     }
 
@@ -56,7 +61,7 @@ final class Summary {
             Instant time = instant(doc.path("time").asText(), fileTime);
             for (JsonNode c : doc.path("checks")) read(c, name, time, learners);
             for (JsonNode b : doc.path("bench")) read(b, name, time, learners);
-            learners.computeIfAbsent(name, Learner::new).handedIn()[0] = time;
+            learners.computeIfAbsent(name, Learner::new).times().add(time);
             return;
         }
         if (doc.isArray()) {
@@ -64,7 +69,7 @@ final class Summary {
             return;
         }
         Learner l = learners.computeIfAbsent(stem, Learner::new);
-        if (l.handedIn()[0] == null || fileTime.isAfter(l.handedIn()[0])) l.handedIn()[0] = fileTime;
+        l.times().add(fileTime);
         if (BenchReport.SCHEMA.equals(doc.path("schema").asText())) {
             l.bench().add(Jackson.convert(doc, BenchReport.class));
         } else if (doc.has("chapter") && doc.has("exit")) {
@@ -125,7 +130,7 @@ final class Summary {
         Map<String, Integer> doneBy = new LinkedHashMap<>();
         Map<String, Map<String, Integer>> stuckOn = new LinkedHashMap<>(); // chapter -> check name -> learners failing it
         for (Learner l : learners.values()) {
-            h.append("<tr><td>").append(esc(l.name())).append("</td><td>").append(age(l.handedIn()[0], now)).append("</td>");
+            h.append("<tr><td>").append(esc(l.name())).append("</td><td>").append(age(l.handedIn(), now)).append("</td>");
             int done = 0;
             for (String c : chapters) {
                 CheckReport r = l.checks().get(c);
