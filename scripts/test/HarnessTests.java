@@ -155,6 +155,19 @@ class HarnessTests {
     }
 
     @Test
+    @DisplayName("a failure says where to work and how to grade that check alone, for the server that was graded")
+    void failureLine() {
+        Path root = Path.of(System.getProperty("course.root", "."));
+        Chapters.Chapter ch03 = Chapters.read(root).get("03");
+        Runner.Result failed = new Runner.Result("ch03.noLeaks", "leaks no file descriptors", "fail", "open files grew", "close them", "chapters/03-reactor#closing");
+        String exercise = new Grade(Grade.Options.of(root)).line(ch03, failed);
+        assertTrue(exercise.contains("TODO(close) in exercises/03-reactor.java"), exercise);
+        assertTrue(exercise.contains("this check alone: scripts/check.sh 03 --only ch03.noLeaks") && !exercise.contains("--solution"), exercise);
+        String solution = new Grade(Grade.Options.of(root).grading("solution", null)).line(ch03, failed);
+        assertTrue(solution.contains("scripts/check.sh 03 --only ch03.noLeaks --solution"), solution);
+    }
+
+    @Test
     @DisplayName("messages: JUnit's '==> expected: <0> but was: <49>' reaches a learner in plain words")
     void plainMessages() {
         assertEquals("open files grew (expected 0, got 49)", Runner.plain("open files grew ==> expected: <0> but was: <49>"));
