@@ -26,7 +26,7 @@ final class RequestReader {
     /**
      * The same, on a socket with a read timeout ({@code Socket.setSoTimeout}): each time a read
      * times out before the first byte of the next request, asks {@code letGo}, and returns null
-     * (as if the client had closed) when it says yes. A timeout in the middle of a request, or
+     * (as if the client had closed) when it says yes and no byte has arrived since. A timeout in the middle of a request, or
      * when {@code letGo} says no, just waits on.
      */
     // tag::next[]
@@ -40,7 +40,8 @@ final class RequestReader {
                     n = in.read(buffer.array(), 0, buffer.capacity());
                     break;
                 } catch (SocketTimeoutException e) {
-                    if (parser.idle() && letGo.getAsBoolean()) return null;
+                    // available(): bytes that arrived just as the read gave up are a request begun.
+                    if (parser.idle() && letGo.getAsBoolean() && in.available() == 0) return null;
                 }
             }
             if (n < 0) {

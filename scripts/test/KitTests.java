@@ -245,6 +245,26 @@ class KitTests {
             long ms = (System.nanoTime() - start) / 1_000_000;
             assertTrue(ms < 2000, "closed after " + ms + " ms");
         }
+        // The first bytes of a request arrive just as a read gives up (here: while letGo is asked).
+        var clientRef = new java.util.concurrent.atomic.AtomicReference<java.net.Socket>();
+        var begun = new java.util.concurrent.atomic.AtomicBoolean();
+        try (java.net.Socket client = serveOne(() -> {
+            java.net.Socket c = clientRef.get();
+            if (c == null) return false;
+            if (begun.compareAndSet(false, true)) {
+                try {
+                    c.getOutputStream().write("GET / HTTP/1.1\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+            return true;
+        })) {
+            clientRef.set(client);
+            while (!begun.get()) Thread.sleep(10);
+            String head = exchange(client, "Host: a\r\n\r\n");
+            assertTrue(head.startsWith("HTTP/1.1 200") && head.contains("Connection: close"), head);
+        }
     }
 
     /**
