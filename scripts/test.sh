@@ -190,12 +190,13 @@ stop_independent() {
 
 # The protocol page is the whole contract: a server written in Python from that page alone
 # (scripts/test/independent/server.py) must pass, with --url and --pid, the checks of every
-# chapter that a correct non-blocking server passes: 01, 03, 04 and 06. Chapters 02 and 05 are
-# left out, as their checks want a server that refuses work (--threads, --queue, --max-concurrent).
+# chapter that a correct non-blocking server passes: 01, 03, 04 and 06, and chapter 05's checks of
+# the database pool. The rest of 02 and 05 is left out, as those checks want a server that
+# refuses work (--threads, --queue, --max-concurrent).
 # The checks that read a JVM's thread dump or flight recorder skip a Python process.
 step_independent() {
   section "A server written from the protocol page alone (scripts/test/independent/server.py)"
-  local dir="${ROOT}/.results/independent" port chapter status failed_ids counts skipped
+  local dir="${ROOT}/.results/independent" port run chapter only what status failed_ids counts skipped
   mkdir -p "${dir}"
   python3 -u "${ROOT}/scripts/test/independent/server.py" --port 0 >"${dir}/server.log" 2>&1 &
   independent_pid=$!
@@ -205,13 +206,19 @@ step_independent() {
     stop_independent
     return
   fi
-  for chapter in 01 03 04 06; do
+  for run in 01 03 04 06 05:ch05.dbBound,ch05.dbWait,ch05.dbWhole; do
+    chapter="${run%%:*}" only=()
+    what="chapter ${chapter}'s checks"
+    if [[ "${run}" == *:* ]]; then
+      only=(--only "${run#*:}")
+      what="chapter ${chapter}'s checks ${run#*:}"
+    fi
     if ! kill -0 "${independent_pid}" 2>/dev/null; then
       fail "independent server: it exited before chapter ${chapter}'s checks (see ${dir}/server.log)"
       break
     fi
     status=0
-    "${ROOT}/scripts/check.sh" "${chapter}" --url "http://127.0.0.1:${port}" --pid "${independent_pid}" --json \
+    "${ROOT}/scripts/check.sh" "${chapter}" --url "http://127.0.0.1:${port}" --pid "${independent_pid}" --json "${only[@]}" \
       >"${dir}/${chapter}.json" 2>"${dir}/${chapter}.log" || status=$?
     # Three lines from the JSON report: the failed check ids, the counts, the skipped ones and why.
     { IFS= read -r failed_ids; IFS= read -r counts; IFS= read -r skipped; } < <(python3 -c '
@@ -227,11 +234,11 @@ print(" ".join(failed))
 print("%d passed, %d failed, %d skipped" % (report["passed"], report["failed"], report["skipped"]))
 print("; ".join(skipped))' "${dir}/${chapter}.json") || true
     if [[ ${status} -eq 0 && -n "${counts}" && -z "${failed_ids}" ]]; then
-      pass "independent server passes chapter ${chapter}'s checks: ${counts}"
+      pass "independent server passes ${what}: ${counts}"
     elif [[ -n "${counts}" ]]; then
-      fail "independent server fails chapter ${chapter}'s checks ${failed_ids:-(exit ${status})}: ${counts} (see ${dir}/${chapter}.log)"
+      fail "independent server fails ${what}: ${failed_ids:-(exit ${status})}: ${counts} (see ${dir}/${chapter}.log)"
     else
-      fail "independent server: chapter ${chapter}'s checks could not run (exit ${status}): $(tail -n 1 "${dir}/${chapter}.log")"
+      fail "independent server: ${what} could not run (exit ${status}): $(tail -n 1 "${dir}/${chapter}.log")"
     fi
     if [[ -n "${skipped}" ]]; then
       echo "      skipped: ${skipped}"

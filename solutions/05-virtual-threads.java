@@ -6,10 +6,12 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Chapter 05: chapter 01's blocking code, one virtual thread per connection; a Semaphore
- * (not a pool) limits how many connections are served at once.
+ * (not a pool) limits how many connections are served at once, and another how many queries
+ * hold one of the database's connections.
  */
 class VirtualThreadServer {
     public static void main(String[] args) throws IOException {
@@ -23,6 +25,11 @@ class VirtualThreadServer {
         // tag::limit[]
         Semaphore permits = new Semaphore(options.number("--max-concurrent"));
         // end::limit[]
+        // tag::pool-setup[]
+        connections = new Semaphore(options.number("--db-pool"), true); // Why fair: waiters are served in the order they came.
+        dbWait = options.number("--db-wait");
+        // end::pool-setup[]
+        Database.ownPool(VirtualThreadServer::query); // GET /db runs through query(), below
         try (ServerSocket server = new ServerSocket()) {
             server.setReuseAddress(true);
             server.bind(options.address(), 4096);
@@ -46,6 +53,25 @@ class VirtualThreadServer {
             // end::accept-loop[]
         }
     }
+
+    /** The database's connections: a query holds one. */
+    static Semaphore connections;
+    /** The longest wait for a connection, in ms. */
+    static long dbWait;
+
+    // tag::pool[]
+    /** GET /db: one query of the database, on this connection's virtual thread. */
+    static Response query(Database.Query query) throws InterruptedException {
+        if (!connections.tryAcquire(dbWait, TimeUnit.MILLISECONDS)) { // Why: a scarce resource is worth a wait, but not for ever.
+            return Database.noConnection();
+        }
+        try {
+            return Database.run(query);
+        } finally {
+            connections.release(); // Why in finally: a query that fails gives its connection back too.
+        }
+    }
+    // end::pool[]
 
     /** Answers 503 at once and closes. */
     static void refuse(Socket socket) {

@@ -43,8 +43,17 @@ final class Endpoints {
         };
     }
 
-    /** Does the work in place (sleeping, or burning CPU on this thread) and returns the response. */
+    /**
+     * Does the work in place (sleeping, or burning CPU on this thread) and returns the response.
+     * A server with its own database pool runs {@code /db} through it (see {@link Database}).
+     */
     static Response serve(Request request) throws InterruptedException {
+        Database.Pool own = Database.ownPool();
+        if (own != null && request.path().equals("/db") && request.method().equals("GET")
+                && number(request, "ms", MAX_MILLIS) instanceof Long ms) {
+            Response response = own.query(new Database.Query(ms, fails(request)));
+            return request.keepAlive() ? response : response.closing();
+        }
         return perform(plan(request));
     }
 
@@ -61,7 +70,7 @@ final class Endpoints {
 
     private static Work route(Request r) {
         String allowed = switch (r.path()) {
-            case "/", "/io", "/cpu", "/bytes", "/fail" -> "GET";
+            case "/", "/io", "/cpu", "/bytes", "/fail", "/db", "/stats" -> "GET";
             case "/echo" -> "POST";
             default -> null;
         };
@@ -77,6 +86,9 @@ final class Endpoints {
                     ? new Wait(ms, Response.text(200, "waited " + ms + " ms\n")) : badNumber("ms", MAX_MILLIS);
             case "/cpu" -> number(r, "ms", MAX_MILLIS) instanceof Long ms
                     ? new Burn(ms, Response.text(200, "burned " + ms + " ms of CPU\n")) : badNumber("ms", MAX_MILLIS);
+            case "/db" -> number(r, "ms", MAX_MILLIS) instanceof Long ms
+                    ? Database.book(new Database.Query(ms, fails(r))) : badNumber("ms", MAX_MILLIS);
+            case "/stats" -> new Ready(Database.stats());
             default -> number(r, "n", MAX_BYTES) instanceof Long n
                     ? new Ready(Response.pattern(n)) : badNumber("n", MAX_BYTES);
         };
@@ -85,6 +97,11 @@ final class Endpoints {
     private static String contentType(Request r) {
         String type = r.header("content-type");
         return type == null ? "application/octet-stream" : type;
+    }
+
+    /** {@code /db?fail=1}: the query fails. */
+    private static boolean fails(Request r) {
+        return "1".equals(r.query().get("fail"));
     }
 
     /** The query parameter as a number in [0, max], or null. */

@@ -1,4 +1,4 @@
-//SOURCES Options.java Request.java RequestParser.java RequestReader.java HttpError.java Response.java Endpoints.java
+//SOURCES Options.java Request.java RequestParser.java RequestReader.java HttpError.java Response.java Endpoints.java Database.java
 
 /**
  * The workshop kit: the HTTP plumbing every chapter shares, so each server file shows only its
@@ -9,7 +9,8 @@
  *   <li>{@link RequestParser}: incremental parsing from a ByteBuffer, across partial reads.</li>
  *   <li>{@link RequestReader}: the same for a blocking InputStream.</li>
  *   <li>{@link Response}: encoding, for streams and (a chunk at a time) for channels.</li>
- *   <li>{@link Endpoints}: {@code /}, {@code /io}, {@code /cpu}, {@code /bytes}, {@code /echo}.</li>
+ *   <li>{@link Endpoints}: {@code /}, {@code /io}, {@code /cpu}, {@code /bytes}, {@code /echo}, {@code /fail}.</li>
+ *   <li>{@link Database}: {@code /db}, a query through a pool of connections, and {@code /stats}.</li>
  * </ul>
  *
  * It holds no chapter's answer. Later chapters include an earlier chapter's answer by name, and

@@ -4,7 +4,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Command-line options every workshop server shares ({@code --port}, {@code --host}) plus any a
+ * Command-line options every workshop server shares ({@code --port}, {@code --host}, and
+ * {@code --db-pool}, {@code --db-wait} for {@link Database}) plus any a
  * chapter adds, and the one ready line the grader and the benchmark wait for.
  */
 final class Options {
@@ -24,7 +25,7 @@ final class Options {
      * port into one sentence instead of a stack trace.
      */
     static Options parse(String server, String[] args, String... extraDefaults) {
-        Map<String, String> values = new HashMap<>(Map.of("--port", "8080", "--host", "127.0.0.1"));
+        Map<String, String> values = new HashMap<>(Map.of("--port", "8080", "--host", "127.0.0.1", "--db-pool", "10", "--db-wait", "1000"));
         for (int i = 0; i + 1 < extraDefaults.length; i += 2) values.put(extraDefaults[i], extraDefaults[i + 1]);
         for (int i = 0; i < args.length; i++) {
             String name = args[i];
@@ -35,6 +36,7 @@ final class Options {
         }
         Options options = new Options(values.get("--host"), wholeNumber(values, "--port"), values);
         if (options.port > 65535) exit(2, "--port must be from 0 to 65535");
+        Database.configure(options.number("--db-pool"), options.number("--db-wait"));
         Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
             if (e instanceof BindException) {
                 exit(2, "cannot listen on " + options.host + ":" + options.port + " (" + e.getMessage()

@@ -31,7 +31,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** The benchmark's baseline: a plain Netty HTTP server with the workshop's / and /io endpoints. */
+/** The benchmark's baseline: a plain Netty HTTP server with the workshop's /, /io and /db endpoints. */
 class NettyBaseline {
     public static void main(String[] args) throws Exception {
         String host = "127.0.0.1";
@@ -40,8 +40,10 @@ class NettyBaseline {
             switch (args[i]) {
                 case "--port" -> port = Integer.parseInt(args[i + 1]);
                 case "--host" -> host = args[i + 1];
+                case "--db-pool" -> NettyPool.size = Integer.parseInt(args[i + 1]);
+                case "--db-wait" -> NettyPool.waitMillis = Long.parseLong(args[i + 1]);
                 default -> {
-                    System.err.println("usage: jbang NettyBaseline.java [--port P] [--host H]");
+                    System.err.println("usage: jbang NettyBaseline.java [--port P] [--host H] [--db-pool N] [--db-wait MS]");
                     System.exit(2);
                 }
             }
@@ -83,7 +85,10 @@ class NettyBaselineInitializer extends ChannelInitializer<SocketChannel> {
     }
 }
 
-/** Answers GET / at once and GET /io?ms=N after N ms on the event loop's timer, never sleeping; 404 otherwise. */
+/**
+ * Answers GET / at once, GET /io?ms=N after N ms on the event loop's timer, and GET /db?ms=N
+ * through {@link NettyPool}, never sleeping; 404 otherwise.
+ */
 class NettyBaselineHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     @Override
     public void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
@@ -106,6 +111,15 @@ class NettyBaselineHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 // The wait is a timer on this connection's event loop: no thread sleeps.
                 ctx.executor().schedule(() -> send(ctx, HttpResponseStatus.OK, "waited " + ms + " ms\n", keepAlive),
                         ms, TimeUnit.MILLISECONDS);
+            }
+            case "/db" -> {
+                long ms = millis(uri.parameters().get("ms"));
+                if (!get || ms < 0) {
+                    send(ctx, HttpResponseStatus.BAD_REQUEST, "GET /db?ms=N with N from 0 to 60000\n", keepAlive);
+                    return;
+                }
+                NettyPool.query(ctx, ms, () -> send(ctx, HttpResponseStatus.OK, "queried " + ms + " ms\n", keepAlive),
+                        () -> send(ctx, HttpResponseStatus.SERVICE_UNAVAILABLE, "no database connection within " + NettyPool.waitMillis + " ms\n", keepAlive));
             }
             default -> send(ctx, HttpResponseStatus.NOT_FOUND, "no endpoint at " + uri.path() + "\n", keepAlive);
         }
@@ -134,5 +148,76 @@ class NettyBaselineHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         ctx.close();
+    }
+}
+
+/**
+ * The database pool, non-blocking: a query takes a free connection or waits in line, holding no
+ * thread; a connection given back goes to the oldest waiter, on that waiter's own event loop.
+ * A waiter not served within waitMillis gets 503 (the caller's refusal).
+ */
+final class NettyPool {
+    static int size = 10;
+    static long waitMillis = 1000;
+    private static int taken;
+    private static final java.util.ArrayDeque<Waiter> waiting = new java.util.ArrayDeque<>();
+
+    /** A query waiting for a connection; settled once, by a grant or by its timeout. */
+    private static final class Waiter {
+        final java.util.concurrent.atomic.AtomicBoolean settled = new java.util.concurrent.atomic.AtomicBoolean();
+        final io.netty.util.concurrent.EventExecutor loop;
+        final Runnable hold;
+        io.netty.util.concurrent.ScheduledFuture<?> timeout;
+
+        Waiter(io.netty.util.concurrent.EventExecutor loop, Runnable hold) {
+            this.loop = loop;
+            this.hold = hold;
+        }
+    }
+
+    private NettyPool() {}
+
+    /** Runs the query on the connection's event loop; {@code answer} once it is done, {@code refuse} if no connection came in time. */
+    static void query(ChannelHandlerContext ctx, long ms, Runnable answer, Runnable refuse) {
+        Runnable hold = () -> ctx.executor().schedule(() -> {
+            giveBack();
+            answer.run();
+        }, ms, TimeUnit.MILLISECONDS);
+        Waiter w = new Waiter(ctx.executor(), hold);
+        boolean now;
+        synchronized (NettyPool.class) {
+            now = taken < size;
+            if (now) taken++;
+            else waiting.add(w);
+        }
+        if (now) {
+            hold.run();
+            return;
+        }
+        w.timeout = ctx.executor().schedule(() -> {
+            if (!w.settled.compareAndSet(false, true)) return;
+            synchronized (NettyPool.class) {
+                waiting.remove(w);
+            }
+            refuse.run();
+        }, waitMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /** A connection comes back: to the oldest waiter, on its loop, or to the free ones. */
+    private static void giveBack() {
+        Waiter next;
+        synchronized (NettyPool.class) {
+            next = waiting.poll();
+            if (next == null) taken--;
+        }
+        if (next == null) return;
+        next.loop.execute(() -> {
+            if (next.settled.compareAndSet(false, true)) {
+                next.timeout.cancel(false);
+                next.hold.run();
+            } else {
+                giveBack(); // it gave up as the connection came: pass it on
+            }
+        });
     }
 }

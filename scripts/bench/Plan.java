@@ -9,20 +9,31 @@ final class Plan {
     /** A workload: a named load on one path, or the idle connections. */
     record Workload(String id, String group, String description, String path, int connections, double serviceMillis) {
         boolean sleepBound() {
-            return group.equals("io");
+            return group.equals("io") || pooled();
+        }
+
+        /** db: each request holds one of the pool's {@link #DB_POOL} connections while it waits. */
+        boolean pooled() {
+            return group.equals("db");
+        }
+
+        /** How many requests can be in progress at once: the connections, or the pool's size. */
+        int inProgress() {
+            return pooled() ? Math.min(connections, DB_POOL) : connections;
         }
 
         boolean idle() {
             return group.equals("idle");
         }
 
-        /** Well above the service time, so a slow answer is late, not lost. */
+        /** Well above the service time, so a slow answer is late, not lost; for db, above the longest wait for a connection. */
         int timeoutSeconds() {
+            if (pooled()) return DB_WAIT_MILLIS / 1000 + 5;
             return (int) Math.max(5, Math.ceil(20 * serviceMillis / 1000));
         }
 
         double boundRps() {
-            return sleepBound() ? Stats.littleBound(connections, serviceMillis / 1000) : Double.NaN;
+            return sleepBound() ? Stats.littleBound(inProgress(), serviceMillis / 1000) : Double.NaN;
         }
     }
 
@@ -32,6 +43,8 @@ final class Plan {
             new Workload("io-1000", "io", "GET /io?ms=200 with 1000 connections", "/io?ms=200", 1000, 200),
             new Workload("io-2000", "io", "GET /io?ms=200 with 2000 connections", "/io?ms=200", 2000, 200),
             new Workload("cpu", "cpu", "GET /cpu?ms=5 (5 ms of CPU work) with 64 connections", "/cpu?ms=5", 64, 5),
+            new Workload("db", "db", "GET /db?ms=20 (a 20 ms query through a pool of 10 connections) with 2000 connections: the pool is the bound",
+                    "/db?ms=20", 2000, 20),
             new Workload("idle", "idle", "10,000 idle keep-alive connections, each served one GET /: memory and threads per connection", "/", 10_000, 0));
 
     /**
@@ -66,6 +79,15 @@ final class Plan {
             "thorough", new Mode("thorough", 2, 6, 10, 5, 10, 30, false),
             "smoke", new Mode("smoke", 1, 1, 1, 2, 1, 1, true));
 
+    /** The database pool every started server gets (--db-pool), and its longest wait (--db-wait): 2000 connections at 500 a second queue for 4 s. */
+    static final int DB_POOL = 10;
+    static final int DB_WAIT_MILLIS = 10_000;
+
+    /** The options that give a started server that pool. */
+    static List<String> dbOptions() {
+        return List.of("--db-pool", String.valueOf(DB_POOL), "--db-wait", String.valueOf(DB_WAIT_MILLIS));
+    }
+
     /** How often the sampler reads a server's RSS and threads during a run. */
     static final int SAMPLE_MILLIS = 200;
 
@@ -82,7 +104,7 @@ final class Plan {
         }
         for (String name : list.split(",")) {
             if (WORKLOADS.stream().noneMatch(w -> w.id().equals(name) || w.group().equals(name))) {
-                throw new IllegalArgumentException("no workload '" + name + "'; workloads: hello, io (io-100, io-1000, io-2000), cpu, idle");
+                throw new IllegalArgumentException("no workload '" + name + "'; workloads: hello, io (io-100, io-1000, io-2000), cpu, db, idle");
             }
         }
         return picked;
@@ -99,6 +121,8 @@ final class Plan {
         notes.add("loadCpuPercent: Bombardier's own CPU use; near 100% it may be the bottleneck, and the result gets a note");
         notes.add("errors, timeouts and non-2xx answers are counted and shown, never dropped");
         notes.add("sleep-bound workloads (io) cannot beat Little's law: connections / service time");
+        notes.add("db: every started server has a pool of " + DB_POOL + " database connections and waits up to " + DB_WAIT_MILLIS
+                + " ms for one (" + String.join(" ", dbOptions()) + "); its bound is the pool / the query time, whatever the connections");
         notes.add("idle: heap after a full GC (jcmd GC.run) with the connections open minus before, divided by connections served; RSS likewise");
         if (idleNote != null) notes.add(idleNote);
         notes.add(pin ? "servers pinned to CPU 0 and Bombardier to CPU 1; a JVM limited to one CPU sizes itself for one (Serial GC, fewer threads)"

@@ -139,6 +139,7 @@ final class Server {
         List<String> command = new ArrayList<>();
         if (pin) command.addAll(List.of("taskset", "-c", "0"));
         command.addAll(List.of(o.jbang(), file.toString(), "--port", "0"));
+        command.addAll(Plan.dbOptions());
         command.addAll(args);
         Path log = o.root().resolve(".results/logs/bench-" + id + ".log");
         try {
@@ -165,11 +166,11 @@ final class Server {
 
     /**
      * Little's law for this server on a sleep-bound workload: the requests it can have in
-     * progress (the connections, or fewer when the model caps them) / the service time.
+     * progress (the connections, or fewer when the model or the pool caps them) / the service time.
      */
     double bound(Plan.Workload w) {
         if (!w.sleepBound()) return Double.NaN;
-        int inProgress = cap > 0 ? Math.min(w.connections(), cap) : w.connections();
+        int inProgress = cap > 0 ? Math.min(w.inProgress(), cap) : w.inProgress();
         return Stats.littleBound(inProgress, w.serviceMillis() / 1000);
     }
 

@@ -9,10 +9,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import jdk.jfr.consumer.RecordedEvent;
 
-/** Chapter 05, virtual threads, started with --max-concurrent 2500. */
+/** Chapter 05, virtual threads, started with --max-concurrent 2500 --db-pool 10 --db-wait 1000. */
 @Check.Suite
 class Ch05Checks {
     static final int LIMIT = 2500;
+    static final int POOL = 10;
+    static final int DB_WAIT_MS = 1000;
 
     // tag::pinning[]
     @Check(order = 1, title = "does not pin its virtual threads while they wait (no jdk.VirtualThreadPinned over 20 ms)",
@@ -78,5 +80,74 @@ class Ch05Checks {
         }
         Thread.sleep(500);
         assertEquals(200, Client.get("/").status(), "after the held connections closed, a new one should be served");
+    }
+    // tag::pool[]
+    @Check(order = 4, title = "lets at most --db-pool queries hold a database connection at once (20 concurrent /db?ms=200, a pool of 10)",
+           hint = "Each virtual thread can query at once, and the database has 10 connections. A Semaphore with --db-pool permits, one taken before Database.run and given back after, makes the rest wait.",
+           see = "chapters/05-virtual-threads#a-pool-of-connections")
+    void dbBound() throws Exception {
+        try (Clients clients = new Clients().connectAtOnce(20, 10_000)) {
+            clients.sendAll(Client.request("GET", "/db?ms=200"));
+            for (Client c : clients) {
+                int status = c.read().status();
+                assertTrue(status == 200 || status == 503, "a query got " + status); // 503: the wait check's business
+            }
+        }
+        long peak = Client.stat("dbPeak");
+        assertTrue(peak <= POOL, peak + " queries held a database connection at once; the pool has " + POOL);
+    }
+    // end::pool[]
+
+    @Check(order = 5, title = "waits up to --db-wait for a free connection, then answers 503 with Retry-After",
+           hint = "Admission says no at once (tryAcquire()); a scarce resource is worth a wait, and a bounded one: tryAcquire(wait, TimeUnit.MILLISECONDS). "
+                   + "A 503 that came late can also be a machine too busy to run the server; a 503 at once is the call without a timeout.",
+           see = "chapters/05-virtual-threads#a-pool-of-connections")
+    void dbWait() throws Exception {
+        try (Clients held = new Clients().connectAtOnce(POOL, 10_000)) {
+            held.sendAll(Client.request("GET", "/db?ms=700"));
+            Thread.sleep(200); // every connection of the pool is taken
+            Client.Timed served = Client.timed(Client.request("GET", "/db?ms=10"), 5000);
+            assertEquals(200, served.reply().status(), () -> "with the pool busy for another 500 ms and --db-wait " + DB_WAIT_MS
+                    + " ms, a query should wait and be served; it got '" + served.reply().statusLine() + "' after " + served.ms() + " ms");
+            for (Client c : held) c.read().assertStatus(200);
+        }
+        try (Clients held = new Clients().connectAtOnce(POOL, 10_000)) {
+            held.sendAll(Client.request("GET", "/db?ms=3000"));
+            Thread.sleep(200);
+            Client.Timed refused = Client.timed(Client.request("GET", "/db?ms=10"), 5000);
+            assertEquals(503, refused.reply().status(), () -> "with the pool busy for another 2.8 s, a query should get 503 after --db-wait ("
+                    + DB_WAIT_MS + " ms); it got '" + refused.reply().statusLine() + "' after " + refused.ms() + " ms");
+            assertTrue(refused.reply().header("retry-after") != null, "a 503 says when to try again: Retry-After");
+            assertTrue(refused.ms() >= DB_WAIT_MS - 100, "the 503 came after " + refused.ms() + " ms: it should wait --db-wait, " + DB_WAIT_MS + " ms, first");
+            assertTrue(refused.ms() <= DB_WAIT_MS + 600, "the 503 came after " + refused.ms() + " ms; --db-wait is " + DB_WAIT_MS + " ms");
+        }
+    }
+
+    @Check(order = 6, title = "gives every connection back: after 1000 queries, some failing, some abandoned by their clients, the whole pool serves",
+           hint = "A permit not given back is a connection lost for good. Release it in a finally block around Database.run: a query that fails (/db?fail=1) throws.",
+           see = "chapters/05-virtual-threads#a-pool-of-connections")
+    void dbWhole() throws Exception {
+        int refused = 0;
+        for (int round = 0; round < 5; round++) {
+            try (Clients clients = new Clients().connectAtOnce(200, 10_000)) {
+                for (int i = 0; i < clients.size(); i++) {
+                    clients.get(i).send(Client.request("GET", i % 10 == 0 ? "/db?ms=5&fail=1" : "/db?ms=5"));
+                    if (i % 10 == 5) clients.get(i).close(); // gone before the answer
+                }
+                for (int i = 0; i < clients.size(); i++) {
+                    if (i % 10 == 5) continue;
+                    if (clients.get(i).read().status() == 503) refused++;
+                }
+            }
+        }
+        Thread.sleep(100);
+        String during = refused == 0 ? "" : " (" + refused + " of the 1000 queries before got 503)";
+        try (Clients clients = new Clients().connectAtOnce(POOL, 10_000)) {
+            clients.sendAll(Client.request("GET", "/db?ms=1200"));
+            int served = 0;
+            for (Client c : clients) if (c.read().status() == 200) served++;
+            assertEquals(POOL, served, "of " + POOL + " queries of 1.2 s at once, " + served
+                    + " were served: the pool should have " + POOL + " connections again, and a 1.2 s wait is over --db-wait" + during);
+        }
     }
 }

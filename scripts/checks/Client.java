@@ -85,6 +85,15 @@ final class Client implements AutoCloseable {
         }
     }
 
+    /** A whole-number field of {@code GET /stats} ("dbPeak"), as the server reports it now. */
+    static long stat(String field) throws IOException {
+        Reply r = get("/stats");
+        r.assertStatus(200);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + field + "\"\\s*:\\s*(\\d+)").matcher(r.text());
+        if (!m.find()) throw new AssertionError("GET /stats has no number \"" + field + "\": " + r.text().strip());
+        return Long.parseLong(m.group(1));
+    }
+
     /** An answer, and the milliseconds from connecting until it had all come. */
     record Timed(Reply reply, long ms) {
     }

@@ -205,6 +205,21 @@ class ProtocolChecks {
         assertEquals(200, r.status(), "a new connection after two bad clients should be served");
     }
 
+    @Check(order = 18, title = "answers GET /db?ms=N after N ms, 500 for a query that fails, and GET /stats with the pool's figures",
+           hint = "The kit's Endpoints answer /db and /stats like /io: a blocking server waits in place, a non-blocking one by a timer. In chapter 05, query() runs /db: return what Database.run(query) returns.",
+           see = "protocol#the-database-pool")
+    void database() throws Exception {
+        Client.Timed query = Client.timed(Client.request("GET", "/db?ms=100"), 5000);
+        query.reply().assertStatus(200);
+        assertEquals("queried 100 ms\n", query.reply().text(), "the body of /db?ms=100");
+        assertTrue(query.ms() >= 90, "/db?ms=100 was answered after " + query.ms() + " ms: a query holds its connection 100 ms");
+        assertEquals(400, Client.get("/db?ms=x").status(), "/db?ms=x should get 400");
+        Client.get("/db?ms=10&fail=1").assertStatus(500);
+        assertTrue(Client.stat("dbPool") >= 1, "dbPool is the pool's size, --db-pool");
+        assertTrue(Client.stat("dbPeak") >= 1, "dbPeak is the most connections in use at once, and a query has run");
+        assertEquals(0, Client.stat("dbInUse"), "no query runs now, so no connection is in use");
+    }
+
     static String ascii(byte[] b) {
         return new String(b, StandardCharsets.ISO_8859_1);
     }

@@ -5,9 +5,10 @@ This server was written from site/content/protocol.adoc only, without the Java k
 that the page is the whole contract and that scripts/check.sh grades a server in any language
 (the self-test, scripts/test.sh, grades it with --url and --pid). Python 3.11+, standard
 library only: one asyncio event loop serves every connection; /io is a timer on that loop;
-/cpu runs on a small thread pool; /bytes is streamed in chunks, paced by the socket.
+/cpu runs on a small thread pool; /bytes is streamed in chunks, paced by the socket; /db waits
+in a queue of futures for one of the pool's connections.
 
-Usage: python3 server.py [--port P] [--host H]
+Usage: python3 server.py [--port P] [--host H] [--db-pool P] [--db-wait MS]
 """
 
 import argparse
@@ -16,6 +17,7 @@ import collections
 import concurrent.futures
 import email.utils
 import hashlib
+import json
 import os
 import re
 import sys
@@ -45,14 +47,16 @@ TOKEN = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 HEAD_END = re.compile(rb"\n\r?\n")
 VERSION = re.compile(rb"HTTP/[0-9]\.[0-9]")
 PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
-ROUTES = {"/": "GET", "/io": "GET", "/cpu": "GET", "/bytes": "GET", "/fail": "GET", "/echo": "POST"}
+ROUTES = {"/": "GET", "/io": "GET", "/cpu": "GET", "/bytes": "GET", "/fail": "GET", "/echo": "POST",
+          "/db": "GET", "/stats": "GET"}
 
 
 class Response:
     """Status, headers and a body: bytes, or the /bytes pattern of a given length."""
 
-    def __init__(self, status, body=b"", content_type=TEXT, length=None, allow=None, close=False):
+    def __init__(self, status, body=b"", content_type=TEXT, length=None, allow=None, close=False, retry_after=None):
         self.status = status
+        self.retry_after = retry_after
         self.body = body                      # None: the generated pattern
         self.length = len(body) if length is None else length
         self.content_type = content_type
@@ -77,6 +81,8 @@ class Response:
         ]
         if self.allow:
             lines.append("Allow: " + self.allow)
+        if self.retry_after is not None:
+            lines.append(f"Retry-After: {self.retry_after}")
         if self.close:
             lines.append("Connection: close")
         return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
@@ -209,9 +215,50 @@ def burn(ms):
 
 
 class Server:
-    def __init__(self, loop):
+    def __init__(self, loop, db_pool, db_wait):
         self.loop = loop
         self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2, thread_name_prefix="cpu")
+        self.db_pool, self.db_wait = db_pool, db_wait
+        self.db_free = db_pool                  # connections nobody holds
+        self.db_waiters = collections.deque()   # futures of queries waiting for one, oldest first
+        self.db_in_use = self.db_peak = 0
+
+    async def query(self, ms, fail):
+        """Takes a connection (waiting db_wait ms at most), holds it ms, gives it back."""
+        if self.db_free > 0:
+            self.db_free -= 1
+        else:
+            granted = self.loop.create_future()
+            self.db_waiters.append(granted)
+            timer = self.loop.call_later(self.db_wait / 1000, lambda: granted.done() or granted.set_result(False))
+            try:
+                if not await granted:
+                    return Response.text(503, f"no database connection within {self.db_wait} ms\n", retry_after=1)
+            finally:
+                timer.cancel()
+        self.db_in_use += 1
+        self.db_peak = max(self.db_peak, self.db_in_use)
+        try:
+            await asyncio.sleep(ms / 1000)
+        finally:
+            self.db_in_use -= 1
+            self.hand_on()
+        if fail:
+            return Response.text(500, "the query failed\n", close=True)
+        return Response.text(200, f"queried {ms} ms\n")
+
+    def hand_on(self):
+        """A connection came back: to the oldest query still waiting, or to the free ones."""
+        while self.db_waiters:
+            waiter = self.db_waiters.popleft()
+            if not waiter.done():       # done: it gave up waiting
+                waiter.set_result(True)
+                return
+        self.db_free += 1
+
+    def stats(self):
+        figures = {"dbPool": self.db_pool, "dbInUse": self.db_in_use, "dbPeak": self.db_peak}
+        return Response(200, (json.dumps(figures) + "\n").encode(), "application/json")
 
     def answer(self, request):
         """A future of the response to one request; timers and the pool complete it later."""
@@ -223,9 +270,14 @@ class Server:
         except Exception as e:   # a handler's bug costs its connection only
             response, wait, work = Response.text(500, f"internal error: {e}\n"), 0, 0
             response.closing()
-        if not request.keep_alive():
+        if not request.keep_alive() and response is not None:
             response.closing()
-        if work:
+        if isinstance(work, tuple):      # /db: (ms, fail)
+            task = self.loop.create_task(self.query(*work))
+            keep = request.keep_alive()
+            task.add_done_callback(lambda t: future.done() or t.cancelled()
+                                   or future.set_result(t.result() if keep else t.result().closing()))
+        elif work:
             done = self.loop.run_in_executor(self.pool, burn, work)
             done.add_done_callback(lambda _: future.done() or future.set_result(response))
         elif wait:
@@ -234,8 +286,7 @@ class Server:
             future.set_result(response)
         return future
 
-    @staticmethod
-    def route(r):
+    def route(self, r):
         """(response, ms to wait, ms of CPU to burn) for a request."""
         allowed = ROUTES.get(r.path)
         if allowed is None:
@@ -254,6 +305,10 @@ class Server:
             return Response(200, None, OCTETS, length=number(r, "n", MAX_BYTES)), 0, 0
         if r.path == "/echo":
             return Response(200, r.body, r.headers.get("content-type", OCTETS)), 0, 0
+        if r.path == "/db":
+            return None, 0, (number(r, "ms", MAX_MS), r.query.get("fail") == "1")
+        if r.path == "/stats":
+            return self.stats(), 0, 0
         raise RuntimeError("GET /fail fails on purpose, like a handler with a bug")
 
 
@@ -423,9 +478,9 @@ class Connection(asyncio.Protocol):
         self.linger = self.loop.call_later(LINGER_SECONDS, self.transport.close)
 
 
-async def serve(host, port):
+async def serve(host, port, db_pool, db_wait):
     loop = asyncio.get_running_loop()
-    server = Server(loop)
+    server = Server(loop, db_pool, db_wait)
     try:
         listener = await loop.create_server(lambda: Connection(server), host, port, backlog=1024,
                                             reuse_address=True)
@@ -444,9 +499,11 @@ def main():
     options = argparse.ArgumentParser(description="The workshop protocol, served by one asyncio loop.")
     options.add_argument("--port", type=int, default=8080, help="0 takes any free port (default 8080)")
     options.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    options.add_argument("--db-pool", type=int, default=10, help="connections of the database pool (default 10)")
+    options.add_argument("--db-wait", type=int, default=1000, help="longest wait for one, in ms (default 1000)")
     args = options.parse_args()
     try:
-        asyncio.run(serve(args.host, args.port))
+        asyncio.run(serve(args.host, args.port, args.db_pool, args.db_wait))
     except KeyboardInterrupt:
         pass
 
