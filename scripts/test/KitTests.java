@@ -26,6 +26,31 @@ class KitTests {
     }
 
     @Test
+    @DisplayName("database: the kit's pool books queries in order, never more than its size at once, and refuses past --db-wait")
+    void databasePool() throws Exception {
+        Database.configure(2, 300);
+        try {
+            var q500 = new Database.Query(500, false);
+            Endpoints.Wait first = Database.book(q500), second = Database.book(q500);
+            assertEquals(200, first.response().status);
+            assertTrue(first.millis() >= 500 && second.millis() >= 500 && second.millis() < 700, first.millis() + ", " + second.millis());
+            Endpoints.Wait third = Database.book(new Database.Query(100, false)); // would wait 500 ms: over 300
+            assertEquals(503, third.response().status);
+            assertEquals(300, third.millis(), "a refusal comes when the wait is over");
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            Database.stats().writeTo(out);
+            String stats = out.toString(StandardCharsets.UTF_8);
+            assertTrue(stats.contains("\"dbPool\":2") && stats.contains("\"dbInUse\":2") && stats.contains("\"dbPeak\":2"), stats);
+            Database.configure(1, 1000);
+            Endpoints.Wait a = Database.book(new Database.Query(100, true)), b = Database.book(new Database.Query(100, false));
+            assertEquals(500, a.response().status, "a failing query answers 500");
+            assertTrue(b.millis() >= 200 && b.millis() < 300, "the second query starts when the first ends: " + b.millis() + " ms");
+        } finally {
+            Database.configure(10, 1000);
+        }
+    }
+
+    @Test
     @DisplayName("parser: a request split at every byte is parsed once, when complete")
     void byteByByte() throws Exception {
         String raw = "POST /echo?x=1 HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc";
