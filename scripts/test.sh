@@ -9,7 +9,7 @@
 #    its checks, the untouched exercise fails exactly what its TODOs are about, and each
 #    known-broken variant of the solution is caught by the check named for its mistake
 #    (scripts/test/SelfTest.java, broken variants in scripts/test/spoilers/NN.txt);
-#    a Python server written from the protocol page alone passes chapters 01, 03, 04 and 06
+#    a Python server written from the protocol page alone passes chapters 01, 03, 04 and 06 (and 05's pool)
 #    (scripts/test/independent/server.py, graded with check.sh --url --pid);
 #    then every solution's checks once more with one core kept busy (a busy laptop);
 # 3. the benchmark's unit tests, a smoke race of a solution against itself, and a quick self-race

@@ -336,12 +336,17 @@ class BenchTests {
     }
 
     @Test
-    @DisplayName("every workload's timeout is at least 5 s and 20 times its service time; io has a bound")
+    @DisplayName("every workload's timeout is at least 5 s and 20 times its service time; io and db have a bound, db's the pool's")
     void timeouts() {
         for (Plan.Workload w : Plan.WORKLOADS) {
             assertTrue(w.timeoutSeconds() >= 5 && w.timeoutSeconds() * 1000 >= 20 * w.serviceMillis(), w.id());
-            assertEquals(w.group().equals("io"), !Double.isNaN(w.boundRps()), w.id());
+            assertEquals(w.group().equals("io") || w.group().equals("db"), !Double.isNaN(w.boundRps()), w.id());
         }
+        Plan.Workload db = Plan.pick("db").get(0);
+        assertEquals(500, db.boundRps(), EPS, "10 connections / 20 ms");
+        assertTrue(db.timeoutSeconds() * 1000 > Plan.DB_WAIT_MILLIS, "a query may wait --db-wait for a connection: " + db.timeoutSeconds() + " s");
+        assertEquals(500, new Server("t", "reference", "t", null, List.of(), 0).bound(db), EPS, "a server without a cap: the pool's bound");
+        assertEquals(250, new Server("t", "reference", "t", null, List.of(), 5).bound(db), EPS, "a server that serves 5 at once: 5 / 20 ms");
     }
 
     @Test
