@@ -48,8 +48,10 @@ final class Report {
             boolean idle = "idle".equals(w.group());
             double bound = Stats.known(w.boundRps());
             if (!Double.isNaN(bound)) {
-                out.println(p.dim(String.format(Locale.ROOT, "  Little's-law bound: %s connections / %s s = %s req/s at most",
-                        w.connections(), Stats.millis(w.serviceMillis() / 1000), Stats.rate(bound))));
+                String inProgress = "db".equals(w.group())
+                        ? Math.round(bound * w.serviceMillis() / 1000) + " connections of the database pool" : w.connections() + " connections";
+                out.println(p.dim(String.format(Locale.ROOT, "  Little's-law bound: %s / %s s = %s req/s at most",
+                        inProgress, Stats.millis(w.serviceMillis() / 1000), Stats.rate(bound))));
             }
             if (idle) {
                 out.println(p.dim(String.format(Locale.ROOT, "  %-10s %11s %8s %10s %10s %10s %8s  %s", "server", "served", "refused",

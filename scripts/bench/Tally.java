@@ -80,8 +80,11 @@ final class Tally {
             peakRss = Math.max(peakRss, r.peakRss());
             peakThreads = Math.max(peakThreads, r.peakThreads());
             if (r.percentOfBound() > 100) {
-                flags.add(String.format(Locale.ROOT, "a run reached %.1f%% of the Little's-law bound: impossible for a %s ms wait, so the server does not wait as asked",
-                        r.percentOfBound(), Stats.millis(w.serviceMillis())));
+                flags.add(w.pooled()
+                        ? String.format(Locale.ROOT, "a run reached %.1f%% of the bound: impossible with %d connections in the pool, so more than %d queries ran at once (GET /stats shows dbPeak)",
+                                r.percentOfBound(), Plan.DB_POOL, Plan.DB_POOL)
+                        : String.format(Locale.ROOT, "a run reached %.1f%% of the Little's-law bound: impossible for a %s ms wait, so the server does not wait as asked",
+                                r.percentOfBound(), Stats.millis(w.serviceMillis())));
             }
         }
         double bound = server.bound(w);
