@@ -10,9 +10,10 @@ import java.net.Socket;
  * Chapter 05: chapter 01's blocking code, one virtual thread per connection.
  *
  * It starts a platform thread per connection, like chapter 02's first version. Make each one
- * a virtual thread, limit the connections served at once to --max-concurrent, and the
- * queries that hold a database connection to --db-pool. Grade it with scripts/check.sh 05
- * (it starts the server with --max-concurrent 2500 --db-pool 10 --db-wait 1000).
+ * a virtual thread, limit the connections served at once to --max-concurrent, the queries
+ * that hold a database connection to --db-pool, and the requests that burn CPU to fewer than
+ * the carriers. Grade it with scripts/check.sh 05 (it starts the server with
+ * --max-concurrent 2500 --db-pool 10 --db-wait 1000 --carriers 2).
  */
 class VirtualThreadServer {
     public static void main(String[] args) throws IOException {
@@ -26,6 +27,7 @@ class VirtualThreadServer {
         // TODO(limit): a Semaphore with --max-concurrent permits; a connection that gets no
         //  permit (tryAcquire) is answered with refuse(socket) at once. Release it when done.
         Database.ownPool(VirtualThreadServer::query); // GET /db runs through query(), below
+        Endpoints.limitCpu(VirtualThreadServer::burn); // GET /cpu runs through burn(), below
         try (ServerSocket server = new ServerSocket()) {
             server.setReuseAddress(true);
             server.bind(options.address(), 4096);
@@ -51,6 +53,17 @@ class VirtualThreadServer {
         return Database.run(query);
     }
     // end::pool[]
+
+    // tag::cpu[]
+    /** GET /cpu: CPU work on this connection's virtual thread, which nothing preempts. */
+    static Response burn(Endpoints.Burn work) throws InterruptedException {
+        // TODO(cpu): a virtual thread that burns CPU holds its carrier until it is done. When
+        //  every carrier burns, nothing else runs, not even the JDK's socket poller. Let fewer
+        //  requests burn at once than there are carriers (--carriers), with a Semaphore made
+        //  once, in main: the others wait for a permit, unmounted, and a carrier stays free.
+        return Endpoints.perform(work);
+    }
+    // end::cpu[]
 
     /** Answers 503 at once and closes. */
     static void refuse(Socket socket) {

@@ -10,8 +10,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Chapter 05: chapter 01's blocking code, one virtual thread per connection; a Semaphore
- * (not a pool) limits how many connections are served at once, and another how many queries
- * hold one of the database's connections.
+ * (not a pool) limits how many connections are served at once, another how many queries
+ * hold one of the database's connections, and a third how many requests burn CPU at once.
  */
 class VirtualThreadServer {
     public static void main(String[] args) throws IOException {
@@ -30,6 +30,10 @@ class VirtualThreadServer {
         dbWait = options.number("--db-wait");
         // end::pool-setup[]
         Database.ownPool(VirtualThreadServer::query); // GET /db runs through query(), below
+        // tag::cpu-setup[]
+        cpuWork = new Semaphore(Math.max(1, options.number("--carriers") - 1)); // Why one fewer: a carrier stays free for the rest.
+        // end::cpu-setup[]
+        Endpoints.limitCpu(VirtualThreadServer::burn); // GET /cpu runs through burn(), below
         try (ServerSocket server = new ServerSocket()) {
             server.setReuseAddress(true);
             server.bind(options.address(), 4096);
@@ -72,6 +76,21 @@ class VirtualThreadServer {
         }
     }
     // end::pool[]
+
+    /** Requests that may burn CPU at once: fewer than the carriers. */
+    static Semaphore cpuWork;
+
+    // tag::cpu[]
+    /** GET /cpu: CPU work on this connection's virtual thread, which nothing preempts. */
+    static Response burn(Endpoints.Burn work) throws InterruptedException {
+        cpuWork.acquire(); // Why: a thread waiting here is unmounted; one that burns holds its carrier.
+        try {
+            return Endpoints.perform(work);
+        } finally {
+            cpuWork.release();
+        }
+    }
+    // end::cpu[]
 
     /** Answers 503 at once and closes. */
     static void refuse(Socket socket) {

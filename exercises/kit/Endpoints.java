@@ -45,7 +45,8 @@ final class Endpoints {
 
     /**
      * Does the work in place (sleeping, or burning CPU on this thread) and returns the response.
-     * A server with its own database pool runs {@code /db} through it (see {@link Database}).
+     * A server with its own database pool runs {@code /db} through it (see {@link Database}),
+     * and one with its own limit on CPU work, {@code /cpu} (see {@link #limitCpu}).
      */
     static Response serve(Request request) throws InterruptedException {
         Database.Pool own = Database.ownPool();
@@ -54,7 +55,21 @@ final class Endpoints {
             Response response = own.query(new Database.Query(ms, fails(request)));
             return request.keepAlive() ? response : response.closing();
         }
-        return perform(plan(request));
+        Work work = plan(request);
+        if (work instanceof Burn burn && cpuLimit != null) return cpuLimit.burn(burn);
+        return perform(work);
+    }
+
+    /** A blocking server's own limit on CPU work: {@link #serve} runs each {@code /cpu} through it. */
+    interface CpuLimit {
+        Response burn(Burn work) throws InterruptedException;
+    }
+
+    private static CpuLimit cpuLimit;
+
+    /** From now on, {@link #serve} runs {@code /cpu} through {@code limit} (chapter 05). */
+    static void limitCpu(CpuLimit limit) {
+        cpuLimit = limit;
     }
 
     /** Does planned work in place, on the calling thread, and returns its response. */

@@ -9,12 +9,13 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import jdk.jfr.consumer.RecordedEvent;
 
-/** Chapter 05, virtual threads, started with --max-concurrent 2500 --db-pool 10 --db-wait 1000. */
+/** Chapter 05, virtual threads, started with --max-concurrent 2500 --db-pool 10 --db-wait 1000 --carriers 2. */
 @Check.Suite
 class Ch05Checks {
     static final int LIMIT = 2500;
     static final int POOL = 10;
     static final int DB_WAIT_MS = 1000;
+    static final int CARRIERS = 2;
 
     // tag::pinning[]
     @Check(order = 1, title = "does not pin its virtual threads while they wait (no jdk.VirtualThreadPinned over 20 ms)",
@@ -159,4 +160,23 @@ class Ch05Checks {
                     + " were served: the pool should have " + POOL + " connections again, and a 1.2 s wait is over --db-wait" + during);
         }
     }
+
+    // tag::cpu[]
+    @Check(order = 7, title = "answers GET / within 1 s while as many /cpu?ms=2000 as there are carriers (2) burn",
+           hint = "Nothing preempts a virtual thread that burns CPU: with a /cpu on every carrier, nothing else runs, not even the JDK's socket poller. "
+                   + "Let fewer burn at once than there are carriers (a Semaphore); the rest wait for a permit, unmounted. "
+                   + "A slow GET / can also be a machine too busy to run the server: try again with other programs closed.",
+           see = "chapters/05-virtual-threads#cpu-work")
+    void cpuCapped() throws Exception {
+        try (Clients burning = new Clients().connectAtOnce(CARRIERS, 15_000)) {
+            burning.sendAll(Client.request("GET", "/cpu?ms=2000"));
+            Thread.sleep(300); // they burn by now
+            Client.Timed hello = Client.timed(Client.request("GET", "/"), 10_000);
+            hello.reply().assertStatus(200);
+            assertTrue(hello.ms() < 1000, "GET / took " + hello.ms() + " ms while " + CARRIERS + " requests burned CPU on "
+                    + CARRIERS + " carriers: it waited for a carrier");
+            for (Client c : burning) c.read().assertStatus(200);
+        }
+    }
+    // end::cpu[]
 }
