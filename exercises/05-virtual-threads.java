@@ -18,7 +18,8 @@ import java.net.Socket;
 class VirtualThreadServer {
     public static void main(String[] args) throws IOException {
         Options options = Options.parse("05-virtual-threads", args, "--max-concurrent", "10000",
-                "--carriers", String.valueOf(Math.max(2, Runtime.getRuntime().availableProcessors())));
+                "--carriers", String.valueOf(Math.max(2, Runtime.getRuntime().availableProcessors())),
+                "--idle-timeout", "60000", "--header-timeout", "10000");
         // tag::carriers[]
         // Why: the JVM reads this when the first virtual thread starts. Its default is one carrier
         // per CPU, and with one carrier, woken threads wait behind the JDK's socket poller.
@@ -27,6 +28,7 @@ class VirtualThreadServer {
         // TODO(limit): a Semaphore with --max-concurrent permits; a connection that gets no
         //  permit (tryAcquire) is answered with refuse(socket) at once. Release it when done.
         Database.ownPool(VirtualThreadServer::query); // GET /db runs through query(), below
+        var timeouts = new RequestReader.Timeouts(options.number("--idle-timeout"), options.number("--header-timeout"));
         Endpoints.limitCpu(VirtualThreadServer::burn); // GET /cpu runs through burn(), below
         try (ServerSocket server = new ServerSocket()) {
             server.setReuseAddress(true);
@@ -37,6 +39,10 @@ class VirtualThreadServer {
                 Socket socket = server.accept();
                 // TODO(virtual): a platform thread per connection reserves a stack and an OS
                 //  thread for every client. Start a virtual thread instead.
+                // TODO(timeouts): BlockingHttp.serve(socket) waits for ever for a client that sends
+                //  nothing, or a byte now and then, and holds its permit. Serve with deadlines:
+                //  BlockingHttp.serve(socket, timeouts). (A timeout per read, setSoTimeout, does
+                //  not stop the client that sends a byte before each one runs out.)
                 Thread.ofPlatform().start(() -> BlockingHttp.serve(socket));
             }
             // end::accept-loop[]

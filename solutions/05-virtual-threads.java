@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
 class VirtualThreadServer {
     public static void main(String[] args) throws IOException {
         Options options = Options.parse("05-virtual-threads", args, "--max-concurrent", "10000",
-                "--carriers", String.valueOf(Math.max(2, Runtime.getRuntime().availableProcessors())));
+                "--carriers", String.valueOf(Math.max(2, Runtime.getRuntime().availableProcessors())),
+                "--idle-timeout", "60000", "--header-timeout", "10000");
         // tag::carriers[]
         // Why: the JVM reads this when the first virtual thread starts. Its default is one carrier
         // per CPU, and with one carrier, woken threads wait behind the JDK's socket poller.
@@ -30,6 +31,9 @@ class VirtualThreadServer {
         dbWait = options.number("--db-wait");
         // end::pool-setup[]
         Database.ownPool(VirtualThreadServer::query); // GET /db runs through query(), below
+        // tag::timeouts[]
+        var timeouts = new RequestReader.Timeouts(options.number("--idle-timeout"), options.number("--header-timeout"));
+        // end::timeouts[]
         // tag::cpu-setup[]
         cpuWork = new Semaphore(Math.max(1, options.number("--carriers") - 1)); // Why one fewer: a carrier stays free for the rest.
         // end::cpu-setup[]
@@ -48,7 +52,7 @@ class VirtualThreadServer {
                 }
                 connections.start(() -> { // Why: a thread per connection costs little now.
                     try {
-                        BlockingHttp.serve(socket); // chapter 01's loop: blocking calls unmount the virtual thread
+                        BlockingHttp.serve(socket, timeouts); // chapter 01's loop, with deadlines: blocking calls unmount the virtual thread
                     } finally {
                         permits.release();
                     }

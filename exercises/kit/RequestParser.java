@@ -23,6 +23,11 @@ final class RequestParser {
     private byte[] body;
     private int bodyLength;
 
+    /** True while a request's head has begun to arrive and is not whole yet. */
+    boolean inHead() {
+        return headLength > 0 && headOnly == null;
+    }
+
     /** True when no byte of a next request has arrived: closing now loses nothing. */
     boolean idle() {
         return headLength == 0 && headOnly == null;

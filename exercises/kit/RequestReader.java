@@ -1,6 +1,7 @@
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.util.function.BooleanSupplier;
@@ -52,4 +53,51 @@ final class RequestReader {
         }
     }
     // end::next[]
+
+    /** How long a connection may take: idle between requests, and to send a request's head. */
+    record Timeouts(int idleMillis, int headerMillis) {}
+
+    // tag::deadline[]
+    /**
+     * The same, with timeouts, for the socket this reader reads: between requests, waits at most
+     * {@code idleMillis} for a byte, then returns null (let the connection go). From a request's
+     * first byte, its head must be whole within {@code headerMillis}, else {@link HttpError} 408;
+     * a body that stops for {@code idleMillis} gets 408 too. Each read waits only until the
+     * deadline, so a client that sends a byte now and then cannot stretch it.
+     */
+    Request next(Socket socket, Timeouts timeouts) throws IOException, HttpError {
+        long headDeadline = 0;   // System.nanoTime() by which the head must be whole; 0: no head begun
+        long lastBytes = System.nanoTime();
+        while (true) {
+            Request request = parser.parse(buffer);
+            if (request != null) return request;
+            long now = System.nanoTime();
+            if (!parser.inHead()) {
+                headDeadline = 0;
+            } else if (headDeadline == 0) {
+                headDeadline = lastBytes + timeouts.headerMillis() * 1_000_000L; // Why: from the first byte, not from the last
+            }
+            long waitMs = timeouts.idleMillis();
+            if (headDeadline != 0) {
+                waitMs = (headDeadline - now) / 1_000_000;
+                if (waitMs <= 0) throw new HttpError(408, "the request's head did not arrive within " + timeouts.headerMillis() + " ms");
+            }
+            socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, waitMs));
+            int n;
+            try {
+                n = in.read(buffer.array(), 0, buffer.capacity());
+            } catch (SocketTimeoutException e) {
+                if (parser.idle() && in.available() == 0) return null;   // idle too long: let it go
+                if (parser.inHead()) continue;                             // the deadline check answers 408
+                throw new HttpError(408, "the request's body stopped arriving for " + timeouts.idleMillis() + " ms");
+            }
+            if (n < 0) {
+                if (parser.idle()) return null;
+                throw new EOFException("the client closed the connection in the middle of a request");
+            }
+            lastBytes = System.nanoTime();
+            buffer.clear().limit(n);
+        }
+    }
+    // end::deadline[]
 }

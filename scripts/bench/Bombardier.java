@@ -85,9 +85,16 @@ final class Bombardier {
      * client would retry the GET up to 5 times, waiting 5 timeouts: it is stopped, {@link Stalled}.
      */
     Result run(String url, int connections, int seconds, int timeoutSeconds) throws IOException {
+        return run(url, connections, seconds, timeoutSeconds, 0);
+    }
+
+    /** The same at a fixed {@code rate} of requests a second (0: as fast as answers come). */
+    Result run(String url, int connections, int seconds, int timeoutSeconds, int rate) throws IOException {
         List<String> command = new ArrayList<>(prefix);
         command.addAll(List.of(binary, "-c", String.valueOf(connections), "-d", seconds + "s", "-l", "-p", "r",
-                "-o", "json", "--timeout", timeoutSeconds + "s", url));
+                "-o", "json", "--timeout", timeoutSeconds + "s"));
+        if (rate > 0) command.addAll(List.of("-r", String.valueOf(rate)));
+        command.add(url);
         Process p = new ProcessBuilder(command).redirectErrorStream(false).start();
         Thread hook = new Thread(p::destroyForcibly); // taskset execs bombardier: one process
         Runtime.getRuntime().addShutdownHook(hook);
@@ -118,6 +125,27 @@ final class Bombardier {
             } catch (IllegalStateException e) {
                 // the JVM is shutting down: the hook runs anyway
             }
+        }
+    }
+
+    /**
+     * Starts an unmeasured load on {@code url} for at most {@code seconds}, its output dropped;
+     * {@link #stop} ends it.
+     */
+    Process start(String url, int connections, int seconds, int timeoutSeconds) throws IOException {
+        List<String> command = new ArrayList<>(prefix);
+        command.addAll(List.of(binary, "-c", String.valueOf(connections), "-d", seconds + "s", "-p", "r",
+                "--timeout", timeoutSeconds + "s", url));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    }
+
+    /** Ends a load that {@link #start} started, and waits for it. */
+    static void stop(Process p) {
+        p.destroyForcibly();
+        try {
+            p.waitFor(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

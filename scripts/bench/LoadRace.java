@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A load workload (hello, io, cpu): every server warms up until it is steady, then the servers
+ * A load workload (hello, io, cpu, mixed, db): every server warms up until it is steady, then the servers
  * take turns run by run, who goes first alternating (A B, B A, A B ...), one under load at a
  * time, each with a {@link Tally}. Run i of one server and run i of another make turn i.
  */
@@ -79,13 +79,18 @@ final class LoadRace {
     /** One Bombardier run against a server, sampling its memory and threads meanwhile. */
     private Tally.Run measure(Plan.Workload w, Server s, int seconds) throws IOException {
         Sampler sampler = new Sampler(s);
-        double cpuBefore = s.cpuSeconds();
-        sampler.start();
+        Process background = w.background() == null ? null
+                : bombardier.start(s.url + w.background().path(), w.background().connections(), seconds + w.timeoutSeconds() + 5, w.timeoutSeconds());
         Bombardier.Result r;
+        double cpuBefore;
         try {
-            r = bombardier.run(s.url + w.path(), w.connections(), seconds, w.timeoutSeconds());
+            if (background != null) Bench.pause(500); // the other load is on before the measured one starts
+            cpuBefore = s.cpuSeconds();
+            sampler.start();
+            r = bombardier.run(s.url + w.path(), w.connections(), seconds, w.timeoutSeconds(), w.rate());
         } finally {
             sampler.stop();
+            if (background != null) Bombardier.stop(background);
         }
         double cpu = s.cpuSeconds() - cpuBefore;
         return new Tally.Run(r, cpu, sampler.peakRss.get(), sampler.peakThreads.get(), Stats.percentOf(r.rps(), s.bound(w)),
@@ -97,16 +102,21 @@ final class LoadRace {
      * status but 404), else why the workload is skipped for this server.
      */
     static String probe(Server s, Plan.Workload w) {
+        String missing = probe(s, w.path());
+        return missing == null && w.background() != null ? probe(s, w.background().path()) : missing;
+    }
+
+    private static String probe(Server s, String path) {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(s.target.host, s.target.port), 5000);
             socket.setSoTimeout(5_000);
             OutputStream o = socket.getOutputStream();
-            o.write(("GET " + w.path() + " HTTP/1.1\r\nHost: " + s.target.host + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            o.write(("GET " + path + " HTTP/1.1\r\nHost: " + s.target.host + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             o.flush();
             InputStream in = socket.getInputStream();
             byte[] head = in.readNBytes(12);
             String status = new String(head, StandardCharsets.ISO_8859_1);
-            if (status.startsWith("HTTP/1.1 404") || status.startsWith("HTTP/1.0 404")) return "it has no " + w.path() + " endpoint (404)";
+            if (status.startsWith("HTTP/1.1 404") || status.startsWith("HTTP/1.0 404")) return "it has no " + path + " endpoint (404)";
             return null;
         } catch (IOException e) {
             return null; // the runs will show what goes wrong

@@ -104,7 +104,7 @@ record Options(String chapter, boolean all, boolean baseline, boolean selfRace, 
               --quick             2-4 warm-ups of 2 s and 3 runs of 2 s per workload and server (the default; 1.5-3 min a chapter here)
               --thorough          2-6 warm-ups of 10 s and 5 runs of 10 s (io: 30 s): steadier figures, several times longer
               --smoke             hello only, 1 s runs: proves the bench works, measures nothing
-              --workloads LIST    some of hello,io,cpu,db,idle (or io-100, io-1000, io-2000)
+              --workloads LIST    some of hello,io,cpu,mixed,db,idle (or io-100, io-1000, io-2000)
               --url URL           race a server that is already running (any language) instead of the exercise
               --pid PID           with --url: its process, for CPU, memory and thread figures
               --baseline          add a plain Netty server to the race
@@ -112,8 +112,9 @@ record Options(String chapter, boolean all, boolean baseline, boolean selfRace, 
               --out FILE          write the JSON there instead of .results/bench/
 
             Workloads: hello (GET /, 256 connections), io (GET /io?ms=200 at 100, 1000 and 2000
-            connections), cpu (GET /cpu?ms=5, 64 connections), db (GET /db?ms=20, 2000 connections, a
-            pool of 10 database connections), idle (10,000 idle keep-alive connections).
+            connections), cpu (GET /cpu?ms=5, 64 connections), mixed (GET / at 500 a second while
+            GET /cpu?ms=5 keeps the server busy), db (GET /db?ms=20, 2000 connections, a pool of 10
+            database connections), idle (10,000 idle keep-alive connections).
             Results: a table and a chart here, and JSON in .results/bench/NN.json (all.json for --all).
             Exit status: 0 done, 1 done but something was flagged (errors, a figure above its bound),
             2 could not run.""";

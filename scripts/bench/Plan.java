@@ -6,8 +6,20 @@ import java.util.Map;
 final class Plan {
     private Plan() {}
 
-    /** A workload: a named load on one path, or the idle connections. */
-    record Workload(String id, String group, String description, String path, int connections, double serviceMillis) {
+    /**
+     * A workload: a named load on one path, or the idle connections. {@code rate}: requests a
+     * second, or 0 for as fast as answers come (closed loop); {@code background}: a second load
+     * that runs during each run, unmeasured, or null.
+     */
+    record Workload(String id, String group, String description, String path, int connections, double serviceMillis,
+                    int rate, Background background) {
+        /** A load on {@code path} that runs beside the measured one. */
+        record Background(String path, int connections) {}
+
+        Workload(String id, String group, String description, String path, int connections, double serviceMillis) {
+            this(id, group, description, path, connections, serviceMillis, 0, null);
+        }
+
         boolean sleepBound() {
             return group.equals("io") || pooled();
         }
@@ -43,6 +55,8 @@ final class Plan {
             new Workload("io-1000", "io", "GET /io?ms=200 with 1000 connections", "/io?ms=200", 1000, 200),
             new Workload("io-2000", "io", "GET /io?ms=200 with 2000 connections", "/io?ms=200", 2000, 200),
             new Workload("cpu", "cpu", "GET /cpu?ms=5 (5 ms of CPU work) with 64 connections", "/cpu?ms=5", 64, 5),
+            new Workload("mixed", "mixed", "GET / at 500 a second with 16 connections, while 16 more keep GET /cpu?ms=5 busy: the p99 of GET / is the figure",
+                    "/", 16, 0, 500, new Workload.Background("/cpu?ms=5", 16)),
             new Workload("db", "db", "GET /db?ms=20 (a 20 ms query through a pool of 10 connections) with 2000 connections: the pool is the bound",
                     "/db?ms=20", 2000, 20),
             new Workload("idle", "idle", "10,000 idle keep-alive connections, each served one GET /: memory and threads per connection", "/", 10_000, 0));
@@ -104,7 +118,7 @@ final class Plan {
         }
         for (String name : list.split(",")) {
             if (WORKLOADS.stream().noneMatch(w -> w.id().equals(name) || w.group().equals(name))) {
-                throw new IllegalArgumentException("no workload '" + name + "'; workloads: hello, io (io-100, io-1000, io-2000), cpu, db, idle");
+                throw new IllegalArgumentException("no workload '" + name + "'; workloads: hello, io (io-100, io-1000, io-2000), cpu, mixed, db, idle");
             }
         }
         return picked;

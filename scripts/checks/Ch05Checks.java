@@ -9,13 +9,15 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import jdk.jfr.consumer.RecordedEvent;
 
-/** Chapter 05, virtual threads, started with --max-concurrent 2500 --db-pool 10 --db-wait 1000 --carriers 2. */
+/** Chapter 05, virtual threads, started with --max-concurrent 2500 --db-pool 10 --db-wait 1000 --carriers 2 --idle-timeout 5000 --header-timeout 1500. */
 @Check.Suite
 class Ch05Checks {
     static final int LIMIT = 2500;
     static final int POOL = 10;
     static final int DB_WAIT_MS = 1000;
     static final int CARRIERS = 2;
+    static final int IDLE_MS = 5000;
+    static final int HEADER_MS = 1500;
 
     // tag::pinning[]
     @Check(order = 1, title = "does not pin its virtual threads while they wait (no jdk.VirtualThreadPinned over 20 ms)",
@@ -179,4 +181,55 @@ class Ch05Checks {
         }
     }
     // end::cpu[]
+
+    @Check(order = 8, title = "closes a keep-alive connection idle for --idle-timeout (5 s), and not long before",
+           hint = "BlockingHttp.serve(socket) waits for the next request for ever, holding a virtual thread and a permit. Serve with BlockingHttp.serve(socket, timeouts).",
+           see = "chapters/05-virtual-threads#timeouts")
+    void idleTimeout() throws Exception {
+        try (Client c = Client.connect(IDLE_MS + 5000)) {
+            c.send(Client.request("GET", "/")).read().assertStatus(200);
+            Elapsed idle = Elapsed.start();
+            int next = c.socket().getInputStream().read();
+            long ms = idle.ms();
+            assertEquals(-1, next, "the server sent a byte on an idle connection");
+            assertTrue(ms >= IDLE_MS - 500, "the server closed an idle connection after " + ms + " ms; --idle-timeout is " + IDLE_MS + " ms");
+            assertTrue(ms <= IDLE_MS + 2000, "the server closed an idle connection only after " + ms + " ms; --idle-timeout is " + IDLE_MS + " ms");
+        } catch (java.net.SocketTimeoutException e) {
+            throw new AssertionError("an idle connection was still open " + (IDLE_MS + 5000) + " ms after its answer; --idle-timeout is " + IDLE_MS + " ms");
+        }
+    }
+
+    // tag::slow-loris[]
+    @Check(order = 9, title = "answers 408 to a request whose head trickles in, a byte every 200 ms, past --header-timeout (1.5 s)",
+           hint = "A timeout per read (setSoTimeout) never fires for a client that sends a byte before each one runs out: that is slow loris. "
+                   + "A deadline from the request's first byte does: BlockingHttp.serve(socket, timeouts).",
+           see = "chapters/05-virtual-threads#timeouts")
+    void slowLoris() throws Exception {
+        try (Client c = Client.connect(HEADER_MS + 5000)) {
+            Elapsed start = Elapsed.start();
+            Thread trickle = Thread.ofVirtual().start(() -> {
+                try {
+                    c.send("GET / HTTP/1.1\r\nHost: a\r\n");
+                    for (int i = 0; i < 60; i++) { // 12 s of one byte every 200 ms, unless the server closes first
+                        Thread.sleep(200);
+                        c.send("X");
+                    }
+                } catch (Exception e) {
+                    // the server closed the connection: it should have
+                }
+            });
+            try {
+                Client.Reply r = c.read();
+                long ms = start.ms();
+                assertEquals(408, r.status(), () -> "a request whose head never ends got '" + r.statusLine() + "'");
+                assertTrue(ms <= HEADER_MS + 2000, "the 408 came " + ms + " ms after the first byte; --header-timeout is " + HEADER_MS + " ms");
+            } catch (Client.NoAnswer e) {
+                throw new AssertionError("no answer " + start.ms() + " ms after the first byte of a request whose head trickles in; --header-timeout is "
+                        + HEADER_MS + " ms: each byte restarted the wait");
+            } finally {
+                trickle.interrupt();
+            }
+        }
+    }
+    // end::slow-loris[]
 }

@@ -31,6 +31,18 @@ final class BlockingHttp {
      * (checked every {@value #IDLE_POLL_MS} ms), which HTTP/1.1 allows a server to do.
      */
     static void serve(Socket socket, BooleanSupplier othersWaiting) {
+        serve(socket, othersWaiting, null);
+    }
+
+    /**
+     * The same, with timeouts: a connection idle for {@code timeouts.idleMillis()} is let go, and
+     * a request whose head takes longer than {@code timeouts.headerMillis()} gets 408.
+     */
+    static void serve(Socket socket, RequestReader.Timeouts timeouts) {
+        serve(socket, NOBODY, timeouts);
+    }
+
+    private static void serve(Socket socket, BooleanSupplier othersWaiting, RequestReader.Timeouts timeouts) {
         try (socket) {
             // Why not for NOBODY: each timeout wakes the thread, and 10,000 idle virtual threads must not wake 10 times a second.
             if (othersWaiting != NOBODY) socket.setSoTimeout(IDLE_POLL_MS);
@@ -38,7 +50,7 @@ final class BlockingHttp {
             OutputStream out = socket.getOutputStream();
             try {
                 Request request;
-                while ((request = requests.next(othersWaiting)) != null) {
+                while ((request = timeouts == null ? requests.next(othersWaiting) : requests.next(socket, timeouts)) != null) {
                     Response response = Endpoints.serve(request);
                     if (othersWaiting.getAsBoolean()) response = response.closing();
                     response.writeTo(out);
