@@ -89,7 +89,7 @@ final class Plan {
     }
 
     static final Map<String, Mode> MODES = Map.of(
-            "quick", new Mode("quick", 2, 4, 2, 3, 2, 2, true),        // about 3 minutes for a chapter, all workloads (05: 2m57s here)
+            "quick", new Mode("quick", 2, 4, 2, 3, 2, 2, true),        // about 3.5 minutes for a chapter, all workloads (05: 3m26s here)
             "thorough", new Mode("thorough", 2, 6, 10, 5, 10, 30, false),
             "smoke", new Mode("smoke", 1, 1, 1, 2, 1, 1, true));
 
