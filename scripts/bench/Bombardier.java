@@ -90,9 +90,8 @@ final class Bombardier {
 
     /** The same at a fixed {@code rate} of requests a second (0: as fast as answers come). */
     Result run(String url, int connections, int seconds, int timeoutSeconds, int rate) throws IOException {
-        List<String> command = new ArrayList<>(prefix);
-        command.addAll(List.of(binary, "-c", String.valueOf(connections), "-d", seconds + "s", "-l", "-p", "r",
-                "-o", "json", "--timeout", timeoutSeconds + "s"));
+        List<String> command = command(connections, seconds, timeoutSeconds);
+        command.addAll(List.of("-l", "-o", "json"));
         if (rate > 0) command.addAll(List.of("-r", String.valueOf(rate)));
         command.add(url);
         Process p = new ProcessBuilder(command).redirectErrorStream(false).start();
@@ -133,10 +132,16 @@ final class Bombardier {
      * {@link #stop} ends it.
      */
     Process start(String url, int connections, int seconds, int timeoutSeconds) throws IOException {
-        List<String> command = new ArrayList<>(prefix);
-        command.addAll(List.of(binary, "-c", String.valueOf(connections), "-d", seconds + "s", "-p", "r",
-                "--timeout", timeoutSeconds + "s", url));
+        List<String> command = command(connections, seconds, timeoutSeconds);
+        command.add(url);
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    }
+
+    /** The command both loads share, up to the URL: {@code connections} for {@code seconds}, each answer awaited {@code timeoutSeconds}. */
+    private List<String> command(int connections, int seconds, int timeoutSeconds) {
+        List<String> command = new ArrayList<>(prefix);
+        command.addAll(List.of(binary, "-c", String.valueOf(connections), "-d", seconds + "s", "-p", "r", "--timeout", timeoutSeconds + "s"));
+        return command;
     }
 
     /** Ends a load that {@link #start} started, and waits for it. */
