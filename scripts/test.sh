@@ -38,6 +38,7 @@ server_pid=""
 busy_pid=""
 independent_pid=""
 room_pid=""
+run_start=${SECONDS}
 
 usage() {
   cat <<'USAGE'
@@ -58,8 +59,9 @@ fail() {
   echo "FAIL  $1" >&2
 }
 
+# A section's title, and the seconds since the run began (a CI log shows where the time goes).
 section() {
-  printf '\n== %s\n' "$1"
+  printf '\n== %s [at %d s]\n' "$1" $((SECONDS - run_start))
 }
 
 cleanup() {
@@ -551,7 +553,7 @@ main() {
   trap cleanup EXIT
   COURSE_TEST_RUN="$$-$(date +%s)"
   export COURSE_TEST_RUN
-  local start=${SECONDS}
+  run_start=${SECONDS}
 
   step_tools
   if [[ ${failed} -gt 0 ]]; then
@@ -571,7 +573,7 @@ main() {
   step_browser
   step_leftovers
 
-  printf '\nTook %d s.\n' $((SECONDS - start))
+  printf '\nTook %d s.\n' $((SECONDS - run_start))
   if [[ ${#failures[@]} -gt 0 ]]; then
     echo "Failed:"
     printf '  - %s\n' "${failures[@]}"

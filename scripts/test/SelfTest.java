@@ -128,13 +128,16 @@ class SelfTest {
             if (!id.startsWith("?")) required.add(id);
             allowed.add(id.replace("?", ""));
         }
+        long start = System.nanoTime();
         CheckReport report = grade.grade(chapter);
+        long seconds = Math.round((System.nanoTime() - start) / 1e9);
         Set<String> actual = new TreeSet<>();
         for (CheckReport.Check check : report.checks()) {
             if (check.failed()) actual.add(check.id());
         }
         boolean ok = report.error() == null && actual.containsAll(required) && allowed.containsAll(actual);
-        record(chapter.number() + " " + what + (expected.isEmpty() ? " passes every check" : " fails exactly " + expected), ok,
+        record(chapter.number() + " " + what + (expected.isEmpty() ? " passes every check" : " fails exactly " + expected)
+                + " [" + seconds + " s]", ok,
                 report.error() != null ? report.error() : "failing: " + actual);
     }
 
