@@ -3,9 +3,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletionService;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 /** Chapter 04, many reactors, started with --loops 2. */
 @Check.Suite
@@ -63,27 +67,43 @@ class Ch04Checks {
     }
 
     @Check(order = 3, title = "serves connections on other loops while one loop burns CPU",
-           hint = "CPU work stalls the loop it runs on, and only that loop. Connections owned by the other loops must not wait for it.",
+           hint = "CPU work stalls the loop it runs on, and only that loop. Connections owned by the other loops must not wait for it. "
+            + "If they all waited about 1.5 s, every connection is on the busy loop (look at how the acceptor picks a loop); "
+            + "if the first answer came late but not that late, other programs busy on every core can cause it too: close them and run again.",
            see = "chapters/04-multi-reactor#the-loops")
     void otherLoopsServe() throws Exception {
-        try (Client busy = Client.connect(5000); Clients others = new Clients().connect(6, 3000)) {
+        try (Client busy = Client.connect(15_000); Clients others = new Clients().connect(6, 15_000)) {
             busy.send(Client.request("GET", "/cpu?ms=1500"));
             Thread.sleep(150);
             Elapsed start = Elapsed.start();
             for (Client c : others) c.send(Client.request("GET", "/"));
-            List<Future<Long>> answered = new ArrayList<>();
-            try (ExecutorService readers = Executors.newVirtualThreadPerTaskExecutor()) {
+            // Only the first answer matters: the connections on the busy loop may wait for its
+            // CPU work, which takes far longer than 1.5 s when another program shares the core.
+            ExecutorService readers = Executors.newVirtualThreadPerTaskExecutor();
+            try {
+                CompletionService<Long> answers = new ExecutorCompletionService<>(readers);
                 for (Client c : others) {
-                    answered.add(readers.submit(() -> {
+                    answers.submit(() -> {
                         c.read();
                         return start.ms();
-                    }));
+                    });
                 }
+                Long fastest = null;
+                for (int i = 0; i < others.size() && fastest == null; i++) {
+                    Future<Long> f = answers.poll(Math.max(0, 5_000 - start.ms()), TimeUnit.MILLISECONDS);
+                    if (f == null) break;
+                    try {
+                        fastest = f.get();
+                    } catch (ExecutionException e) {
+                        // a connection that failed: another may still answer
+                    }
+                }
+                assertTrue(fastest != null, "while one loop burned 1.5 s of CPU, none of 6 other connections was answered within 5 s");
+                assertTrue(fastest < 700, "while one loop burned 1.5 s of CPU, the first answer on 6 other connections took " + fastest + " ms");
+            } finally {
+                readers.shutdownNow(); // interrupts the readers still waiting on the busy loop
+                readers.close();
             }
-            long fastest = Long.MAX_VALUE;
-            for (Future<Long> f : answered) fastest = Math.min(fastest, f.get());
-            assertTrue(fastest < 500, "while one loop burned 1.5 s of CPU, the first answer on 6 other connections took " + fastest + " ms");
-            busy.read();
         }
     }
 
