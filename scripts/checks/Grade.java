@@ -29,6 +29,13 @@ import java.util.TreeSet;
  * A Grade is built from its options; the chapters come from the registry (site/data/course.json).
  */
 final class Grade {
+    /** The results of the last {@link #grade} call, with each check's time (the self-test sums them). */
+    private List<Runner.Result> lastResults = List.of();
+
+    List<Runner.Result> lastResults() {
+        return lastResults;
+    }
+
     /**
      * Where the learner reads the course, for the links under each failure: the local server
      * (scripts/start.sh) unless COURSE_SITE says otherwise, such as the folder of an unpacked
@@ -175,6 +182,7 @@ final class Grade {
         } finally {
             target.stop();
         }
+        lastResults = List.copyOf(results);
         long failed = results.stream().filter(Runner.Result::failed).count();
         long passed = results.stream().filter(r -> r.status().equals("pass")).count();
         long skipped = results.size() - failed - passed;
@@ -261,14 +269,19 @@ final class Grade {
 
     String line(Chapters.Chapter chapter, Runner.Result r) {
         return switch (r.status()) {
-            case "pass" -> "  " + green("PASS") + "  " + r.name();
+            case "pass" -> "  " + green("PASS") + "  " + r.name() + took(r);
             case "skip" -> "  " + dim("SKIP") + "  " + r.name() + dim(" (" + r.message() + ")");
-            default -> "  " + red("FAIL") + "  " + r.name()
+            default -> "  " + red("FAIL") + "  " + r.name() + took(r)
                     + "\n        what happened: " + r.message().replace("\n", "\n          ")
                     + (r.hint().isEmpty() ? "" : "\n        hint: " + r.hint())
                     + "\n        work on: " + whereToWork(chapter, r)
                     + dim("\n        this check alone: scripts/check.sh " + chapter.number() + " --only " + r.id() + target());
         };
+    }
+
+    /** A check's time, dimmed, when it took a second or more: a slow run shows where it waited. */
+    private static String took(Runner.Result r) {
+        return r.ms() < 1000 ? "" : dim(String.format(" (%.1f s)", r.ms() / 1000.0));
     }
 
     /** The options that grade the same server again: none for the exercise. */

@@ -14,8 +14,8 @@ import org.junit.platform.launcher.core.LauncherFactory;
 
 /** Runs JUnit 5 classes in-process and collects one result per check, with its hint. */
 final class Runner {
-    /** One check's outcome. {@code status} is pass, fail or skip. */
-    record Result(String id, String name, String status, String message, String hint, String see) {
+    /** One check's outcome. {@code status} is pass, fail or skip; {@code ms} how long it ran. */
+    record Result(String id, String name, String status, String message, String hint, String see, long ms) {
         boolean failed() {
             return status.equals("fail");
         }
@@ -47,7 +47,13 @@ final class Runner {
                         "junit.jupiter.execution.timeout.thread.mode.default", "SEPARATE_THREAD"))
                 .build();
         List<Result> results = new ArrayList<>();
+        Map<String, Long> started = new java.util.concurrent.ConcurrentHashMap<>();
         TestExecutionListener listener = new TestExecutionListener() {
+            @Override
+            public void executionStarted(TestIdentifier id) {
+                started.put(id.getUniqueId(), System.nanoTime());
+            }
+
             @Override
             public void executionSkipped(TestIdentifier id, String reason) {
                 if (id.isTest()) add(id, "skip", reason);
@@ -94,7 +100,9 @@ final class Runner {
                         // no hint then
                     }
                 }
-                Result r = new Result(checkId, id.getDisplayName(), status, message, hint, see);
+                Long start = started.remove(id.getUniqueId());
+                long ms = start == null ? 0 : (System.nanoTime() - start) / 1_000_000;
+                Result r = new Result(checkId, id.getDisplayName(), status, message, hint, see, ms);
                 results.add(r);
                 if (progress != null) progress.finished(r);
             }

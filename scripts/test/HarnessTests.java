@@ -159,7 +159,7 @@ class HarnessTests {
     void failureLine() {
         Path root = Path.of(System.getProperty("course.root", "."));
         Chapters.Chapter ch03 = Chapters.read(root).get("03");
-        Runner.Result failed = new Runner.Result("ch03.noLeaks", "leaks no file descriptors", "fail", "open files grew", "close them", "chapters/03-reactor#closing");
+        Runner.Result failed = new Runner.Result("ch03.noLeaks", "leaks no file descriptors", "fail", "open files grew", "close them", "chapters/03-reactor#closing", 0);
         String exercise = new Grade(Grade.Options.of(root)).line(ch03, failed);
         assertTrue(exercise.contains("TODO(close) in exercises/03-reactor.java"), exercise);
         assertTrue(exercise.contains("this check alone: scripts/check.sh 03 --only ch03.noLeaks") && !exercise.contains("--solution"), exercise);

@@ -113,7 +113,20 @@ class SelfTest {
                 expect(new Grade(graded.grading("file", file)), chapter, "mutant " + e.getKey(), new TreeSet<>(mutant.checks));
             }
         }
+        printSlowest();
         outcomes.finish();
+    }
+
+    /** Each check's time, summed over every server graded: where the self-test's minutes go. */
+    static final Map<String, long[]> checkTime = new java.util.HashMap<>();
+
+    static void printSlowest() {
+        if (checkTime.isEmpty()) return;
+        section("Where the grading time went: the checks that took longest, summed over every server graded");
+        checkTime.entrySet().stream()
+                .sorted((a, b) -> Long.compare(b.getValue()[0], a.getValue()[0]))
+                .limit(12)
+                .forEach(e -> System.out.printf("      %-28s %4d s over %d runs%n", e.getKey(), e.getValue()[0] / 1000, e.getValue()[1]));
     }
 
     /**
@@ -131,6 +144,11 @@ class SelfTest {
         long start = System.nanoTime();
         CheckReport report = grade.grade(chapter);
         long seconds = Math.round((System.nanoTime() - start) / 1e9);
+        for (Runner.Result r : grade.lastResults()) {
+            long[] sum = checkTime.computeIfAbsent(r.id(), k -> new long[2]);
+            sum[0] += r.ms();
+            sum[1]++;
+        }
         Set<String> actual = new TreeSet<>();
         for (CheckReport.Check check : report.checks()) {
             if (check.failed()) actual.add(check.id());
