@@ -67,9 +67,8 @@ class Ch04Checks {
     }
 
     @Check(order = 3, title = "serves connections on other loops while one loop burns CPU",
-           hint = "CPU work stalls the loop it runs on, and only that loop. Connections owned by the other loops must not wait for it. "
-            + "If they all waited about 1.5 s, every connection is on the busy loop (look at how the acceptor picks a loop); "
-            + "if the first answer came late but not that late, other programs busy on every core can cause it too: close them and run again.",
+           hint = "CPU work stalls only the loop it runs on. If every answer waited about 1.5 s, every connection went to the busy loop: "
+            + "look at how the acceptor picks a loop. If the first came late but sooner, other programs busy on every core can cause it too.",
            see = "chapters/04-multi-reactor#the-loops")
     void otherLoopsServe() throws Exception {
         try (Client busy = Client.connect(15_000); Clients others = new Clients().connect(6, 15_000)) {
