@@ -24,16 +24,20 @@ port_busy() {
 }
 
 next_steps() {
-  local port="$1" jbang_cmd="jbang"
+  local port="$1" jbang_cmd="jbang" first number
+  # The first chapter's exercise, whatever it is called (the registry, site/data/course.json, names it too).
+  first="$(cd "${ROOT}" && compgen -G 'exercises/[0-9][0-9]-*.java' | sort | head -n 1)"
+  number="$(basename "${first}")"
+  number="${number%%-*}"
   if [[ "${JBANG}" == "${TOOLS}"/* ]]; then
     jbang_cmd="${JBANG#"${ROOT}"/}"   # installed here, so not on the reader's PATH yet
   fi
   cat <<NEXT
 
   The course:   http://127.0.0.1:${port}/
-  Chapter 01:   ${jbang_cmd} exercises/01-blocking.java
-  Grade it:     scripts/check.sh 01 --watch
-  Race it:      scripts/bench.sh 01          (your results then show on the chapter's page)
+  Chapter ${number}:   ${jbang_cmd} ${first}
+  Grade it:     scripts/check.sh ${number} --watch
+  Race it:      scripts/bench.sh ${number}          (your results then show on the chapter's page)
 NEXT
   if [[ "${jbang_cmd}" != "jbang" ]]; then
     # shellcheck disable=SC2016  # $PATH is for the reader to type
