@@ -67,6 +67,11 @@ final class Grade {
         Options loggingTo(java.io.PrintStream log) {
             return new Options(root, jbang, which, file, url, pid, json, expectFailures, log, only);
         }
+
+        /** The same options, running only the checks {@code ids} (all when empty). */
+        Options running(List<String> ids) {
+            return new Options(root, jbang, which, file, url, pid, json, expectFailures, log, List.copyOf(ids));
+        }
     }
 
     final Options options;

@@ -111,6 +111,17 @@ final class Runner {
         return results;
     }
 
+    /** Every check's id in {@code classes} ("ch03.slowReader", "protocol.keepAlive"). */
+    static List<String> ids(List<Class<?>> classes) {
+        List<String> ids = new ArrayList<>();
+        for (Class<?> c : classes) {
+            for (Method m : c.getDeclaredMethods()) {
+                if (m.isAnnotationPresent(Check.class)) ids.add(idPrefix(c) + "." + m.getName());
+            }
+        }
+        return ids;
+    }
+
     /** What to run: every check of {@code classes}, or only those named in {@code only}; an unknown name is an error. */
     static List<org.junit.platform.engine.DiscoverySelector> selectors(List<Class<?>> classes, List<String> only) {
         List<org.junit.platform.engine.DiscoverySelector> selectors = new ArrayList<>();
