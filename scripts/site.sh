@@ -19,7 +19,9 @@ usage() {
   cat <<'USAGE'
 usage: scripts/site.sh build [DIR]        build into DIR (default public/); fail on any warning
        scripts/site.sh serve [--port P]   serve on http://127.0.0.1:P (default 1313) until Ctrl-C
-       scripts/site.sh pack [FILE]        the site as one archive that reads from a folder (default course-site.tar.gz)
+       scripts/site.sh pack [FILE] [--from DIR]
+                                          the site as one archive that reads from a folder (default
+                                          course-site.tar.gz); --from packs DIR, an earlier build, instead of building
 USAGE
 }
 
@@ -64,14 +66,32 @@ build() {
 # disk does not add. The interactive parts need JavaScript modules, which browsers run only
 # for pages served over HTTP: from a folder, pages read as they do without JavaScript.
 pack() {
-  if [[ $# -gt 1 ]]; then
-    usage >&2
-    exit 2
-  fi
-  local out work
-  out="$(absolute "${1:-course-site.tar.gz}")"
+  local out="" from="" work
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --from)
+        if [[ $# -lt 2 || ! -f "$2/index.html" ]]; then
+          echo "site: --from needs a folder that holds a build (scripts/site.sh build DIR)" >&2
+          exit 2
+        fi
+        from="$2"
+        shift ;;
+      *)
+        if [[ -n "${out}" ]]; then
+          usage >&2
+          exit 2
+        fi
+        out="$1" ;;
+    esac
+    shift
+  done
+  out="$(absolute "${out:-course-site.tar.gz}")"
   work="$(mktemp -d)"
-  build "${work}/course-site" >/dev/null || { rm -rf "${work}"; return 1; }
+  if [[ -n "${from}" ]]; then
+    cp -R "${from}" "${work}/course-site"
+  else
+    build "${work}/course-site" >/dev/null || { rm -rf "${work}"; return 1; }
+  fi
   find "${work}/course-site" -name '*.html' -exec sed -E -i \
     -e 's#(href="[^":?]*/)"#\1index.html"#g' -e 's#(href="[^":?]*/)\##\1index.html\##g' {} +
   tar -czf "${out}" -C "${work}" course-site

@@ -418,6 +418,7 @@ step_site() {
   else
     fail "site content (see above)"
   fi
+  step_pack
   # The build must be able to fail: a copy of the site whose page includes a missing tag.
   local copy="${site_dir}/broken-copy"
   mkdir -p "${copy}"
@@ -431,15 +432,15 @@ step_site() {
   else
     pass "a page that includes a missing tag fails the build, naming the tag"
   fi
-  step_pack
 }
 
 # The archive to hand out (site.sh pack): every page is there, and every link between pages
-# leads to a file when it is opened from a folder.
+# leads to a file when it is opened from a folder. It packs step_site's build (site.sh pack
+# builds the same way without --from).
 step_pack() {
   local work broken pages
   work="$(mktemp -d)"
-  if ! "${ROOT}/scripts/site.sh" pack "${work}/course-site.tar.gz" >/dev/null 2>&1; then
+  if ! "${ROOT}/scripts/site.sh" pack "${work}/course-site.tar.gz" --from "${site_dir}" >/dev/null 2>&1; then
     fail "site.sh pack failed"
     rm -rf "${work}"
     return
