@@ -193,14 +193,16 @@ stop_independent() {
 # The protocol page is the whole contract: a server written in Python from that page alone
 # (scripts/test/independent/server.py) must pass, with --url and --pid, the checks of every
 # chapter that a correct non-blocking server passes: 01, 03, 04 and 06, and chapter 05's checks of
-# the database pool. The rest of 02 and 05 is left out, as those checks want a server that
+# the database pool and the timeouts. The rest of 02 and 05 is left out, as those checks want a server that
 # refuses work (--threads, --queue, --max-concurrent).
 # The checks that read a JVM's thread dump or flight recorder skip a Python process.
 step_independent() {
   section "A server written from the protocol page alone (scripts/test/independent/server.py)"
   local dir="${ROOT}/.results/independent" port run chapter only what status failed_ids counts skipped
   mkdir -p "${dir}"
-  python3 -u "${ROOT}/scripts/test/independent/server.py" --port 0 >"${dir}/server.log" 2>&1 &
+  # The timeouts of chapters 05 and 06's grading (site/data/course.json), for every chapter.
+  python3 -u "${ROOT}/scripts/test/independent/server.py" --port 0 --idle-timeout 3000 --header-timeout 1500 \
+    >"${dir}/server.log" 2>&1 &
   independent_pid=$!
   port="$(await_line "${dir}/server.log" "${independent_pid}" 's|^listening on http://127\.0\.0\.1:\([0-9][0-9]*\)$|\1|p' 50)"
   if [[ -z "${port}" ]]; then
@@ -208,7 +210,7 @@ step_independent() {
     stop_independent
     return
   fi
-  for run in 01 03 04 06 05:ch05.dbBound,ch05.dbWait,ch05.dbWhole; do
+  for run in 01 03 04 06 05:ch05.dbBound,ch05.dbWait,ch05.dbWhole,ch05.idleTimeout,ch05.slowLoris; do
     chapter="${run%%:*}" only=()
     what="chapter ${chapter}'s checks"
     if [[ "${run}" == *:* ]]; then

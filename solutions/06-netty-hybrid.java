@@ -18,9 +18,12 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.flow.FlowControlHandler;
 import io.netty.handler.stream.ChunkedWriteHandler;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Chapter 06: Netty's event loops own the sockets; the work that blocks runs on virtual threads,
@@ -29,7 +32,10 @@ import java.util.concurrent.ThreadFactory;
 class NettyHybridServer {
     public static void main(String[] args) throws InterruptedException {
         int cores = Runtime.getRuntime().availableProcessors();
-        Options options = Options.parse("06-netty-hybrid", args, "--loops", String.valueOf(cores));
+        Options options = Options.parse("06-netty-hybrid", args, "--loops", String.valueOf(cores),
+                "--idle-timeout", "60000", "--header-timeout", "10000");
+        int idleMillis = options.number("--idle-timeout");
+        int headerMillis = options.number("--header-timeout");
         // Configure the server: one acceptor loop (the boss), --loops loops for the connections.
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         EventLoopGroup loops = new MultiThreadIoEventLoopGroup(Math.max(1, options.number("--loops")), NioIoHandler.newFactory());
@@ -44,7 +50,11 @@ class NettyHybridServer {
                         @Override
                         protected void initChannel(SocketChannel channel) {
                             channel.pipeline().addLast(
-                                    new NettyHttp.Decoder(),      // bytes -> kit Requests
+                                    // tag::idle[]
+                                    // Nothing read and nothing of the answers taken for idleMillis: an IdleStateEvent.
+                                    new IdleStateHandler(true, 0, 0, idleMillis, TimeUnit.MILLISECONDS),
+                                    // end::idle[]
+                                    new NettyHttp.Decoder(headerMillis), // bytes -> kit Requests; 408 for a head too slow
                                     new FlowControlHandler(),     // holds decoded requests while reading is off
                                     new ChunkedWriteHandler(),    // writes a Body only as fast as the client reads
                                     new HybridHandler());         // the concurrency model: this chapter
@@ -156,6 +166,19 @@ final class HybridHandler extends ChannelInboundHandlerAdapter {
         ctx.fireChannelWritabilityChanged();
     }
     // end::backpressure[]
+
+    // tag::timeouts[]
+    /** The connection went idle: close it if it waits for nothing, or if its client reads none of its answers. */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event instanceof IdleStateEvent) {
+            // Why: a long /io in flight is not idle; a keep-alive connection that says nothing, or a client that never reads, is.
+            if (inFlight.isEmpty() || !ctx.channel().isWritable()) ctx.close();
+            return;
+        }
+        ctx.fireUserEventTriggered(event);
+    }
+    // end::timeouts[]
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {

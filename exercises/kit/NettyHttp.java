@@ -6,6 +6,8 @@ import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.stream.ChunkedInput;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The kit's HTTP codec as Netty handlers, for chapter 06: the same parser and the same responses
@@ -19,9 +21,25 @@ final class NettyHttp {
      * Turns bytes into kit {@link Request}s, one channelRead each. A request the server must
      * refuse arrives as an {@link HttpError}, and nothing is decoded after it.
      */
+    // tag::decoder[]
     static final class Decoder extends ByteToMessageDecoder {
         private final RequestParser parser = new RequestParser();
+        private final int headerMillis;
+        private ScheduledFuture<?> headDeadline;  // set from a head's first byte until the head is whole
         private boolean failed;
+
+        /** No deadline for a request's head. */
+        Decoder() {
+            this(0);
+        }
+
+        /**
+         * A request's head must be whole within {@code headerMillis} of its first byte (0: no
+         * limit); otherwise it arrives as an {@link HttpError} 408.
+         */
+        Decoder(int headerMillis) {
+            this.headerMillis = headerMillis;
+        }
 
         @Override
         protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
@@ -40,8 +58,38 @@ final class NettyHttp {
                 in.skipBytes(in.readableBytes());
                 out.add(e);
             }
+            if (headerMillis > 0) watchHead(ctx);
+        }
+
+        /** Starts the head's clock at its first byte, and stops it when the head is whole. */
+        private void watchHead(ChannelHandlerContext ctx) {
+            if (parser.inHead() && !failed && headDeadline == null) {
+                headDeadline = ctx.executor().schedule(() -> headTooSlow(ctx), headerMillis, TimeUnit.MILLISECONDS);
+            } else if ((!parser.inHead() || failed) && headDeadline != null) {
+                headDeadline.cancel(false);
+                headDeadline = null;
+            }
+        }
+
+        private void headTooSlow(ChannelHandlerContext ctx) {
+            headDeadline = null;
+            if (failed || !parser.inHead()) return;
+            if (!ctx.channel().config().isAutoRead()) {
+                // Why: reading is off (backpressure), so the rest may wait in the socket unread: not the client's fault.
+                headDeadline = ctx.executor().schedule(() -> headTooSlow(ctx), headerMillis, TimeUnit.MILLISECONDS);
+                return;
+            }
+            failed = true;
+            ctx.fireChannelRead(new HttpError(408, "the request's head did not arrive within " + headerMillis + " ms"));
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            if (headDeadline != null) headDeadline.cancel(false);
+            super.channelInactive(ctx);
         }
     }
+    // end::decoder[]
 
     /**
      * A response as a {@link ChunkedInput}: head and body, 64 KiB at a time, each chunk made only

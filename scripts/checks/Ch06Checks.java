@@ -7,12 +7,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Chapter 06, Netty and virtual threads, started with --loops 2. The checks that stall a server
+ * Chapter 06, Netty and virtual threads, started with --loops 2 --idle-timeout 3000 --header-timeout 1500. The checks that stall a server
  * whose event loops block come last, so they do not stall the others.
  */
 @Check.Suite
 class Ch06Checks {
     static final int LOOPS = 2;
+    static final int IDLE_MS = 3000;
+    static final int HEADER_MS = 1500;
     static final long MIB = 1024 * 1024;
 
     // tag::in-order[]
@@ -79,8 +81,24 @@ class Ch06Checks {
         }
     }
 
+    @Check(order = 5, title = "closes a keep-alive connection idle for --idle-timeout (3 s), and not long before",
+           hint = "Netty keeps a connection that says nothing for ever. An IdleStateHandler first in the pipeline fires an IdleStateEvent "
+            + "after --idle-timeout without reads or writes: close in userEventTriggered when nothing is in flight.",
+           see = "chapters/06-netty-hybrid#timeouts")
+    void idleTimeout() throws Exception {
+        Ch05Checks.assertClosesIdle(IDLE_MS);
+    }
+
+    @Check(order = 6, title = "answers 408 to a request whose head trickles in, a byte every 200 ms, past --header-timeout (1.5 s)",
+           hint = "Each byte is a read, so an idle timer never fires for a client that sends a byte now and then: that is slow loris. "
+            + "A deadline from the head's first byte does: new NettyHttp.Decoder(headerMillis) sends a 408 then.",
+           see = "chapters/06-netty-hybrid#timeouts")
+    void slowLoris() throws Exception {
+        Ch05Checks.assertRefusesTrickle(HEADER_MS);
+    }
+
     // tag::cpu[]
-    @Check(order = 5, title = "runs /cpu off the event loops, so every event loop still answers at once",
+    @Check(order = 7, title = "runs /cpu off the event loops, so every event loop still answers at once",
            hint = "An event loop that burns CPU serves none of its other connections meanwhile. Hand the work to a virtual thread, "
             + "or to a small pool of platform threads sized to the cores; either way, not to the loop.",
            see = "chapters/06-netty-hybrid#off-the-event-loop")
@@ -104,7 +122,7 @@ class Ch06Checks {
     }
     // end::cpu[]
 
-    @Check(order = 6, title = "answers GET / at once during a flood of 500 /io?ms=1000 (no event loop sleeps)",
+    @Check(order = 8, title = "answers GET / at once during a flood of 500 /io?ms=1000 (no event loop sleeps)",
            hint = "/io stands for a blocking call, like JDBC. On an event loop it stalls every connection of that loop; on a virtual thread it stalls nobody.",
            see = "chapters/06-netty-hybrid#off-the-event-loop")
     void ioFlood() throws Exception {
@@ -130,7 +148,7 @@ class Ch06Checks {
                 || f.contains("IoHandler.run") || f.contains("NioEventLoop.run") || f.contains("EpollEventLoop.run") || f.contains("KQueueEventLoop.run")));
     }
 
-    @Check(order = 7, title = "touches each connection on its event loop only: no write is handed to Netty from another thread",
+    @Check(order = 9, title = "touches each connection on its event loop only: no write is handed to Netty from another thread",
            hint = "A virtual thread that writes, or that touches the connection's queue of answers, races the event loop: "
             + "an answer goes missing or out of order once in thousands. Netty lets it happen, and queues the write for the loop. "
             + "Hand the finished answer back to the loop (ctx.executor().execute(...)), and let only the loop write and keep the queue.",

@@ -6,9 +6,11 @@ that the page is the whole contract and that scripts/check.sh grades a server in
 (the self-test, scripts/test.sh, grades it with --url and --pid). Python 3.11+, standard
 library only: one asyncio event loop serves every connection; /io is a timer on that loop;
 /cpu runs on a small thread pool; /bytes is streamed in chunks, paced by the socket; /db waits
-in a queue of futures for one of the pool's connections.
+in a queue of futures for one of the pool's connections. One timer per connection closes it
+after --idle-timeout ms of quiet, and one from a request head's first byte answers 408 after
+--header-timeout ms.
 
-Usage: python3 server.py [--port P] [--host H] [--db-pool P] [--db-wait MS]
+Usage: python3 server.py [--port P] [--host H] [--db-pool P] [--db-wait MS] [--idle-timeout MS] [--header-timeout MS]
 """
 
 import argparse
@@ -37,7 +39,7 @@ PATTERN = bytes(ord("A") + i % PERIOD for i in range(PERIOD * (CHUNK // PERIOD +
 BURN_BLOCK = bytes(range(256)) * 256   # 64 KiB to hash: hashlib lets go of the GIL for big inputs
 
 REASONS = {
-    200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed",
+    200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 408: "Request Timeout",
     413: "Content Too Large", 431: "Request Header Fields Too Large", 500: "Internal Server Error",
     501: "Not Implemented", 503: "Service Unavailable", 505: "HTTP Version Not Supported",
 }
@@ -215,8 +217,10 @@ def burn(ms):
 
 
 class Server:
-    def __init__(self, loop, db_pool, db_wait):
+    def __init__(self, loop, db_pool, db_wait, idle_ms=60_000, header_ms=10_000):
         self.loop = loop
+        self.idle = idle_ms / 1000
+        self.header = header_ms / 1000
         self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2, thread_name_prefix="cpu")
         self.db_pool, self.db_wait = db_pool, db_wait
         self.db_free = db_pool                  # connections nobody holds
@@ -330,14 +334,19 @@ class Connection(asyncio.Protocol):
         self.wakeup = None          # set while the writer waits for an answer to be queued
         self.linger = None
         self.writer = None
+        self.last_moved = server.loop.time()   # when a byte last arrived, or the client last took some of ours
+        self.idle_timer = None
+        self.head_timer = None      # set from a request head's first byte until the head is whole
 
     # --- asyncio callbacks ---
 
     def connection_made(self, transport):
         self.transport = transport
         self.writer = self.loop.create_task(self.write_answers())
+        self.idle_timer = self.loop.call_later(self.server.idle, self.check_idle)
 
     def data_received(self, data):
+        self.last_moved = self.loop.time()
         if self.no_more:
             return               # after the last answer: drop what still comes, so closing does not reset
         self.parser.buf += data
@@ -355,6 +364,7 @@ class Connection(asyncio.Protocol):
         self.pace_reading()
 
     def resume_writing(self):
+        self.last_moved = self.loop.time()
         self.write_paused = False
         if self.writable is not None and not self.writable.done():
             self.writable.set_result(None)
@@ -362,8 +372,9 @@ class Connection(asyncio.Protocol):
 
     def connection_lost(self, exc):
         self.lost = True
-        if self.linger is not None:
-            self.linger.cancel()
+        for timer in (self.linger, self.idle_timer, self.head_timer):
+            if timer is not None:
+                timer.cancel()
         for answer in self.answers:
             answer.cancel()
         if self.writable is not None and not self.writable.done():
@@ -388,6 +399,54 @@ class Connection(asyncio.Protocol):
             if not request.keep_alive():
                 self.no_more = True
         self.pace_reading()
+        self.watch_head()
+
+    # --- timeouts ---
+
+    def head_begun(self):
+        """Some bytes of a request head are here, and not yet its end."""
+        return (not self.no_more and self.parser.waiting is None
+                and len(self.parser.buf.lstrip(b"\r\n")) > 0)
+
+    def watch_head(self):
+        if self.head_begun() and self.head_timer is None:
+            self.head_timer = self.loop.call_later(self.server.header, self.head_too_slow)
+        elif not self.head_begun() and self.head_timer is not None:
+            self.head_timer.cancel()
+            self.head_timer = None
+
+    def head_too_slow(self):
+        self.head_timer = None
+        if self.lost or not self.head_begun():
+            return
+        if self.read_paused or len(self.answers) >= MAX_PENDING or HEAD_END.search(self.parser.buf):
+            # not the client's fault: we stopped reading, or have not parsed what is here
+            self.head_timer = self.loop.call_later(self.server.header, self.head_too_slow)
+            return
+        self.refuse(408, f"the request's head did not arrive within {self.server.header * 1000:.0f} ms")
+
+    def refuse(self, status, why):
+        self.queue(self.loop.create_future()).set_result(Refused(status, why).response)
+        self.no_more = True
+        self.pace_reading()
+
+    def check_idle(self):
+        """Closes a connection quiet for --idle-timeout: waiting for nothing, or with a client that reads nothing."""
+        self.idle_timer = None
+        if self.lost or self.linger is not None:
+            return
+        quiet = self.loop.time() - self.last_moved
+        if quiet >= self.server.idle:
+            if not self.answers and not self.head_begun() and self.parser.waiting is None:
+                self.transport.close()       # an idle keep-alive connection: nothing is owed
+                return
+            if self.write_paused:
+                self.transport.abort()       # the client takes none of its answers
+                return
+            if self.parser.waiting is not None and not self.no_more and not self.read_paused:
+                self.refuse(408, f"the request's body stopped arriving for {self.server.idle * 1000:.0f} ms")
+            quiet = 0
+        self.idle_timer = self.loop.call_later(self.server.idle - quiet, self.check_idle)
 
     def queue(self, answer):
         self.answers.append(answer)
@@ -424,6 +483,7 @@ class Connection(asyncio.Protocol):
                     continue
                 response = await self.answers[0]
                 await self.send(response)
+                self.last_moved = self.loop.time()
                 self.answers.popleft()
                 if response.close:
                     break
@@ -478,9 +538,9 @@ class Connection(asyncio.Protocol):
         self.linger = self.loop.call_later(LINGER_SECONDS, self.transport.close)
 
 
-async def serve(host, port, db_pool, db_wait):
+async def serve(host, port, db_pool, db_wait, idle_ms, header_ms):
     loop = asyncio.get_running_loop()
-    server = Server(loop, db_pool, db_wait)
+    server = Server(loop, db_pool, db_wait, idle_ms, header_ms)
     try:
         listener = await loop.create_server(lambda: Connection(server), host, port, backlog=1024,
                                             reuse_address=True)
@@ -501,9 +561,13 @@ def main():
     options.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     options.add_argument("--db-pool", type=int, default=10, help="connections of the database pool (default 10)")
     options.add_argument("--db-wait", type=int, default=1000, help="longest wait for one, in ms (default 1000)")
+    options.add_argument("--idle-timeout", type=int, default=60_000,
+                         help="close a connection quiet this long, in ms (default 60000)")
+    options.add_argument("--header-timeout", type=int, default=10_000,
+                         help="answer 408 to a request head not whole this long after its first byte, in ms (default 10000)")
     args = options.parse_args()
     try:
-        asyncio.run(serve(args.host, args.port, args.db_pool, args.db_wait))
+        asyncio.run(serve(args.host, args.port, args.db_pool, args.db_wait, args.idle_timeout, args.header_timeout))
     except KeyboardInterrupt:
         pass
 
