@@ -215,6 +215,18 @@ class BenchTests {
     }
 
     @Test
+    @DisplayName("db: a run above the pool's bound is flagged as more queries at once than the pool has connections")
+    void poolFlag() {
+        Plan.Workload db = Plan.WORKLOADS.stream().filter(Plan.Workload::pooled).findFirst().orElseThrow();
+        assertEquals(500.0, server("learner").bound(db), EPS, "a pool of 10 and 20 ms queries: 500 a second, whatever the connections");
+        BenchReport.LoadResult within = load(result(db, "reference", List.of(run(980, 2, 0, 0, 98))));
+        assertEquals(List.of(), within.flags());
+        BenchReport.LoadResult over = load(result(db, "learner", List.of(run(1400, 2, 0, 0, 140))));
+        assertEquals(1, over.flags().size(), "flags " + over.flags());
+        assertTrue(over.flags().get(0).contains("more than 10 queries ran at once"), over.flags().get(0));
+    }
+
+    @Test
     @DisplayName("the JSON names the command as typed, without the wrapper's own options")
     void command() {
         assertEquals("scripts/bench.sh --all --quick", Options.command(new String[] {
