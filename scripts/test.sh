@@ -299,18 +299,22 @@ count_lines() {
   return "${status}"
 }
 
-# The benchmark's unit tests, a smoke race (a solution against itself, hello only, seconds), and a
-# quick self-race on three workloads whose verdict must be "the same" on each (about 80 s).
+# The benchmark's unit tests, a smoke race (a solution against itself, hello only, seconds), a
+# quick self-race on three workloads whose verdict must be "the same" on each (about 80 s), and
+# a smoke race of db and mixed.
 step_bench() {
   section "The benchmark (scripts/bench.sh)"
   count_lines "${JBANG}" "${ROOT}/scripts/bench/TestBench.java" || true
   self_race --smoke "${ROOT}/.results/bench-smoke.log" --smoke
   # The verdict's proof: the reference raced against itself is "the same" on every workload.
   self_race --same "${ROOT}/.results/bench-self-race.log" --quick --workloads hello,io-1000,cpu
+  # The pool's workload and the one with a background load, end to end (about 50 s).
+  self_race --db-mixed "${ROOT}/.results/bench-db-mixed.log" --smoke --workloads db,mixed
 }
 
 # Races solution 03 against itself with bench.sh OPTION..., then checks its JSON with
-# TestBench CHECK (--smoke: every field is there; --same: every verdict is "the same").
+# TestBench CHECK (--smoke: every field is there; --same: every verdict is "the same";
+# --db-mixed: the pool's options and the background load reached the servers).
 self_race() {
   local check="$1" log="$2" json status=0
   shift 2

@@ -19,8 +19,9 @@ import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
  * Runs the benchmark's unit tests (scripts/test/BenchTests.java), or with {@code --smoke FILE}
- * checks the JSON of a smoke run (a solution raced against itself): one ok/FAIL line per
- * check, then "N passed, N failed". The unit tests read the chapter registry and the committed
+ * checks the JSON of a smoke run (a solution raced against itself), with {@code --same FILE}
+ * the verdicts of a self-race, with {@code --db-mixed FILE} a race of the db and mixed
+ * workloads: one ok/FAIL line per check, then "N passed, N failed". The unit tests read the chapter registry and the committed
  * results (site/static/bench/) of the course that holds the current folder.
  */
 class TestBench {
@@ -31,6 +32,11 @@ class TestBench {
         if (args.length == 2 && args[0].equals("--smoke")) {
             checked = new Outcomes("bench smoke: ");
             smoke(Path.of(args[1]));
+            checked.finish();
+        }
+        if (args.length == 2 && args[0].equals("--db-mixed")) {
+            checked = new Outcomes("bench: ");
+            dbMixed(Path.of(args[1]));
             checked.finish();
         }
         if (args.length == 2 && args[0].equals("--same")) {
@@ -86,6 +92,38 @@ class TestBench {
                     ratio >= 0.5 && ratio <= 2, "ratio " + ratio);
         }
         check("the run was not flagged (exit 0 recorded)", report.exit() == 0, "flags " + report.flags());
+    }
+
+    /**
+     * A race of chapter 03 on db and mixed. db: the servers got the bench's pool options (a wait
+     * of 1 s, the default, would refuse most of 2000 connections with 503) and reached at least
+     * half the pool's bound. mixed: the background /cpu load ran (it keeps a one-loop server's
+     * CPU busy; GET / alone at 500 a second costs it a few percent).
+     */
+    static void dbMixed(Path file) throws Exception {
+        BenchReport report = BenchReport.read(Files.readString(file));
+        double runSeconds = report.methodology().runSeconds();
+        int seen = 0;
+        for (BenchReport.WorkloadEntry w : report.workloads()) {
+            for (BenchReport.Result result : w.results()) {
+                if (!(result instanceof BenchReport.LoadResult r)) {
+                    check(w.id() + " " + result.server() + ": measured", false, "status " + result.status() + ", flags " + result.flags());
+                    continue;
+                }
+                if ("db".equals(w.id())) {
+                    seen++;
+                    double percent = Stats.known(r.percentOfBound());
+                    check("db " + r.server() + ": every query answered 2xx, at " + Stats.figure(percent) + "% of the pool's bound (at least 50%)",
+                            r.errors() + r.non2xx() == 0 && percent >= 50 && r.flags().isEmpty(), "non-2xx " + r.non2xx() + ", flags " + r.flags());
+                } else if ("mixed".equals(w.id())) {
+                    seen++;
+                    double busy = Stats.known(r.cpuSeconds()) / runSeconds;
+                    check("mixed " + r.server() + ": the background /cpu load ran (the server's CPU " + Math.round(busy * 100)
+                            + "% busy in a run, at least 50%)", busy >= 0.5 && r.errors() + r.non2xx() == 0, "flags " + r.flags());
+                }
+            }
+        }
+        check("the race measured db and mixed for both servers", seen == 4, seen + " results");
     }
 
     /** A server raced against itself: on every load workload the verdict must be "the same", with its interval. */
