@@ -64,7 +64,7 @@ final class NettyHttp {
         /** Starts the head's clock at its first byte, and stops it when the head is whole. */
         private void watchHead(ChannelHandlerContext ctx) {
             if (parser.inHead() && !failed && headDeadline == null) {
-                headDeadline = ctx.executor().schedule(() -> headTooSlow(ctx), headerMillis, TimeUnit.MILLISECONDS);
+                startClock(ctx);
             } else if ((!parser.inHead() || failed) && headDeadline != null) {
                 headDeadline.cancel(false);
                 headDeadline = null;
@@ -76,11 +76,15 @@ final class NettyHttp {
             if (failed || !parser.inHead()) return;
             if (!ctx.channel().config().isAutoRead()) {
                 // Why: reading is off (backpressure), so the rest may wait in the socket unread: not the client's fault.
-                headDeadline = ctx.executor().schedule(() -> headTooSlow(ctx), headerMillis, TimeUnit.MILLISECONDS);
+                startClock(ctx);
                 return;
             }
             failed = true;
             ctx.fireChannelRead(new HttpError(408, "the request's head did not arrive within " + headerMillis + " ms"));
+        }
+
+        private void startClock(ChannelHandlerContext ctx) {
+            headDeadline = ctx.executor().schedule(() -> headTooSlow(ctx), headerMillis, TimeUnit.MILLISECONDS);
         }
 
         @Override

@@ -29,19 +29,15 @@ class TestBench {
     static Outcomes checked;
 
     public static void main(String[] args) throws Exception {
-        if (args.length == 2 && args[0].equals("--smoke")) {
-            checked = new Outcomes("bench smoke: ");
-            smoke(Path.of(args[1]));
-            checked.finish();
-        }
-        if (args.length == 2 && args[0].equals("--db-mixed")) {
-            checked = new Outcomes("bench: ");
-            dbMixed(Path.of(args[1]));
-            checked.finish();
-        }
-        if (args.length == 2 && args[0].equals("--same")) {
-            checked = new Outcomes("bench: ");
-            same(Path.of(args[1]));
+        if (args.length == 2) {
+            Path file = Path.of(args[1]);
+            checked = new Outcomes(args[0].equals("--smoke") ? "bench smoke: " : "bench: ");
+            switch (args[0]) {
+                case "--smoke" -> smoke(file);
+                case "--same" -> same(file);
+                case "--db-mixed" -> dbMixed(file);
+                default -> throw new IllegalArgumentException("usage: TestBench [--smoke|--same|--db-mixed FILE]");
+            }
             checked.finish();
         }
         unitTests();

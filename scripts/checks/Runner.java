@@ -126,13 +126,11 @@ final class Runner {
     static List<org.junit.platform.engine.DiscoverySelector> selectors(List<Class<?>> classes, List<String> only) {
         List<org.junit.platform.engine.DiscoverySelector> selectors = new ArrayList<>();
         if (only.isEmpty()) classes.forEach(c -> selectors.add(selectClass(c)));
+        List<String> known = ids(classes);
         for (String id : only) {
+            if (!known.contains(id)) throw new IllegalArgumentException("no check '" + id + "' in this chapter");
             int dot = id.indexOf('.');
-            Class<?> owner = classes.stream().filter(c -> dot > 0 && idPrefix(c).equals(id.substring(0, dot))).findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException("no check '" + id + "' in this chapter"));
-            boolean exists = java.util.Arrays.stream(owner.getDeclaredMethods())
-                    .anyMatch(m -> m.getName().equals(id.substring(dot + 1)) && m.isAnnotationPresent(Check.class));
-            if (!exists) throw new IllegalArgumentException("no check '" + id + "' in this chapter");
+            Class<?> owner = classes.stream().filter(c -> idPrefix(c).equals(id.substring(0, dot))).findFirst().orElseThrow();
             selectors.add(org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod(owner, id.substring(dot + 1)));
         }
         return selectors;

@@ -390,8 +390,7 @@ class Connection(asyncio.Protocol):
             try:
                 request = self.parser.next()
             except Refused as e:
-                self.queue(self.loop.create_future()).set_result(e.response)
-                self.no_more = True
+                self.refuse(e.response)
                 break
             if request is None:
                 break
@@ -423,12 +422,13 @@ class Connection(asyncio.Protocol):
             # not the client's fault: we stopped reading, or have not parsed what is here
             self.head_timer = self.loop.call_later(self.server.header, self.head_too_slow)
             return
-        self.refuse(408, f"the request's head did not arrive within {self.server.header * 1000:.0f} ms")
-
-    def refuse(self, status, why):
-        self.queue(self.loop.create_future()).set_result(Refused(status, why).response)
-        self.no_more = True
+        self.refuse(Refused(408, f"the request's head did not arrive within {self.server.header * 1000:.0f} ms").response)
         self.pace_reading()
+
+    def refuse(self, response):
+        """Queues the last answer, one that closes: nothing after it is read as a request."""
+        self.queue(self.loop.create_future()).set_result(response)
+        self.no_more = True
 
     def check_idle(self):
         """Closes a connection quiet for --idle-timeout: waiting for nothing, or with a client that reads nothing."""
@@ -444,7 +444,8 @@ class Connection(asyncio.Protocol):
                 self.transport.abort()       # the client takes none of its answers
                 return
             if self.parser.waiting is not None and not self.no_more and not self.read_paused:
-                self.refuse(408, f"the request's body stopped arriving for {self.server.idle * 1000:.0f} ms")
+                self.refuse(Refused(408, f"the request's body stopped arriving for {self.server.idle * 1000:.0f} ms").response)
+                self.pace_reading()
             quiet = 0
         self.idle_timer = self.loop.call_later(self.server.idle - quiet, self.check_idle)
 
