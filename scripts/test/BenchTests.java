@@ -182,6 +182,10 @@ class BenchTests {
                 0.5, 100_000_000, 12, percentOfBound, Double.NaN);
     }
 
+    static Tally.Run busyRun(Tally.Run r, double loadCpuPercent) {
+        return new Tally.Run(r.load(), r.cpuSeconds(), r.peakRss(), r.peakThreads(), r.percentOfBound(), loadCpuPercent);
+    }
+
     static final Plan.Workload IO = new Plan.Workload("io-100", "io", "test", "/io?ms=200", 100, 200);
 
     /** A server with no cap, as the tallies see it (never started). */
@@ -278,10 +282,15 @@ class BenchTests {
 
     /** The verdict for a learner whose runs made these req/s, turn by turn, against these of the reference. */
     static BenchReport.Interval verdict(double[] learner, double[] reference) {
+        return verdict(learner, reference, Double.NaN);
+    }
+
+    /** The same, with Bombardier using {@code loadCpuPercent} of its CPU in every run (NaN: not measured). */
+    static BenchReport.Interval verdict(double[] learner, double[] reference, double loadCpuPercent) {
         List<Tally.Run> l = new java.util.ArrayList<>();
         List<Tally.Run> r = new java.util.ArrayList<>();
-        for (double x : learner) l.add(run(Math.round(x * 2), 2, 0, 0, 50));
-        for (double x : reference) r.add(run(Math.round(x * 2), 2, 0, 0, 50));
+        for (double x : learner) l.add(busyRun(run(Math.round(x * 2), 2, 0, 0, 50), loadCpuPercent));
+        for (double x : reference) r.add(busyRun(run(Math.round(x * 2), 2, 0, 0, 50), loadCpuPercent));
         List<BenchReport.Result> rows = Report.ratios(List.of(result(IO, "learner", l), result(IO, "reference", r)), "reference", "quick");
         return load(rows.get(0)).ratio().rpsInterval();
     }
@@ -322,6 +331,19 @@ class BenchTests {
         assertFalse(busy.contains("--thorough"), "a thorough race does not advise --thorough: " + busy);
         assertTrue(busy.contains("CPU ms per request"), busy);
         assertEquals(2.776, Verdict.t975(4), EPS);
+    }
+
+    @Test
+    @DisplayName("verdict: with the load generator at its CPU limit, a difference is claimed only beyond 20%")
+    void busyFloor() {
+        // a self-race on hello measured here: three steady turns of 1.08x to 1.13x between two processes of one server
+        double[] base = {1000, 1000, 1000};
+        assertEquals("faster", verdict(new double[] {1100, 1110, 1120}, base, Double.NaN).verdict());
+        BenchReport.Interval busy = verdict(new double[] {1100, 1110, 1120}, base, 97);
+        assertEquals("same", busy.verdict(), busy.toString());
+        assertNull(busy.advice(), "an interval within the floor needs no advice: " + busy.advice());
+        assertEquals("faster", verdict(new double[] {1300, 1310, 1320}, base, 97).verdict());
+        assertEquals("slower", verdict(new double[] {700, 710, 720}, base, 97).verdict());
     }
 
     @Test
