@@ -49,6 +49,12 @@ final class Endpoints {
      * and one with its own limit on CPU work, {@code /cpu} (see {@link #limitCpu}).
      */
     static Response serve(Request request) throws InterruptedException {
+        Handler route = ROUTES.get(request.path());
+        if (route != null) {
+            Response response = request.method().equals("GET") ? route.handle(request)
+                    : Response.text(405, request.path() + " accepts GET only\n").withHeader("Allow: GET");
+            return request.keepAlive() ? response : response.closing();
+        }
         Database.Pool own = Database.ownPool();
         if (own != null && request.path().equals("/db") && request.method().equals("GET")
                 && number(request, "ms", MAX_MILLIS) instanceof Long ms) {
@@ -58,6 +64,18 @@ final class Endpoints {
         Work work = plan(request);
         if (work instanceof Burn burn && cpuLimit != null) return cpuLimit.burn(burn);
         return perform(work);
+    }
+
+    /** A chapter's own endpoint, answered in place by a blocking server. */
+    interface Handler {
+        Response handle(Request request) throws InterruptedException;
+    }
+
+    private static final java.util.Map<String, Handler> ROUTES = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** From now on, {@link #serve} answers {@code GET path} with {@code handler} (chapter 08's {@code /trip}). */
+    static void route(String path, Handler handler) {
+        ROUTES.put(path, handler);
     }
 
     /** A blocking server's own limit on CPU work: {@link #serve} runs each {@code /cpu} through it. */
@@ -120,7 +138,7 @@ final class Endpoints {
     }
 
     /** The query parameter as a number in [0, max], or null. */
-    private static Long number(Request r, String name, long max) {
+    static Long number(Request r, String name, long max) {
         String value = r.query().get(name);
         if (value == null || value.isEmpty() || value.length() > 18 || !value.chars().allMatch(Character::isDigit)) {
             return null;

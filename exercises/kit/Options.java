@@ -58,6 +58,18 @@ final class Options {
         return wholeNumber(values, name);
     }
 
+    /** A URL option, such as {@code --backend}: http or https, with a host. */
+    java.net.URI uri(String name) {
+        try {
+            java.net.URI uri = new java.net.URI(values.get(name));
+            if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null) return uri;
+        } catch (java.net.URISyntaxException e) {
+            // fall through to the message
+        }
+        exit(2, "option " + name + " must be a URL such as http://127.0.0.1:8081, not '" + values.get(name) + "'");
+        return null;
+    }
+
     private static int wholeNumber(Map<String, String> values, String name) {
         try {
             int n = Integer.parseInt(values.get(name));

@@ -6,6 +6,7 @@
 //SOURCES ../lib/Jackson.java ../lib/Results.java ../lib/Target.java ../lib/Inspect.java ../lib/Unavailable.java ../lib/Chapters.java
 //SOURCES CheckReport.java Client.java Clients.java Elapsed.java Check.java Alive.java Runner.java
 //SOURCES ProtocolChecks.java Ch01Checks.java Ch02Checks.java Ch03Checks.java Ch04Checks.java Ch05Checks.java Ch06Checks.java
+//SOURCES Ch08Checks.java Backend.java
 
 import java.io.IOException;
 import java.nio.file.FileSystems;
@@ -151,8 +152,15 @@ final class Grade {
         String time = Instant.now().toString();
         Target target;
         String label;
+        Backend backend = null;
+        List<String> args = chapter.gradeArgs();
         try {
             Runner.selectors(checkClasses(chapter), options.only()); // an unknown --only id stops here, before a server starts
+            if (args.stream().anyMatch(a -> a.contains(BACKEND))) {
+                backend = startBackend();
+                String url = backend.url();
+                args = args.stream().map(a -> a.replace(BACKEND, url)).toList();
+            }
             if (options.which().equals("url")) {
                 target = Target.running(options.url(), options.pid());
                 label = options.url() + (options.pid() == null ? "" : " (pid " + options.pid() + ")");
@@ -161,15 +169,16 @@ final class Grade {
                 Path server = serverFile(chapter);
                 label = options.root().relativize(server).toString();
                 say("\n" + bold(chapter.number() + " " + chapter.title()) + ": grading " + label);
-                say(dim("  starting it with: jbang " + label + " --port 0" + String.join("", prefix(" ", chapter.gradeArgs()))));
+                say(dim("  starting it with: jbang " + label + " --port 0" + String.join("", prefix(" ", args))));
                 Path log = options.root().resolve(".results/logs/" + chapter.number() + "-" + options.which() + ".log");
                 Files.createDirectories(log.getParent());
                 Files.deleteIfExists(log);
                 List<String> command = new ArrayList<>(List.of(options.jbang(), server.toString(), "--port", "0"));
-                command.addAll(chapter.gradeArgs());
+                command.addAll(args);
                 target = Target.start(command, log, Duration.ofSeconds(180));
             }
         } catch (IOException | IllegalArgumentException e) {
+            if (backend != null) backend.close();
             say(red("  could not run the checks: ") + e.getMessage());
             CheckReport report = CheckReport.couldNotRun(chapter.number(), chapter.title(), options.which(), time, e.getMessage());
             save(chapter, report);
@@ -177,15 +186,17 @@ final class Grade {
         }
         if (options.which().equals("url")) {
             say("\n" + bold(chapter.number() + " " + chapter.title()) + ": grading " + label);
-            if (!chapter.gradeArgs().isEmpty()) say(dim("  the checks expect the server to run with " + String.join(" ", chapter.gradeArgs())));
+            if (!args.isEmpty()) say(dim("  the checks expect the server to run with " + String.join(" ", args)));
         }
         Target.use(target);
+        Backend.use(backend);
         Alive.reset();
         List<Runner.Result> results;
         try {
             results = Runner.run(checkClasses(chapter), chapter.number(), options.only(), r -> say(line(chapter, r)));
         } finally {
             target.stop();
+            if (backend != null) backend.close();
         }
         lastResults = List.copyOf(results);
         long failed = results.stream().filter(Runner.Result::failed).count();
@@ -214,6 +225,23 @@ final class Grade {
                 + (failed == 0 && skipped == 0 ? "  - chapter " + chapter.number() + " done!" : ""));
         save(chapter, report);
         return report;
+    }
+
+    /** In a chapter's grading options, the URL of the backend the grader starts for it (chapter 08's trips call one). */
+    static final String BACKEND = "{backend}";
+
+    /**
+     * The backend the checks watch: on any free port, or on 8081 when grading a server already
+     * running (--url), which then must have been started with its default --backend.
+     */
+    Backend startBackend() throws IOException {
+        int port = options.which().equals("url") ? 8081 : 0;
+        try {
+            return Backend.start("127.0.0.1", port, true);
+        } catch (java.net.BindException e) {
+            throw new IOException("the checks' backend cannot listen on 127.0.0.1:" + port + " (" + e.getMessage()
+                    + "): stop the program using that port");
+        }
     }
 
     static List<String> prefix(String p, List<String> items) {
