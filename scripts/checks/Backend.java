@@ -38,6 +38,8 @@ final class Backend implements AutoCloseable {
 
     private final ServerSocket server;
     private final boolean recording;
+    /** Prints a line per call as it ends (the standalone backend's --verbose). */
+    volatile boolean verbose;
     private final List<Call> calls = new ArrayList<>();
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private int inFlight;
@@ -221,7 +223,12 @@ final class Backend implements AutoCloseable {
     }
 
     private synchronized void record(String path, String id, long start, boolean closedEarly) {
-        if (recording) calls.add(new Call(path, id, start, System.nanoTime(), closedEarly));
+        Call call = new Call(path, id, start, System.nanoTime(), closedEarly);
+        if (recording) calls.add(call);
+        if (verbose) {
+            System.out.printf(Locale.ROOT, "GET %-12s X-Request-Id: %-10s %s after %d ms%n", path, id == null ? "(none)" : id,
+                    closedEarly ? "CLOSED by the client (cancelled)" : path.equals("/fail") ? "answered 500" : "answered", call.millis());
+        }
     }
 
     /** The next request's head, without the blank line; null when the client closed first. */
@@ -273,18 +280,24 @@ final class Backend implements AutoCloseable {
         }
     }
 
-    /** {@code jbang scripts/checks/Backend.java [--port P] [--host H]}: runs until stopped. */
+    private static int usage() {
+        System.err.println("usage: jbang scripts/checks/Backend.java [--port P] [--host H] [--verbose]\n"
+                + "  --verbose prints a line per call as it ends: answered, or closed by the client first");
+        System.exit(2);
+        return 0;
+    }
+
+    /** {@code jbang scripts/checks/Backend.java [--port P] [--host H] [--verbose]}: runs until stopped. */
     public static void main(String[] args) throws Exception {
         int port = 8081;
         String host = "127.0.0.1";
-        for (int i = 0; i + 1 < args.length; i += 2) {
+        boolean verbose = false;
+        for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
-                case "--port" -> port = Integer.parseInt(args[i + 1]);
-                case "--host" -> host = args[i + 1];
-                default -> {
-                    System.err.println("usage: jbang scripts/checks/Backend.java [--port P] [--host H]");
-                    System.exit(2);
-                }
+                case "--port" -> port = i + 1 < args.length && args[i + 1].matches("\\d{1,5}") ? Integer.parseInt(args[++i]) : usage();
+                case "--host" -> host = i + 1 < args.length ? args[++i] : String.valueOf(usage());
+                case "--verbose" -> verbose = true;
+                default -> usage();
             }
         }
         Backend b;
@@ -295,6 +308,7 @@ final class Backend implements AutoCloseable {
             System.exit(2);
             return;
         }
+        b.verbose = verbose;
         System.out.println("listening on http://" + host + ":" + b.server.getLocalPort());
         System.out.flush();
         Thread.currentThread().join();

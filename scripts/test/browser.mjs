@@ -158,7 +158,7 @@ async function test(name, fn, contextOptions) {
 
 const relative = (address) => address.replace(base, "") || "home";
 
-const CHAPTERS = ["01-blocking", "02-thread-pool", "03-reactor", "04-multi-reactor", "05-virtual-threads", "06-netty-hybrid"];
+const CHAPTERS = ["01-blocking", "02-thread-pool", "03-reactor", "04-multi-reactor", "05-virtual-threads", "06-netty-hybrid", "08-fan-out"];
 
 // Where a chapter page asks for its prediction and where it measures it: each section is an
 // Asciidoctor .sect1 with its h2, in page order.
