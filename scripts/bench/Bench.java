@@ -28,14 +28,18 @@ class Bench {
     static final PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
 
     public static void main(String[] args) throws Exception {
-        Options o = Options.parse(args);
+        Options given = Options.parse(args);
         Map<String, Chapters.Chapter> chapters = null;
         try {
-            chapters = Chapters.read(o.root());
+            chapters = Chapters.read(given.root());
         } catch (RuntimeException e) {
             Options.environment(e.getMessage());
         }
-        List<Server> servers = Server.lineUp(o, chapters);
+        List<Server> servers = Server.lineUp(given, chapters);
+        Chapters.Chapter own = given.all() ? null : chapters.get(given.chapter());
+        Options o = given.workloads() != null ? given
+                : given.racing(own != null && own.benchWorkloads() != null ? Plan.pick(own.benchWorkloads()) : Plan.standard());
+        boolean backend = servers.stream().anyMatch(Server::callsBackend) || o.workloads().stream().anyMatch(Plan.Workload::callsBackend);
         if (o.url() != null) {
             try {
                 if (!Target.running(o.url(), o.pid()).accepting()) Options.environment("nothing accepts connections at " + o.url() + ": start your server first");
@@ -56,7 +60,11 @@ class Bench {
 
         // Start the servers, all at once, and keep them running for the whole race.
         Progress progress = new Progress(o.tty(), o.mode(), o.workloads(), servers.size());
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> servers.forEach(Server::stop)));
+        Target calls = backend ? Server.startBackend(o, pin) : null;
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            servers.forEach(Server::stop);
+            if (calls != null) calls.stop();
+        }));
         Server.startAll(servers, o, pin, progress);
 
         List<BenchReport.WorkloadEntry> entries = new ArrayList<>();
@@ -75,10 +83,11 @@ class Bench {
         }
         progress.done();
         servers.forEach(Server::stop);
+        if (calls != null) calls.stop();
 
         boolean urlPinnedLate = servers.stream().anyMatch(s -> s.file == null && s.pinned);
         BenchReport report = new BenchReport(BenchReport.SCHEMA, o.all() ? "all" : "chapter", Options.command(args), o.chapter(),
-                began.toString(), flags.isEmpty() ? 0 : 1, compareTo, machine, Plan.methodology(o.mode(), pin, idle.note(), urlPinnedLate),
+                began.toString(), flags.isEmpty() ? 0 : 1, compareTo, machine, Plan.methodology(o.mode(), pin, idle.note(), urlPinnedLate, backend),
                 servers.stream().map(s -> s.entry(o.root())).toList(), entries, flags, Duration.between(began, Instant.now()).toSeconds());
 
         Report.print(out, report, o.color());

@@ -47,7 +47,7 @@ record Options(String chapter, boolean all, boolean baseline, boolean selfRace, 
         if (pid != null && url == null) usage("--pid goes with --url");
         if (url != null && selfRace) usage("--url or --solution-vs-solution, not both");
         if (mode.name().equals("smoke") && workloadList == null) workloadList = "hello";
-        List<Plan.Workload> workloads = Plan.WORKLOADS;
+        List<Plan.Workload> workloads = null; // the chapter's own, or the standard ones (Bench)
         if (workloadList != null) {
             try {
                 workloads = Plan.pick(workloadList);
@@ -56,6 +56,11 @@ record Options(String chapter, boolean all, boolean baseline, boolean selfRace, 
             }
         }
         return new Options(chapter, all, baseline || all, selfRace, url, pid, mode, workloads, root, jbang, bombardier, out, tty, color);
+    }
+
+    /** The same options, racing {@code list}: the chapter's own workloads when none were named. */
+    Options racing(List<Plan.Workload> list) {
+        return new Options(chapter, all, baseline, selfRace, url, pid, mode, list, root, jbang, bombardier, out, tty, color);
     }
 
     /** The command as the learner typed it: scripts/bench.sh and its options, without the wrapper's own. */
@@ -104,7 +109,7 @@ record Options(String chapter, boolean all, boolean baseline, boolean selfRace, 
               --quick             2-4 warm-ups of 2 s and 3 runs of 2 s per workload and server (the default; 1.5-3 min a chapter here)
               --thorough          2-6 warm-ups of 10 s and 5 runs of 10 s (io: 30 s): steadier figures, several times longer
               --smoke             hello only, 1 s runs: proves the bench works, measures nothing
-              --workloads LIST    some of hello,io,cpu,mixed,db,idle (or io-100, io-1000, io-2000)
+              --workloads LIST    some of hello,io,cpu,mixed,db,idle (or io-100, io-1000, io-2000), trip
               --url URL           race a server that is already running (any language) instead of the exercise
               --pid PID           with --url: its process, for CPU, memory and thread figures
               --baseline          add a plain Netty server to the race
@@ -114,7 +119,9 @@ record Options(String chapter, boolean all, boolean baseline, boolean selfRace, 
             Workloads: hello (GET /, 256 connections), io (GET /io?ms=200 at 100, 1000 and 2000
             connections), cpu (GET /cpu?ms=5, 64 connections), mixed (GET / at 500 a second while
             GET /cpu?ms=5 keeps the server busy), db (GET /db?ms=20, 2000 connections, a pool of 10
-            database connections), idle (10,000 idle keep-alive connections).
+            database connections), idle (10,000 idle keep-alive connections). Chapter 08 races
+            trip (GET /trip?legs=4&ms=100, 50 connections, against a backend the race starts).
+            Chapters race the standard workloads (all but trip) unless the registry names their own.
             Results: a table and a chart here, and JSON in .results/bench/NN.json (all.json for --all).
             Exit status: 0 done, 1 done but something was flagged (errors, a figure above its bound),
             2 could not run.""";

@@ -21,7 +21,12 @@ final class Plan {
         }
 
         boolean sleepBound() {
-            return group.equals("io") || pooled();
+            return group.equals("io") || pooled() || callsBackend();
+        }
+
+        /** trip: each request calls a backend ({@link #TRIP_LEGS} calls of {@link #serviceMillis} at once); chapter 08's race. */
+        boolean callsBackend() {
+            return group.equals("trip");
         }
 
         /** db: each request holds one of the pool's {@link #DB_POOL} connections while it waits. */
@@ -59,7 +64,17 @@ final class Plan {
                     "/", 16, 0, 500, new Workload.Background("/cpu?ms=5", 16)),
             new Workload("db", "db", "GET /db?ms=20 (a 20 ms query through a pool of 10 connections) with 2000 connections: the pool is the bound",
                     "/db?ms=20", 2000, 20),
-            new Workload("idle", "idle", "10,000 idle keep-alive connections, each served one GET /: memory and threads per connection", "/", 10_000, 0));
+            new Workload("idle", "idle", "10,000 idle keep-alive connections, each served one GET /: memory and threads per connection", "/", 10_000, 0),
+            new Workload("trip", "trip", "GET /trip?legs=4&ms=100 (4 calls of 100 ms to a backend, at once) with 50 connections: 200 calls in flight",
+                    "/trip?legs=" + Plan.TRIP_LEGS + "&ms=100", 50, 100));
+
+    /** The calls a trip of the trip workload makes. */
+    static final int TRIP_LEGS = 4;
+
+    /** The workloads a race runs when none are named: every one but those of a single chapter (trip). */
+    static List<Workload> standard() {
+        return WORKLOADS.stream().filter(w -> !w.callsBackend()).toList();
+    }
 
     /**
      * How long and how often: warm-ups are discarded, the median of the runs is reported. With
@@ -118,7 +133,7 @@ final class Plan {
         }
         for (String name : list.split(",")) {
             if (WORKLOADS.stream().noneMatch(w -> w.id().equals(name) || w.group().equals(name))) {
-                throw new IllegalArgumentException("no workload '" + name + "'; workloads: hello, io (io-100, io-1000, io-2000), cpu, mixed, db, idle");
+                throw new IllegalArgumentException("no workload '" + name + "'; workloads: hello, io (io-100, io-1000, io-2000), cpu, mixed, db, idle, trip");
             }
         }
         return picked;
@@ -127,9 +142,9 @@ final class Plan {
     /**
      * The methodology as the report states it. {@code idleNote} says why the idle workload opens
      * fewer connections (null when it opens them all); {@code urlPinnedLate}: the --url server
-     * was pinned after it started.
+     * was pinned after it started; {@code backend}: the race started a backend for the servers to call.
      */
-    static BenchReport.Methodology methodology(Mode mode, boolean pin, String idleNote, boolean urlPinnedLate) {
+    static BenchReport.Methodology methodology(Mode mode, boolean pin, String idleNote, boolean urlPinnedLate, boolean backend) {
         List<String> notes = new ArrayList<>();
         notes.add("requests per second = 2xx answers / the time Bombardier took (which includes connecting and waiting for the last answers)");
         notes.add("loadCpuPercent: Bombardier's own CPU use; near 100% it may be the bottleneck, and the result gets a note");
@@ -137,6 +152,10 @@ final class Plan {
         notes.add("sleep-bound workloads (io) cannot beat Little's law: connections / service time");
         notes.add("db: every started server has a pool of " + DB_POOL + " database connections and waits up to " + DB_WAIT_MILLIS
                 + " ms for one (" + String.join(" ", dbOptions()) + "); its bound is the pool / the query time, whatever the connections");
+        if (backend) {
+            notes.add("trip: the servers call a backend (scripts/checks/Backend.java, started for the race, on Bombardier's CPU when pinning), "
+                    + TRIP_LEGS + " calls a trip; its bound is the connections / one call's time, when a trip's calls wait together");
+        }
         notes.add("idle: heap after a full GC (jcmd GC.run) with the connections open minus before, divided by connections served; RSS likewise");
         if (idleNote != null) notes.add(idleNote);
         notes.add(pin ? "servers pinned to CPU 0 and Bombardier to CPU 1; a JVM limited to one CPU sizes itself for one (Serial GC, fewer threads)"

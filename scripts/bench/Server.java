@@ -41,6 +41,16 @@ final class Server {
         this.cap = cap;
     }
 
+    /** In a chapter's race options, the URL of the backend the race starts (chapter 08's trips call one). */
+    static final String BACKEND = "{backend}";
+    /** The backend's URL, once it runs. */
+    static volatile String backendUrl;
+
+    /** Whether it must be given a backend's URL. */
+    boolean callsBackend() {
+        return args.stream().anyMatch(a -> a.contains(BACKEND));
+    }
+
     /** A chapter's server: its file, with the options the registry gives it for the race. */
     static Server of(Chapters.Chapter chapter, String id, String role, String label, Path file) {
         return new Server(id, role, label, file, chapter.benchArgs(), chapter.cap().of(chapter.benchArgs()));
@@ -55,6 +65,7 @@ final class Server {
         List<Server> servers = new ArrayList<>();
         if (o.all()) {
             for (Chapters.Chapter c : chapters.values()) {
+                if (!c.inShowdown()) continue; // its race is its own (chapter 08's trips)
                 Path file = o.root().resolve("solutions").resolve(c.fileName());
                 if (Files.isRegularFile(file)) servers.add(of(c, c.number(), "reference", "solutions/" + c.fileName(), file));
             }
@@ -140,7 +151,7 @@ final class Server {
         if (pin) command.addAll(List.of("taskset", "-c", "0"));
         command.addAll(List.of(o.jbang(), file.toString(), "--port", "0"));
         command.addAll(Plan.dbOptions());
-        command.addAll(args);
+        for (String a : args) command.add(backendUrl == null ? a : a.replace(BACKEND, backendUrl));
         Path log = o.root().resolve(".results/logs/bench-" + id + ".log");
         try {
             Files.deleteIfExists(log);
@@ -183,6 +194,26 @@ final class Server {
 
     void stop() {
         if (target != null) target.stop();
+    }
+
+    /**
+     * Starts the backend that trips call ({@code scripts/checks/Backend.java}), on Bombardier's
+     * CPU when pinning: on a free port, or on 8081 (the servers' default --backend) when racing
+     * a server that is already running.
+     */
+    static Target startBackend(Options o, boolean pin) {
+        List<String> command = new ArrayList<>();
+        if (pin) command.addAll(List.of("taskset", "-c", "1"));
+        command.addAll(List.of(o.jbang(), o.root().resolve("scripts/checks/Backend.java").toString(),
+                "--port", o.url() == null ? "0" : "8081"));
+        try {
+            Target backend = Target.start(command, o.root().resolve(".results/logs/bench-backend.log"), Duration.ofSeconds(180));
+            backendUrl = backend.url();
+            return backend;
+        } catch (IOException e) {
+            Options.environment("the backend for the trips did not start: " + e.getMessage());
+            return null;
+        }
     }
 
     /** CPU time used so far, or NaN when its process is not known. */

@@ -19,11 +19,13 @@ final class Chapters {
     /**
      * One chapter. {@code kit}: the kit files its exercise includes besides kit/Kit.java. {@code checks} is the JUnit class of its own checks (empty for a chapter that
      * is a benchmark only); {@code cap} is how many requests the model serves at once, for the
-     * Little's-law bound: a number, an option that sets it, or nothing.
+     * Little's-law bound: a number, an option that sets it, or nothing. {@code benchWorkloads}: the
+     * workloads its own race runs by default (null: the standard ones); {@code inShowdown}: whether
+     * {@code bench.sh --all} races its solution with every other.
      */
     record Chapter(String number, String slug, String title, String model, int minutes, List<String> kit,
                    List<String> gradeArgs, Optional<String> checks, List<String> benchArgs, Cap cap,
-                   Map<String, List<String>> todos) {
+                   String benchWorkloads, boolean inShowdown, Map<String, List<String>> todos) {
         /** The chapter's page on the course site, relative to its root. */
         String page() {
             return "chapters/" + slug;
@@ -71,10 +73,10 @@ final class Chapters {
         Map<String, Chapter> all = new LinkedHashMap<>();
         for (Entry c : Jackson.read(text, Registry.class).chapters()) {
             Grading grade = c.grade() == null ? new Grading(null, null) : c.grade();
-            Race bench = c.bench() == null ? new Race(null, null) : c.bench();
+            Race bench = c.bench() == null ? new Race(null, null, null, null) : c.bench();
             all.put(c.number(), new Chapter(c.number(), c.slug(), c.title(), c.model(), c.minutes(), listed(c.kit()),
                     listed(grade.args()), Optional.ofNullable(grade.checks()), listed(bench.args()), cap(bench.cap()),
-                    c.todos() == null ? Map.of() : c.todos()));
+                    bench.workloads(), !Boolean.FALSE.equals(bench.all()), c.todos() == null ? Map.of() : c.todos()));
         }
         return all;
     }
@@ -87,8 +89,11 @@ final class Chapters {
 
     private record Grading(List<String> args, String checks) {}
 
-    /** {@code cap}: "none", {"fixed": N}, or {"option": "--threads", "default": N}. */
-    private record Race(List<String> args, JsonNode cap) {}
+    /**
+     * {@code cap}: "none", {"fixed": N}, or {"option": "--threads", "default": N}; {@code workloads}:
+     * its race's own default ("trip"); {@code all}: false keeps it out of the showdown.
+     */
+    private record Race(List<String> args, JsonNode cap, String workloads, Boolean all) {}
 
     /** The graded chapters only (those with checks), by number. */
     static Map<String, Chapter> graded(Path root) {

@@ -370,12 +370,14 @@ class BenchTests {
     }
 
     @Test
-    @DisplayName("every workload's timeout is at least 5 s and 20 times its service time; io and db have a bound, db's the pool's")
+    @DisplayName("every workload's timeout is at least 5 s and 20 times its service time; io, db and trip have a bound, db's the pool's")
     void timeouts() {
         for (Plan.Workload w : Plan.WORKLOADS) {
             assertTrue(w.timeoutSeconds() >= 5 && w.timeoutSeconds() * 1000 >= 20 * w.serviceMillis(), w.id());
-            assertEquals(w.group().equals("io") || w.group().equals("db"), !Double.isNaN(w.boundRps()), w.id());
+            assertEquals(w.group().equals("io") || w.group().equals("db") || w.group().equals("trip"), !Double.isNaN(w.boundRps()), w.id());
         }
+        assertEquals(500, Plan.pick("trip").get(0).boundRps(), EPS, "50 connections / 100 ms: a trip's calls wait together");
+        assertTrue(Plan.standard().stream().noneMatch(Plan.Workload::callsBackend), "the standard workloads need no backend");
         Plan.Workload db = Plan.pick("db").get(0);
         assertEquals(500, db.boundRps(), EPS, "10 connections / 20 ms");
         assertTrue(db.timeoutSeconds() * 1000 > Plan.DB_WAIT_MILLIS, "a query may wait --db-wait for a connection: " + db.timeoutSeconds() + " s");
