@@ -305,27 +305,30 @@ count_lines() {
 step_bench() {
   section "The benchmark (scripts/bench.sh)"
   count_lines "${JBANG}" "${ROOT}/scripts/bench/TestBench.java" || true
-  self_race --smoke "${ROOT}/.results/bench-smoke.log" --smoke
+  self_race --smoke "${ROOT}/.results/bench-smoke.log" 03 --smoke
   # The verdict's proof: the reference raced against itself is "the same" on every workload.
-  self_race --same "${ROOT}/.results/bench-self-race.log" --quick --workloads hello,io-1000,cpu
+  self_race --same "${ROOT}/.results/bench-self-race.log" 03 --quick --workloads hello,io-1000,cpu
   # The pool's workload and the one with a background load, end to end (about 50 s).
-  self_race --db-mixed "${ROOT}/.results/bench-db-mixed.log" --smoke --workloads db,mixed
+  self_race --db-mixed "${ROOT}/.results/bench-db-mixed.log" 03 --smoke --workloads db,mixed
+  # Chapter 08's own race: the backend started, its URL given to both servers (about 20 s).
+  self_race --trip "${ROOT}/.results/bench-trip.log" 08 --smoke
 }
 
-# Races solution 03 against itself with bench.sh OPTION..., then checks its JSON with
-# TestBench CHECK (--smoke: every field is there; --same: every verdict is "the same";
-# --db-mixed: the pool's options and the background load reached the servers).
+# Races chapter NN's solution against itself with bench.sh OPTION..., then checks its JSON
+# with TestBench CHECK (--smoke: every field is there; --same: every verdict is "the same";
+# --db-mixed: the pool's options and the background load reached the servers; --trip: both
+# made their trips through the backend the race started).
 self_race() {
-  local check="$1" log="$2" json status=0
-  shift 2
+  local check="$1" log="$2" chapter="$3" json status=0
+  shift 3
   json="$(mktemp)"
   rm -f "${json}"
   mkdir -p "${ROOT}/.results"
-  "${ROOT}/scripts/bench.sh" 03 --solution-vs-solution "$@" --out "${json}" >"${log}" 2>&1 || status=$?
+  "${ROOT}/scripts/bench.sh" "${chapter}" --solution-vs-solution "$@" --out "${json}" >"${log}" 2>&1 || status=$?
   if [[ ${status} -eq 0 ]]; then
-    pass "bench.sh 03 --solution-vs-solution $* exits 0"
+    pass "bench.sh ${chapter} --solution-vs-solution $* exits 0"
   else
-    fail "bench.sh 03 --solution-vs-solution $* exits ${status} (see ${log})"
+    fail "bench.sh ${chapter} --solution-vs-solution $* exits ${status} (see ${log})"
   fi
   count_lines "${JBANG}" "${ROOT}/scripts/bench/TestBench.java" "${check}" "${json}" || true
   rm -f "${json}"

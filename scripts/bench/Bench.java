@@ -38,7 +38,8 @@ class Bench {
         List<Server> servers = Server.lineUp(given, chapters);
         Chapters.Chapter own = given.all() ? null : chapters.get(given.chapter());
         Options o = given.workloads() != null ? given
-                : given.racing(own != null && own.benchWorkloads() != null ? Plan.pick(own.benchWorkloads()) : Plan.standard());
+                : given.racing(own != null && own.benchWorkloads() != null ? Plan.pick(own.benchWorkloads())
+                        : given.mode().name().equals("smoke") ? Plan.pick("hello") : Plan.standard());
         boolean backend = servers.stream().anyMatch(Server::callsBackend) || o.workloads().stream().anyMatch(Plan.Workload::callsBackend);
         if (o.url() != null) {
             try {

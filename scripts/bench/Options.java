@@ -46,7 +46,6 @@ record Options(String chapter, boolean all, boolean baseline, boolean selfRace, 
         if (all && (url != null || selfRace)) usage("--all races the reference solutions: no --url or --solution-vs-solution");
         if (pid != null && url == null) usage("--pid goes with --url");
         if (url != null && selfRace) usage("--url or --solution-vs-solution, not both");
-        if (mode.name().equals("smoke") && workloadList == null) workloadList = "hello";
         List<Plan.Workload> workloads = null; // the chapter's own, or the standard ones (Bench)
         if (workloadList != null) {
             try {
@@ -108,7 +107,7 @@ record Options(String chapter, boolean all, boolean baseline, boolean selfRace, 
 
               --quick             2-4 warm-ups of 2 s and 3 runs of 2 s per workload and server (the default; 1.5-3 min a chapter here)
               --thorough          2-6 warm-ups of 10 s and 5 runs of 10 s (io: 30 s): steadier figures, several times longer
-              --smoke             hello only, 1 s runs: proves the bench works, measures nothing
+              --smoke             1 s runs, of hello only (or the chapter's own workloads): proves the bench works, measures nothing
               --workloads LIST    some of hello,io,cpu,mixed,db,idle (or io-100, io-1000, io-2000), trip
               --url URL           race a server that is already running (any language) instead of the exercise
               --pid PID           with --url: its process, for CPU, memory and thread figures

@@ -21,7 +21,7 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * Runs the benchmark's unit tests (scripts/test/BenchTests.java), or with {@code --smoke FILE}
  * checks the JSON of a smoke run (a solution raced against itself), with {@code --same FILE}
  * the verdicts of a self-race, with {@code --db-mixed FILE} a race of the db and mixed
- * workloads: one ok/FAIL line per check, then "N passed, N failed". The unit tests read the chapter registry and the committed
+ * workloads, with {@code --trip FILE} chapter 08's race against its backend: one ok/FAIL line per check, then "N passed, N failed". The unit tests read the chapter registry and the committed
  * results (site/static/bench/) of the course that holds the current folder.
  */
 class TestBench {
@@ -36,7 +36,8 @@ class TestBench {
                 case "--smoke" -> smoke(file);
                 case "--same" -> same(file);
                 case "--db-mixed" -> dbMixed(file);
-                default -> throw new IllegalArgumentException("usage: TestBench [--smoke|--same|--db-mixed FILE]");
+                case "--trip" -> trip(file);
+                default -> throw new IllegalArgumentException("usage: TestBench [--smoke|--same|--db-mixed|--trip FILE]");
             }
             checked.finish();
         }
@@ -108,9 +109,7 @@ class TestBench {
                 }
                 if ("db".equals(w.id())) {
                     seen++;
-                    double percent = Stats.known(r.percentOfBound());
-                    check("db " + r.server() + ": every query answered 2xx, at " + Stats.figure(percent) + "% of the pool's bound (at least 50%)",
-                            r.errors() + r.non2xx() == 0 && percent >= 50 && r.flags().isEmpty(), "non-2xx " + r.non2xx() + ", flags " + r.flags());
+                    atHalfTheBound("db " + r.server() + ": every query answered 2xx", "the pool's bound", r);
                 } else if ("mixed".equals(w.id())) {
                     seen++;
                     double busy = Stats.known(r.cpuSeconds()) / runSeconds;
@@ -120,6 +119,30 @@ class TestBench {
             }
         }
         check("the race measured db and mixed for both servers", seen == 4, seen + " results");
+    }
+
+    /** A sleep-bound result: every answer 2xx, at least half its bound, unflagged. */
+    static void atHalfTheBound(String what, String bound, BenchReport.LoadResult r) {
+        double percent = Stats.known(r.percentOfBound());
+        check(what + ", at " + Stats.figure(percent) + "% of " + bound + " (at least 50%)",
+                r.errors() + r.non2xx() == 0 && percent >= 50 && r.flags().isEmpty(), "non-2xx " + r.non2xx() + ", flags " + r.flags());
+    }
+
+    /** Chapter 08's race: both servers made their trips through the backend the race started. */
+    static void trip(Path file) throws Exception {
+        BenchReport report = BenchReport.read(Files.readString(file));
+        int seen = 0;
+        for (BenchReport.WorkloadEntry w : report.workloads()) {
+            for (BenchReport.Result result : w.results()) {
+                if ("trip".equals(w.id()) && result instanceof BenchReport.LoadResult r) {
+                    seen++;
+                    atHalfTheBound("trip " + r.server() + ": every trip answered 2xx", "Little's bound", r);
+                }
+            }
+        }
+        boolean backend = report.methodology().notes().stream().anyMatch(n -> n.startsWith("trip:"));
+        check("the race measured trip for both servers, against the backend it started", seen == 2 && backend,
+                seen + " results; the methodology " + (backend ? "names" : "does not name") + " the backend");
     }
 
     /** A server raced against itself: on every load workload the verdict must be "the same", with its interval. */
