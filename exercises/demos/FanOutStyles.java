@@ -13,12 +13,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.StructuredTaskScope;
 import java.util.concurrent.StructuredTaskScope.Joiner;
 import java.util.concurrent.StructuredTaskScope.Subtask;
 
 /**
- * Chapter 08's demo: one trip of four calls, written four ways, against a local backend that
+ * Chapter 08's demo: one trip of four calls, written six ways, against a local backend that
  * sees every call (scripts/checks/Backend.java, the grader's). For each way: how long four
  * calls of 500 ms take, how long a trip whose second call fails takes to fail, and how many
  * of its other calls ran to their end anyway. Run: jbang exercises/demos/FanOutStyles.java
@@ -38,6 +41,30 @@ class FanOutStyles {
         return answers;
     }
     // end::serial[]
+
+    static final ExecutorService POOL = Executors.newFixedThreadPool(4, Thread.ofPlatform().daemon().factory());
+
+    // tag::pool[]
+    static List<String> pool(List<String> paths) throws Exception {
+        List<Future<String>> legs = new ArrayList<>();
+        for (String path : paths) legs.add(POOL.submit(() -> call(path)));
+        List<String> answers = new ArrayList<>();
+        for (Future<String> leg : legs) answers.add(leg.get()); // a failure shows when its turn comes
+        return answers;
+    }
+    // end::pool[]
+
+    // tag::virtual[]
+    static List<String> virtualThreads(List<String> paths) throws Exception {
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<String>> legs = new ArrayList<>();
+            for (String path : paths) legs.add(threads.submit(() -> call(path)));
+            List<String> answers = new ArrayList<>();
+            for (Future<String> leg : legs) answers.add(leg.get());
+            return answers;
+        } // close() waits for every leg, needed or not
+    }
+    // end::virtual[]
 
     // tag::all-of[]
     static List<String> allOf(List<String> paths) throws Exception {
@@ -98,8 +125,11 @@ class FanOutStyles {
             serial(List.of("/io?ms=1")); // the client's first use loads its classes
             structured(List.of("/io?ms=1", "/io?ms=1"));
             allOf(List.of("/io?ms=1"));
+            pool(List.of("/io?ms=1"));
             System.out.printf("%-20s %12s %14s   %s%n", "", "4 x 500 ms", "one fails", "its other calls that ran to their end");
             for (var style : List.<Object[]>of(new Object[] {"serial", (Style) FanOutStyles::serial},
+                    new Object[] {"a pool of 4 threads", (Style) FanOutStyles::pool},
+                    new Object[] {"virtual threads", (Style) FanOutStyles::virtualThreads},
                     new Object[] {"allOf", (Style) FanOutStyles::allOf},
                     new Object[] {"futures, fail fast", (Style) FanOutStyles::failFastFutures},
                     new Object[] {"structured", (Style) FanOutStyles::structured})) {

@@ -152,7 +152,7 @@ class Ch02Checks {
     void workersSurvive() throws Exception {
         settle();
         for (int i = 0; i < THREADS * 2; i++) {
-            try (Client c = Client.connect(2000)) {
+            try (Client c = Client.connect(1000)) { // a worker that lives answers /fail at once
                 c.send(Client.request("GET", "/fail")).read();
             } catch (AssertionError | java.io.IOException e) {
                 // what matters is what comes after

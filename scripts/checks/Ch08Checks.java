@@ -68,11 +68,11 @@ class Ch08Checks {
     void failFast() throws Exception {
         Backend b = Backend.current();
         b.reset();
-        Client.Timed t = trip("legs=4&ms=4000&fail=1", "check-fail", 8000);
+        Client.Timed t = trip("legs=4&ms=3000&fail=1", "check-fail", 6000);
         assertEquals(502, t.reply().status(), "a trip whose leg 1 fails answered '" + t.reply().statusLine() + "' after "
                 + Client.seconds((int) t.ms()));
-        assertTrue(t.ms() < 3000, "the 502 came after " + Client.seconds((int) t.ms())
-                + ": it waited for the other legs (4 s each) instead of cancelling them");
+        assertTrue(t.ms() < 2000, "the 502 came after " + Client.seconds((int) t.ms())
+                + ": it waited for the other legs (3 s each) instead of cancelling them");
         b.awaitIdle(3000);
         List<Backend.Call> io = ioCalls(b);
         long answered = io.stream().filter(Predicate.not(Backend.Call::closedEarly)).count();
@@ -88,10 +88,10 @@ class Ch08Checks {
     void deadline() throws Exception {
         Backend b = Backend.current();
         b.reset();
-        Client.Timed t = trip("legs=3&ms=4000&deadline=500", "check-deadline", 3000);
-        assertEquals(504, t.reply().status(), "a trip with a deadline of 500 ms, of legs that take 4 s, answered '"
+        Client.Timed t = trip("legs=3&ms=3000&deadline=500", "check-deadline", 2500);
+        assertEquals(504, t.reply().status(), "a trip with a deadline of 500 ms, of legs that take 3 s, answered '"
                 + t.reply().statusLine() + "' after " + Client.seconds((int) t.ms()));
-        assertTrue(t.ms() < 2500, "the 504 came after " + Client.seconds((int) t.ms()) + ", not at about 0.5 s (a busy machine adds"
+        assertTrue(t.ms() < 2000, "the 504 came after " + Client.seconds((int) t.ms()) + ", not at about 0.5 s (a busy machine adds"
                 + " some, not seconds)");
         b.awaitIdle(3000);
         long answered = ioCalls(b).stream().filter(Predicate.not(Backend.Call::closedEarly)).count();

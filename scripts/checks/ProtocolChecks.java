@@ -63,7 +63,7 @@ class ProtocolChecks {
            see = "protocol#partial-requests")
     void requestInPieces() throws Exception {
         try (Client c = Client.connect()) {
-            c.sendInPieces(Client.request("GET", "/bytes?n=5", "User-Agent: pieces"), 12, 100);
+            c.sendInPieces(Client.request("GET", "/bytes?n=5", "User-Agent: pieces"), 12, 30); // 30 ms apart: each piece its own read
             assertEquals("ABCDE", c.read().text());
         }
     }
