@@ -18,6 +18,12 @@ import java.util.stream.Collectors;
 class Ch08Checks {
     static final int MAX_OUTBOUND = 8;
     static final String ID_HEADER = "X-Request-Id";
+    /**
+     * Growth in platform threads and open files that 1000 trips may leave: pools that grow with
+     * the load (the HTTP client's workers, the JIT's compiler threads) and kept-alive connections
+     * stay well under it; a leak per trip or per call leaves thousands.
+     */
+    static final int LEFT_OVER = 64;
 
     /** A trip with the request id {@code id} (none when null), timed from connecting to the whole answer. */
     static Client.Timed trip(String query, String id, int readTimeoutMs) throws Exception {
@@ -191,11 +197,11 @@ class Ch08Checks {
                 + "-1: not sent, after one got none or past 40 s)");
         assertTrue(b.awaitIdle(3000), b.inFlight() + " calls were still in flight at the backend 3 s after the last trip was answered");
         int threadsAfter = inspect.platformThreads().size();
-        assertTrue(threadsAfter <= threadsBefore + MAX_OUTBOUND, "the server had " + threadsBefore + " platform threads before the 1000 trips and "
+        assertTrue(threadsAfter <= threadsBefore + LEFT_OVER, "the server had " + threadsBefore + " platform threads before the 1000 trips and "
                 + threadsAfter + " after");
         var filesAfter = inspect.openFiles();
         if (filesBefore.isPresent() && filesAfter.isPresent()) {
-            assertTrue(filesAfter.getAsInt() <= filesBefore.getAsInt() + 2 * MAX_OUTBOUND, "the server had " + filesBefore.getAsInt()
+            assertTrue(filesAfter.getAsInt() <= filesBefore.getAsInt() + LEFT_OVER, "the server had " + filesBefore.getAsInt()
                     + " open files before the 1000 trips and " + filesAfter.getAsInt() + " after; the backend has " + b.open() + " connections open");
         }
     }
