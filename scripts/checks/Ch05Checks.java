@@ -75,9 +75,11 @@ class Ch05Checks {
            see = "chapters/05-virtual-threads#limiting-concurrency")
     void limit() throws Exception {
         try (Clients held = new Clients().connectAtOnce(LIMIT, 10_000)) {
-            // Half a request on each: the server has every connection then (a client's connect can
-            // return before the server has queued it, under a burst), and each waits for the rest.
-            held.sendAll("GET / HTTP/1.1\r\n");
+            // A head and no body on each: the server has every connection then (a client's connect can
+            // return before the server has queued it, under a burst), and each waits for the body. Not
+            // half a head: --header-timeout (1.5 s) would answer 408 and free the first permits while
+            // the last connections are still sending; a body may wait --idle-timeout (3 s).
+            held.sendAll("POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\n\r\n");
             Thread.sleep(500); // all accepted, all holding a permit
             Client.Timed extra = Client.timed(Client.request("GET", "/"), 2000);
             assertEquals(503, extra.reply().status(),
