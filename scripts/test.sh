@@ -312,12 +312,14 @@ step_bench() {
   self_race --db-mixed "${ROOT}/.results/bench-db-mixed.log" 03 --smoke --workloads db,mixed
   # Chapter 08's own race: the backend started, its URL given to both servers (about 20 s).
   self_race --trip "${ROOT}/.results/bench-trip.log" 08 --smoke
+  # The ramp's first two steps: the steps run, the summary written, nobody broken (about 20 s).
+  self_race --ramp "${ROOT}/.results/bench-ramp.log" 03 --smoke --ramp
 }
 
 # Races chapter NN's solution against itself with bench.sh OPTION..., then checks its JSON
 # with TestBench CHECK (--smoke: every field is there; --same: every verdict is "the same";
 # --db-mixed: the pool's options and the background load reached the servers; --trip: both
-# made their trips through the backend the race started).
+# made their trips through the backend the race started; --ramp: both held the first steps).
 self_race() {
   local check="$1" log="$2" chapter="$3" json status=0
   shift 3

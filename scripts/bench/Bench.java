@@ -2,7 +2,7 @@
 //JAVA 25
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES Options.java Plan.java Server.java LoadRace.java Tally.java Sampler.java IdleRace.java Idle.java
-//SOURCES MachineFacts.java BenchReport.java Report.java Verdict.java Stats.java Bombardier.java Progress.java
+//SOURCES MachineFacts.java Cpus.java Ramp.java Spike.java Soak.java BenchReport.java Report.java Verdict.java Stats.java Bombardier.java Progress.java
 //SOURCES ../lib/Jackson.java ../lib/Chapters.java ../lib/Results.java ../lib/Target.java
 //SOURCES ../lib/Inspect.java ../lib/Unavailable.java
 
@@ -50,9 +50,9 @@ class Bench {
             if (o.pid() != null && ProcessHandle.of(o.pid()).isEmpty()) Options.environment("no process " + o.pid() + " (--pid)");
         }
 
-        boolean pin = MachineFacts.canPin();
-        Bombardier bombardier = new Bombardier(o.bombardier(), pin ? List.of("taskset", "-c", "1") : List.of());
-        BenchReport.Machine machine = MachineFacts.read(o.jbang(), bombardier.version(), pin);
+        Cpus cpus = MachineFacts.cpus(o.serverCpus());
+        Bombardier bombardier = new Bombardier(o.bombardier());
+        BenchReport.Machine machine = MachineFacts.read(o.jbang(), bombardier.version(), cpus);
         IdleRace.Budget idle = IdleRace.budget();
 
         Instant began = Instant.now();
@@ -60,36 +60,58 @@ class Bench {
         header(o, chapters, servers, machine, p);
 
         // Start the servers, all at once, and keep them running for the whole race.
-        Progress progress = new Progress(o.tty(), o.mode(), o.workloads(), servers.size());
-        Target calls = backend ? Server.startBackend(o, pin) : null;
+        Progress progress = new Progress(o.tty(), o.mode(), o.workloads(), servers.size(),
+                o.spike() ? 80 : o.soakMinutes() > 0 ? Soak.windows(o.soakMinutes()) * (Soak.WINDOW_SECONDS + 2.0) : 0);
+        Target calls = backend ? Server.startBackend(o) : null;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             servers.forEach(Server::stop);
             if (calls != null) calls.stop();
         }));
-        Server.startAll(servers, o, pin, progress);
+        Server.startAll(servers, o, progress);
 
         List<BenchReport.WorkloadEntry> entries = new ArrayList<>();
         List<String> flags = new ArrayList<>();
+        Map<String, Integer> brokeAt = new java.util.HashMap<>(); // the ramp: where each server broke
         String compareTo = o.all() ? (o.baseline() ? "netty" : null) : "reference";
-        LoadRace load = new LoadRace(o.mode(), bombardier, progress);
         for (Plan.Workload w : o.workloads()) {
-            List<BenchReport.Result> results = Report.ratios(
-                    w.idle() ? IdleRace.run(w, servers, idle.connections(), progress) : load.run(w, servers), compareTo, o.mode().name());
+            BenchReport.CpuSplit split = cpus.of(w);
+            share(cpus, split, servers, calls);
+            LoadRace load = new LoadRace(o.mode(), bombardier.on(split.load(), cpus.count(split.load())), progress);
+            List<BenchReport.Result> results = Report.ratios(w.idle() ? IdleRace.run(w, servers, idle.connections(), progress)
+                    : load.run(w, servers, s -> Ramp.sitOut(brokeAt, s.id)), compareTo, o.mode().name());
             for (BenchReport.Result r : results) {
+                if (w.ramp()) { // errors past a breaking point are the ramp's finding, not a failure
+                    if (Ramp.broke(r) != null) brokeAt.putIfAbsent(r.server(), w.connections());
+                    continue;
+                }
                 for (String f : r.flags()) flags.add(w.id() + ", " + r.server() + ": " + f);
             }
             entries.add(new BenchReport.WorkloadEntry(w.id(), w.group(), w.description(), w.idle() ? "/" : w.path(),
                     w.idle() ? idle.connections() : w.connections(), w.serviceMillis(), w.idle() ? null : w.timeoutSeconds(),
-                    Stats.figure(w.boundRps()), results));
+                    Stats.figure(w.boundRps()), split, results));
+        }
+        BenchReport.SpikeSummary spike = null;
+        BenchReport.SoakSummary soak = null;
+        if (o.spike() || o.soakMinutes() > 0) {
+            BenchReport.CpuSplit split = cpus.of(o.spike() ? Spike.WORKLOAD : Soak.WORKLOAD);
+            share(cpus, split, servers, calls);
+            Bombardier b = bombardier.on(split.load(), cpus.count(split.load()));
+            if (o.spike()) {
+                spike = Spike.summary(servers.stream().map(s -> Spike.run(s, b, progress)).toList());
+                spike.servers().forEach(s -> s.flags().forEach(f -> flags.add("spike, " + s.server() + ": " + f)));
+            } else {
+                soak = Soak.summary(o.soakMinutes(), servers.stream().map(s -> Soak.run(s, b, o.soakMinutes(), progress)).toList());
+                soak.servers().forEach(s -> s.flags().forEach(f -> flags.add("soak, " + s.server() + ": " + f)));
+            }
         }
         progress.done();
         servers.forEach(Server::stop);
         if (calls != null) calls.stop();
 
-        boolean urlPinnedLate = servers.stream().anyMatch(s -> s.file == null && s.pinned);
         BenchReport report = new BenchReport(BenchReport.SCHEMA, o.all() ? "all" : "chapter", Options.command(args), o.chapter(),
-                began.toString(), flags.isEmpty() ? 0 : 1, compareTo, machine, Plan.methodology(o.mode(), pin, idle.note(), urlPinnedLate, backend),
-                servers.stream().map(s -> s.entry(o.root())).toList(), entries, flags, Duration.between(began, Instant.now()).toSeconds());
+                began.toString(), flags.isEmpty() ? 0 : 1, compareTo, machine, Plan.methodology(o.mode(), cpus, idle.note(), backend),
+                servers.stream().map(s -> s.entry(o.root())).toList(), entries,
+                o.ramp() ? Ramp.summarize(entries, servers.stream().map(s -> s.id).toList()) : null, spike, soak, flags, Duration.between(began, Instant.now()).toSeconds());
 
         Report.print(out, report, o.color());
         Path file;
@@ -125,6 +147,17 @@ class Bench {
         out.println(p.dim("  " + machine.pinning()));
         out.println(p.dim("  " + machine.cores() + " CPUs, " + machine.java() + ", " + machine.bombardier()
                 + "; other work on this machine skews the figures"));
+    }
+
+    /**
+     * Pins every server to the workload's server CPUs (every CPU when only the load is limited),
+     * and the backend, if any, with Bombardier; nothing when the machine cannot pin.
+     */
+    private static void share(Cpus cpus, BenchReport.CpuSplit split, List<Server> servers, Target backend) {
+        if (!cpus.canPin()) return;
+        String all = cpus.total() == 1 ? "0" : "0-" + (cpus.total() - 1);
+        for (Server s : servers) s.pinTo(split.servers() == null ? all : split.servers());
+        if (backend != null && backend.pid() != null) Server.pinRunning(backend.pid(), split.load() == null ? all : split.load());
     }
 
     /** Lets a server settle between turns (sockets closing, a GC). */

@@ -21,12 +21,17 @@ import java.util.Map;
  * @param compareTo   the server every ratio divides by: "reference", "netty", or null
  * @param servers     in chart order
  * @param workloads   in the order they ran
+ * @param ramp        with --ramp, where each server broke (its steps are the workloads ramp-N); else absent
+ * @param spike       with --spike, how each server came through the spikes ({@link Spike}); else absent
+ * @param soak        with --soak, what each server's memory, files and threads did under constant load ({@link Soak}); else absent
  * @param flags       every result's flags, each with its workload and server
  * @param seconds     how long the whole race took
  */
 record BenchReport(String schema, String kind, String command, String chapter, String date, int exit, String compareTo,
                    Machine machine, Methodology methodology, List<ServerEntry> servers, List<WorkloadEntry> workloads,
-                   List<String> flags, long seconds) {
+                   @JsonInclude(JsonInclude.Include.NON_NULL) RampSummary ramp,
+                   @JsonInclude(JsonInclude.Include.NON_NULL) SpikeSummary spike,
+                   @JsonInclude(JsonInclude.Include.NON_NULL) SoakSummary soak, List<String> flags, long seconds) {
     static final String SCHEMA = "course-bench/1";
 
     /** Reads a results file; IllegalArgumentException when it is not one. */
@@ -64,11 +69,21 @@ record BenchReport(String schema, String kind, String command, String chapter, S
 
     /**
      * A workload and each server's result on it, in {@code servers} order. {@code group} is
-     * "hello", "io", "cpu" or "idle"; {@code timeoutSeconds} is null for idle; {@code boundRps}
+     * "hello", "io", "cpu" or "idle"; {@code timeoutSeconds} is null for idle; {@code cpus}, the
+     * split of the CPUs it ran on; {@code boundRps}
      * (Little's law) is null but for the sleep-bound io workloads.
      */
     record WorkloadEntry(String id, String group, String description, String path, int connections, double serviceMillis,
-                         Integer timeoutSeconds, Double boundRps, List<Result> results) {}
+                         Integer timeoutSeconds, Double boundRps, @JsonInclude(JsonInclude.Include.NON_NULL) CpuSplit cpus,
+                         List<Result> results) {}
+
+    /**
+     * Where a workload ran ({@link Cpus}): {@code servers} and {@code load}, taskset CPU lists such
+     * as "0-1" or "1", or null where that side was not pinned; {@code words} says it in a line.
+     * Absent in files written before races split the CPUs (they pinned servers to CPU 0 and
+     * Bombardier to CPU 1 throughout).
+     */
+    record CpuSplit(String servers, String load, String words) {}
 
     /**
      * One server's result on one workload: a load result, an idle result, or skipped. Jackson
@@ -149,13 +164,14 @@ record BenchReport(String schema, String kind, String command, String chapter, S
     sealed interface Ratio permits LoadRatio, IdleRatio {}
 
     /**
-     * Ratios of medians; {@code rpsInterval}, absent in files written before it existed and when
+     * Ratios of medians; {@code cpuPerRequest}, the server's CPU time per answer over the compared
+     * server's (absent in older files, and where either is unknown); {@code rpsInterval}, absent in files written before it existed and when
      * fewer than two turns were paired, says how far the turns agree and what that allows ({@link Verdict}).
      */
-    record LoadRatio(Double rps, Double p50, Double p99, @JsonInclude(JsonInclude.Include.NON_NULL) Interval rpsInterval)
-            implements Ratio {
+    record LoadRatio(Double rps, Double p50, Double p99, @JsonInclude(JsonInclude.Include.NON_NULL) Double cpuPerRequest,
+                     @JsonInclude(JsonInclude.Include.NON_NULL) Interval rpsInterval) implements Ratio {
         LoadRatio(Double rps, Double p50, Double p99) {
-            this(rps, p50, p99, null);
+            this(rps, p50, p99, null, null);
         }
     }
 
@@ -168,4 +184,61 @@ record BenchReport(String schema, String kind, String command, String chapter, S
                     @JsonInclude(JsonInclude.Include.NON_NULL) String advice) {}
 
     record IdleRatio(Double heapPerConnection, Double rssPerConnection) implements Ratio {}
+
+    /**
+     * The ramp ({@link Ramp}): {@code path} at the connections of {@code steps}, one run a step;
+     * a step breaks a server when over {@code maxErrorPercent} of its requests fail or its p99
+     * passes {@code maxP99Ms}, and a server sits out the steps after the one that broke it.
+     */
+    record RampSummary(String path, double maxErrorPercent, double maxP99Ms, List<Integer> steps, List<BreakingPoint> servers) {}
+
+    /**
+     * One server on the ramp: the most connections it held ({@code held}, null when none), the
+     * step that broke it ({@code brokeAt}, null when none did) and {@code why}: what broke it,
+     * or why it ran no further (a step skipped: it stopped, or has no such endpoint).
+     */
+    record BreakingPoint(String server, Integer held, Integer brokeAt, String why) {}
+
+    /**
+     * The spikes ({@link Spike}): {@code path} at {@code base} connections, then {@code peak} for
+     * {@code peakSeconds}, then {@code base} again, {@code cycles} times; the load runs in windows
+     * of {@code windowSeconds}, and a server has recovered at the first window after a spike whose
+     * req/s is within {@code recoveredWithinPercent} of its baseline, with no failed request.
+     */
+    record SpikeSummary(String path, int base, int peak, int cycles, int windowSeconds, int peakSeconds,
+                        double recoveredWithinPercent, List<SpikeServer> servers) {}
+
+    /**
+     * One server through the spikes: {@code skipReason} when it sat them out (its baseline
+     * already failed); its baseline (median req/s of the first windows, threads and open files
+     * after them); each cycle; every window in order, to draw; {@code flags}: a spike it did not
+     * recover from, or files or threads that stayed up.
+     */
+    record SpikeServer(String server, String skipReason, Double baselineRps, Integer baselineThreads, Integer baselineFiles,
+                       List<SpikeCycle> cycles, List<SpikeWindow> windows, List<String> flags) {}
+
+    /** A cycle: the spike's figures, how long until a window was back ({@code recoveredAfterSeconds}, null: not within the windows tried), threads and files then. */
+    record SpikeCycle(int cycle, Double peakRps, long peakFailed, Double peakP99Ms, Integer recoveredAfterSeconds,
+                      Integer threads, Integer files) {}
+
+    /** One window of load: when it began ({@code atSeconds}, from the server's first window), "baseline", "spike" or "after". */
+    record SpikeWindow(double atSeconds, String phase, int cycle, int connections, Double rps, long failed, Double p99Ms) {}
+
+    /**
+     * The soak ({@link Soak}): {@code path} at {@code connections} for {@code minutes} a server,
+     * in windows of {@code windowSeconds}, sampled after each; memory that grew past
+     * {@code growthPercent} (and 4 MiB) from the middle third of the samples to the last is
+     * flagged, and so are files and threads that grew by more than 16 and 8.
+     */
+    record SoakSummary(String path, int connections, double minutes, int windowSeconds, double growthPercent, List<SoakServer> servers) {}
+
+    /**
+     * One server's soak: its samples; the slope per minute of heap after GC, RSS, open files and
+     * threads (least squares, null when unknown); median req/s; {@code flags}: what grew.
+     */
+    record SoakServer(String server, String skipReason, Double rps, long failed, Double heapBytesPerMinute, Double rssBytesPerMinute,
+                      Double filesPerMinute, Double threadsPerMinute, List<SoakSample> samples, List<String> flags) {}
+
+    /** One sample, after a window: its req/s and failures, then the server's heap after a full GC, RSS, threads and files. */
+    record SoakSample(double atSeconds, Double rps, long failed, Double heapAfterGcBytes, Long rssBytes, Integer threads, Integer files) {}
 }

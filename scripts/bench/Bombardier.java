@@ -49,16 +49,27 @@ final class Bombardier {
     }
 
     private final String binary;
-    private final List<String> prefix; // e.g. taskset -c 1
+    private final String cpus; // a taskset CPU list ("1"), or null: not pinned
+    private final int cores;
 
-    Bombardier(String binary, List<String> prefix) {
-        this.binary = binary;
-        this.prefix = prefix;
+    Bombardier(String binary) {
+        this(binary, null, Runtime.getRuntime().availableProcessors());
     }
 
-    /** The cores Bombardier may run on: one when pinned with taskset, else all of them. */
+    private Bombardier(String binary, String cpus, int cores) {
+        this.binary = binary;
+        this.cpus = cpus;
+        this.cores = cores;
+    }
+
+    /** The same Bombardier on the CPUs of the taskset list {@code list} ({@code count} of them), or on any when null. */
+    Bombardier on(String list, int count) {
+        return new Bombardier(binary, list, list == null ? Runtime.getRuntime().availableProcessors() : count);
+    }
+
+    /** The cores Bombardier may run on: those it is pinned to, else all of them. */
     int cores() {
-        return prefix.contains("taskset") ? 1 : Runtime.getRuntime().availableProcessors();
+        return cores;
     }
 
     /** The version line Bombardier prints, e.g. "bombardier version v1.2.6 linux/amd64". */
@@ -139,7 +150,8 @@ final class Bombardier {
 
     /** The command both loads share, up to the URL: {@code connections} for {@code seconds}, each answer awaited {@code timeoutSeconds}. */
     private List<String> command(int connections, int seconds, int timeoutSeconds) {
-        List<String> command = new ArrayList<>(prefix);
+        List<String> command = new ArrayList<>();
+        if (cpus != null) command.addAll(List.of("taskset", "-c", cpus));
         command.addAll(List.of(binary, "-c", String.valueOf(connections), "-d", seconds + "s", "-p", "r", "--timeout", timeoutSeconds + "s"));
         return command;
     }

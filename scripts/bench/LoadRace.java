@@ -25,8 +25,16 @@ final class LoadRace {
 
     /** Races the servers on {@code w}: one result per server, in their order. */
     List<BenchReport.Result> run(Plan.Workload w, List<Server> servers) {
+        return run(w, servers, s -> null);
+    }
+
+    /** The same, but a server for which {@code sitOut} gives a reason sits this workload out (a ramp's step after the one that broke it). */
+    List<BenchReport.Result> run(Plan.Workload w, List<Server> servers, java.util.function.Function<Server, String> sitOut) {
         List<Tally> tallies = new ArrayList<>();
-        for (Server s : servers) tallies.add(new Tally(s, probe(s, w)));
+        for (Server s : servers) {
+            String out = sitOut.apply(s);
+            tallies.add(new Tally(s, out != null ? out : probe(s, w)));
+        }
         // Warm up, each server until it is steady (or the most warm-ups), taking turns; then the measured runs, taking turns.
         int minWarm = mode.warmupsFor(w);
         int maxWarm = mode.maxWarmupsFor(w);

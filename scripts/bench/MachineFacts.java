@@ -8,23 +8,27 @@ import java.nio.file.Path;
 final class MachineFacts {
     private MachineFacts() {}
 
-    /** Whether servers and Bombardier get a CPU each: taskset is there and there are at least 2 CPUs. */
+    /** Whether servers and Bombardier can be given CPUs of their own: taskset is there and there are at least 2 CPUs. */
     static boolean canPin() {
         return onPath("taskset") && Runtime.getRuntime().availableProcessors() >= 2;
     }
 
-    static BenchReport.Machine read(String jbang, String bombardierVersion, boolean pin) {
+    /** The CPUs of this machine, shared as {@code --server-cpus} asks (0: the default split). */
+    static Cpus cpus(int serverCpus) {
+        return new Cpus(Runtime.getRuntime().availableProcessors(), canPin(), serverCpus);
+    }
+
+    static BenchReport.Machine read(String jbang, String bombardierVersion, Cpus cpus) {
         int cores = Runtime.getRuntime().availableProcessors();
         Long memory = ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
                 ? os.getTotalMemorySize() : null;
         Long maxOpenFiles = ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.UnixOperatingSystemMXBean os
                 ? os.getMaxFileDescriptorCount() : null;
-        String pinning = pin ? "pinned: servers on CPU 0 (taskset -c 0), Bombardier on CPU 1 (taskset -c 1)"
-                : "not pinned: " + (onPath("taskset") ? "fewer than 2 CPUs" : "no taskset on this system")
-                + "; servers and Bombardier share the CPUs, so expect more spread";
+        String pinning = cpus.canPin() ? "CPUs " + cpus.rule()
+                : cpus.rule() + ", so expect more spread";
         return new BenchReport.Machine(cores, cpuModel(), memory,
                 new BenchReport.Os(System.getProperty("os.name"), System.getProperty("os.version"), System.getProperty("os.arch")),
-                "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")", jbangVersion(jbang), pin, pinning,
+                "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")", jbangVersion(jbang), cpus.canPin(), pinning,
                 "other programs running on this machine at the same time skew the figures", bombardierVersion, maxOpenFiles);
     }
 

@@ -9,14 +9,16 @@ import java.util.List;
  * {@code out}, whether to redraw progress and use colours). A problem with it exits 2.
  */
 record Options(String chapter, boolean all, boolean baseline, boolean selfRace, String url, Long pid, Plan.Mode mode,
-               List<Plan.Workload> workloads, Path root, String jbang, String bombardier, Path out, boolean tty,
+               List<Plan.Workload> workloads, boolean ramp, boolean spike, double soakMinutes, int serverCpus, Path root, String jbang, String bombardier, Path out, boolean tty,
                boolean color) {
 
     static Options parse(String[] args) {
         String chapter = null;
-        boolean all = false, baseline = false, selfRace = false, tty = false, color = false;
+        boolean all = false, baseline = false, selfRace = false, ramp = false, spike = false, tty = false, color = false;
+        double soakMinutes = 0;
         String url = null, workloadList = null, jbang = "jbang", bombardier = "bombardier";
         Long pid = null;
+        int serverCpus = 0; // the default split (Cpus)
         Plan.Mode mode = Plan.MODES.get("quick");
         Path root = Path.of(".").toAbsolutePath().normalize();
         Path out = null; // instead of .results/bench/NN.json (the self-test keeps the learner's results)
@@ -29,6 +31,21 @@ record Options(String chapter, boolean all, boolean baseline, boolean selfRace, 
                 case "--url" -> url = value(args, ++i);
                 case "--pid" -> pid = number(value(args, ++i), "--pid");
                 case "--baseline" -> baseline = true;
+                case "--ramp" -> ramp = true;
+                case "--spike" -> spike = true;
+                case "--soak" -> {
+                    String minutes = value(args, ++i);
+                    try {
+                        soakMinutes = Double.parseDouble(minutes);
+                    } catch (NumberFormatException e) {
+                        usage("--soak needs minutes, such as 5, not '" + minutes + "'");
+                    }
+                    if (!(soakMinutes > 0 && soakMinutes <= Soak.MAX_MINUTES)) usage("--soak takes from a fraction of a minute to " + (int) Soak.MAX_MINUTES);
+                }
+                case "--server-cpus" -> {
+                    serverCpus = (int) number(value(args, ++i), "--server-cpus");
+                    if (serverCpus < 1) usage("--server-cpus needs 1 or more");
+                }
                 case "--solution-vs-solution" -> selfRace = true;
                 case "--root" -> root = Path.of(value(args, ++i)).toAbsolutePath().normalize();
                 case "--jbang" -> jbang = value(args, ++i);
@@ -47,19 +64,27 @@ record Options(String chapter, boolean all, boolean baseline, boolean selfRace, 
         if (pid != null && url == null) usage("--pid goes with --url");
         if (url != null && selfRace) usage("--url or --solution-vs-solution, not both");
         List<Plan.Workload> workloads = null; // the chapter's own, or the standard ones (Bench)
-        if (workloadList != null) {
+        if ((ramp ? 1 : 0) + (spike ? 1 : 0) + (soakMinutes > 0 ? 1 : 0) > 1) usage("one phase at a time: --ramp, --spike or --soak");
+        if ((spike || soakMinutes > 0) && workloadList != null) usage("--spike and --soak run their own load: no --workloads");
+        if (spike || soakMinutes > 0) {
+            workloads = List.of();
+        } else if (ramp) {
+            if (workloadList != null) usage("--ramp runs its own steps: no --workloads");
+            workloads = Plan.ramp(IdleRace.budget().connections(), mode.name().equals("smoke"));
+            mode = mode.forRamp();
+        } else if (workloadList != null) {
             try {
                 workloads = Plan.pick(workloadList);
             } catch (IllegalArgumentException e) {
                 usage(e.getMessage());
             }
         }
-        return new Options(chapter, all, baseline || all, selfRace, url, pid, mode, workloads, root, jbang, bombardier, out, tty, color);
+        return new Options(chapter, all, baseline || all, selfRace, url, pid, mode, workloads, ramp, spike, soakMinutes, serverCpus, root, jbang, bombardier, out, tty, color);
     }
 
     /** The same options, racing {@code list}: the chapter's own workloads when none were named. */
     Options racing(List<Plan.Workload> list) {
-        return new Options(chapter, all, baseline, selfRace, url, pid, mode, list, root, jbang, bombardier, out, tty, color);
+        return new Options(chapter, all, baseline, selfRace, url, pid, mode, list, ramp, spike, soakMinutes, serverCpus, root, jbang, bombardier, out, tty, color);
     }
 
     /** The command as the learner typed it: scripts/bench.sh and its options, without the wrapper's own. */
@@ -112,6 +137,16 @@ record Options(String chapter, boolean all, boolean baseline, boolean selfRace, 
               --url URL           race a server that is already running (any language) instead of the exercise
               --pid PID           with --url: its process, for CPU, memory and thread figures
               --baseline          add a plain Netty server to the race
+              --ramp              instead of the workloads, the ramp: GET /io?ms=200 at 100, 250, 500, 1000, 2500, 5000 and
+                                  10,000 connections, one run of 5 s a step (thorough 10 s), each server until a step breaks
+                                  it (over 1% of requests fail, or p99 over 1 s): 2-6 minutes for a chapter, 10-20 for --all
+              --spike             instead of the workloads, the spikes: GET /io?ms=200 at 1000 connections, then 8000 for 5 s,
+                                  then 1000 again, 3 times: how long each server takes to come back, and whether its files
+                                  and threads do (about 1 minute a server)
+              --soak MIN          instead of the workloads, GET /io?ms=200 at 1000 connections for MIN minutes a server (60
+                                  at most), sampling heap after GC, RSS, open files and threads every 10 s: what grows
+              --server-cpus N     the servers on CPUs 0 to N-1 and Bombardier on the rest, on every workload (default: the
+                                  servers on every CPU, Bombardier sharing them, but on hello, where each gets half)
               --solution-vs-solution   race the reference solution against itself (a sanity check)
               --out FILE          write the JSON there instead of .results/bench/
 

@@ -21,7 +21,12 @@ final class Plan {
         }
 
         boolean sleepBound() {
-            return group.equals("io") || pooled() || callsBackend();
+            return group.equals("io") || ramp() || pooled() || callsBackend();
+        }
+
+        /** A step of the ramp ({@link Plan#ramp}): its errors are its finding, not a failure. */
+        boolean ramp() {
+            return group.equals("ramp");
         }
 
         /** trip: each request calls a backend ({@link #TRIP_LEGS} calls of {@link #serviceMillis} at once); chapter 08's race. */
@@ -41,6 +46,14 @@ final class Plan {
 
         boolean idle() {
             return group.equals("idle");
+        }
+
+        /**
+         * hello: Bombardier needs about as much CPU as the server it loads (tens of thousands of
+         * requests a second), so it gets CPUs of its own; every other load costs it little.
+         */
+        boolean loadCostsCpu() {
+            return group.equals("hello");
         }
 
         /** Well above the service time, so a slow answer is late, not lost; for db, above the longest wait for a connection. */
@@ -68,6 +81,23 @@ final class Plan {
             new Workload("trip", "trip", "GET /trip?legs=4&ms=100 (4 calls of 100 ms to a backend, at once) with 50 connections: 200 calls in flight",
                     "/trip?legs=" + Plan.TRIP_LEGS + "&ms=100", 50, 100));
 
+    /** The ramp's steps: connections to GET /io?ms=200, rising until each server breaks. */
+    static final int[] RAMP_STEPS = {100, 250, 500, 1000, 2500, 5000, 10_000};
+    /** A step breaks a server when more than this share of its requests fail (errors, timeouts, non-2xx)... */
+    static final double RAMP_MAX_ERROR_PERCENT = 1;
+    /** ...or when its p99 passes this: five times the 200 ms wait, a queue that no longer drains. */
+    static final double RAMP_MAX_P99_MS = 1000;
+
+    /** The ramp's steps up to {@code max} connections (what this process may open); with {@code smoke}, the first two. */
+    static List<Workload> ramp(int max, boolean smoke) {
+        List<Workload> steps = new ArrayList<>();
+        for (int c : RAMP_STEPS) {
+            if (c > max || smoke && steps.size() == 2) break;
+            steps.add(new Workload("ramp-" + c, "ramp", "GET /io?ms=200 with " + c + " connections, a step of the ramp", "/io?ms=200", c, 200));
+        }
+        return steps;
+    }
+
     /** The calls a trip of the trip workload makes. */
     static final int TRIP_LEGS = 4;
 
@@ -93,8 +123,15 @@ final class Plan {
 
         /** At least this many warm-ups for the workload (0 when it reuses its group's). */
         int warmupsFor(Workload w) {
-            return warmGroupOnce && !w.id().equals(WORKLOADS.stream().filter(x -> x.group().equals(w.group()))
+            List<Workload> all = w.ramp() ? ramp(Integer.MAX_VALUE, false) : WORKLOADS;
+            return warmGroupOnce && !w.id().equals(all.stream().filter(x -> x.group().equals(w.group()))
                     .findFirst().orElseThrow().id()) ? 0 : warmups;
+        }
+
+        /** The same warm-ups, then one run a step of the ramp: 5 s (thorough 10 s, smoke 1 s). */
+        Mode forRamp() {
+            int step = name.equals("smoke") ? 1 : name.equals("thorough") ? 10 : 5;
+            return new Mode(name + " ramp", warmups, maxWarmups, warmupSeconds, 1, step, step, true);
         }
 
         /** At most this many: warming up goes on while a warm-up was over 10% faster than the one before (the JIT is still at work). */
@@ -144,7 +181,7 @@ final class Plan {
      * fewer connections (null when it opens them all); {@code urlPinnedLate}: the --url server
      * was pinned after it started; {@code backend}: the race started a backend for the servers to call.
      */
-    static BenchReport.Methodology methodology(Mode mode, boolean pin, String idleNote, boolean urlPinnedLate, boolean backend) {
+    static BenchReport.Methodology methodology(Mode mode, Cpus cpus, String idleNote, boolean backend) {
         List<String> notes = new ArrayList<>();
         notes.add("requests per second = 2xx answers / the time Bombardier took (which includes connecting and waiting for the last answers)");
         notes.add("loadCpuPercent: Bombardier's own CPU use; near 100% it may be the bottleneck, and the result gets a note");
@@ -153,14 +190,17 @@ final class Plan {
         notes.add("db: every started server has a pool of " + DB_POOL + " database connections and waits up to " + DB_WAIT_MILLIS
                 + " ms for one (" + String.join(" ", dbOptions()) + "); its bound is the pool / the query time, whatever the connections");
         if (backend) {
-            notes.add("trip: the servers call a backend (scripts/checks/Backend.java, started for the race, on Bombardier's CPU when pinning), "
+            notes.add("trip: the servers call a backend (scripts/checks/Backend.java, started for the race, on Bombardier's CPUs), "
                     + TRIP_LEGS + " calls a trip; its bound is the connections / one call's time, when a trip's calls wait together");
         }
         notes.add("idle: heap after a full GC (jcmd GC.run) with the connections open minus before, divided by connections served; RSS likewise");
         if (idleNote != null) notes.add(idleNote);
-        notes.add(pin ? "servers pinned to CPU 0 and Bombardier to CPU 1; a JVM limited to one CPU sizes itself for one (Serial GC, fewer threads)"
-                : "not pinned");
-        if (pin && urlPinnedLate) notes.add("the --url server was pinned after it started: its JVM had sized itself for every CPU");
+        notes.add("CPUs, " + cpus.rule() + "; each workload's own split is in its entry (cpus)");
+        if (cpus.canPin()) {
+            notes.add("servers start unpinned, so each JVM sizes itself (GC, carriers, event loops) for every CPU, and are pinned "
+                    + "before each workload (taskset -a -p); a server on fewer CPUs than it sized itself for is like one on a busy machine");
+        }
+        notes.add("cpuMillisPerRequest: the server's CPU time / its 2xx answers; unlike req/s on hello, it does not depend on the load generator keeping up");
         return new BenchReport.Methodology(mode.name(), mode.warmups(), mode.maxWarmups(),
                 "at least warmups, at most maxWarmups: another while the last warm-up was over 10% faster than the one before",
                 mode.warmupSeconds(), mode.runs(), mode.runSeconds(), mode.ioRunSeconds(), mode.warmGroupOnce(),

@@ -21,8 +21,13 @@ final class Progress {
     private int drawn;                // characters on the line now
 
     Progress(boolean tty, Plan.Mode mode, List<Plan.Workload> workloads, int servers) {
+        this(tty, mode, workloads, servers, 0);
+    }
+
+    /** The same, with {@code extra} seconds a server for a phase (the spikes, the soak). */
+    Progress(boolean tty, Plan.Mode mode, List<Plan.Workload> workloads, int servers, double extra) {
         this.tty = tty;
-        double t = 0;
+        double t = servers * extra;
         for (Plan.Workload w : workloads) {
             t += w.idle() ? servers * 12.0
                     : servers * (mode.warmupsFor(w) * (mode.warmupSeconds() + 1.0) + mode.runs() * (mode.runSecondsFor(w) + 1.0));

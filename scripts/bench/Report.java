@@ -26,7 +26,7 @@ final class Report {
                 boolean busy = Stats.known(l.loadCpuPercent()) >= Tally.SATURATED_LOAD_PERCENT
                         || Stats.known(b.loadCpuPercent()) >= Tally.SATURATED_LOAD_PERCENT;
                 yield l.withRatio(new BenchReport.LoadRatio(Stats.figure(rps), Stats.figure(Stats.ratio(p50(l), p50(b))),
-                        Stats.figure(Stats.ratio(p99(l), p99(b))),
+                        Stats.figure(Stats.ratio(p99(l), p99(b))), Stats.figure(Stats.ratio(cpuPerRequest(l), cpuPerRequest(b))),
                         r == base ? null : Verdict.of(l.runs(), b.runs(), mode, busy)));
             }
             case BenchReport.IdleResult i when base instanceof BenchReport.IdleResult b -> i.withRatio(new BenchReport.IdleRatio(
@@ -43,6 +43,7 @@ final class Report {
         for (BenchReport.ServerEntry s : report.servers()) out.printf("  %-10s %s%n", s.id(), p.dim(String.valueOf(s.label())));
         String vs = report.compareTo() == null ? "" : "vs " + report.compareTo();
         for (BenchReport.WorkloadEntry w : report.workloads()) {
+            if ("ramp".equals(w.group())) continue; // drawn as one curve, below
             out.println();
             out.println(p.bold(w.id()) + "  " + w.description());
             boolean idle = "idle".equals(w.group());
@@ -53,12 +54,13 @@ final class Report {
                 out.println(p.dim(String.format(Locale.ROOT, "  Little's-law bound: %s / %s s = %s req/s at most",
                         inProgress, Stats.millis(w.serviceMillis() / 1000), Stats.rate(bound))));
             }
+            if (w.cpus() != null) out.println(p.dim("  CPUs: " + w.cpus().words()));
             if (idle) {
                 out.println(p.dim(String.format(Locale.ROOT, "  %-10s %11s %8s %10s %10s %10s %8s  %s", "server", "served", "refused",
                         "unanswered", "heap/conn", "RSS/conn", "OS thr", vs)));
             } else {
                 out.println(p.dim(String.format(Locale.ROOT, "  %-10s %8s %8s %8s %8s %8s %8s %7s %9s %7s %6s  %s", "server", "req/s",
-                        "p50 ms", "p99 ms", "errors", "timeouts", "non-2xx", "CPU s", "peak RSS", "OS thr",
+                        "p50 ms", "p99 ms", "errors", "timeouts", "non-2xx", "µs/req", "peak RSS", "OS thr",
                         Double.isNaN(bound) ? "" : "bound", vs)));
             }
             for (BenchReport.Result r : w.results()) out.println(" " + (r.flags().isEmpty() ? " " : p.red("!")) + row(w, r, p));
@@ -77,7 +79,16 @@ final class Report {
                 }
             }
         }
+        if (report.spike() != null) Spike.print(out, report.spike(), p);
+        if (report.soak() != null) Soak.print(out, report.soak(), p);
+        if (report.workloads().isEmpty()) return;
+        if (report.ramp() != null) {
+            Ramp.print(out, report, p);
+            return;
+        }
         out.println();
+        out.println(p.dim("  µs/req: the server's CPU time per answer, in microseconds; on hello, the figure that does not depend on"));
+        out.println(p.dim("  Bombardier keeping up (req/s does)."));
         out.println(p.dim("  OS thr: the server process's operating-system threads at their peak: the JVM's own (JIT compilers, GC,"));
         out.println(p.dim("  the flight recorder) included, virtual threads not, so a one-loop reactor shows about a dozen."));
         chart(out, report, p);
@@ -93,7 +104,7 @@ final class Report {
             case BenchReport.LoadResult l -> name + String.format(Locale.ROOT, " %8s %8s %8s %8s %8s %8s %7s %9s %7s %6s  %s",
                     Stats.rate(rps(l)), Stats.millis(p50(l)), Stats.millis(p99(l)),
                     whole(l.errors()), whole(l.timeouts()), whole(l.non2xx()),
-                    l.cpuSeconds() == null ? "-" : String.format(Locale.ROOT, "%.2f", l.cpuSeconds()),
+                    micros(cpuPerRequest(l)),
                     Stats.bytes(Stats.known(l.peakRssBytes())), whole(l.peakThreads()),
                     w.boundRps() == null ? "" : Stats.percent(Stats.known(l.percentOfBound())), ratioCell(l));
             case BenchReport.IdleResult i -> {
@@ -136,6 +147,20 @@ final class Report {
                 BenchReport.Interval i = "chapter".equals(report.kind()) ? interval(r) : null;
                 out.println(label + p.bar(r.server(), Stats.bar(rps, max, 40, false)) + " " + value
                         + (i == null ? "" : p.dim("  " + Verdict.words(i))));
+            }
+        }
+        for (BenchReport.WorkloadEntry w : report.workloads()) {
+            if (!"hello".equals(w.group())) continue;
+            double max = w.results().stream().mapToDouble(r -> nz(cpuPerRequest(r))).reduce(0, Math::max);
+            if (max == 0) continue;
+            String vs = report.compareTo() == null ? "" : " (ratio to " + report.compareTo() + ")";
+            out.println();
+            out.println(p.bold("CPU per request on " + w.id() + ", median") + p.dim("  (shorter is better: the server's own cost" + vs + ")"));
+            for (BenchReport.Result r : w.results()) {
+                double us = cpuPerRequest(r);
+                Double ratio = r instanceof BenchReport.LoadResult l && l.ratio() != null ? l.ratio().cpuPerRequest() : null;
+                out.println(String.format(Locale.ROOT, "  %-10s ", r.server()) + p.bar(r.server(), Stats.bar(us, max, 40, false))
+                        + " " + micros(us) + " µs" + (ratio == null ? "" : p.dim("  " + Stats.times(ratio))));
             }
         }
         boolean anyIdle = false;
@@ -186,6 +211,15 @@ final class Report {
 
     private static double p99(BenchReport.LoadResult l) {
         return l.latencyMs() == null ? Double.NaN : Stats.known(l.latencyMs().p99());
+    }
+
+    /** The server's CPU time per answer, in microseconds, or NaN. */
+    static double cpuPerRequest(BenchReport.Result r) {
+        return r instanceof BenchReport.LoadResult l ? Stats.known(l.cpuMillisPerRequest()) * 1000 : Double.NaN;
+    }
+
+    private static String micros(double us) {
+        return Double.isNaN(us) ? "-" : us >= 100 ? String.format(Locale.ROOT, "%.0f", us) : String.format(Locale.ROOT, "%.1f", us);
     }
 
     private static double heapPerConnection(BenchReport.Result r) {

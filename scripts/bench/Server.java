@@ -14,8 +14,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * A server in the race: the file JBang runs (or the URL of one already running), the options it
- * gets from the chapter registry, and, once it runs, its process, whether it is pinned to CPU 0,
- * and why it stopped answering, if it did. {@link #lineUp} picks the servers; {@link #startAll}
+ * gets from the chapter registry, and, once it runs, its process, whether it was pinned (a race
+ * pins it workload by workload, {@link Cpus}), and why it stopped answering, if it did.
+ * {@link #lineUp} picks the servers; {@link #startAll}
  * starts them.
  */
 final class Server {
@@ -97,29 +98,29 @@ final class Server {
         return file;
     }
 
-    /** Starts every server that has a file (in parallel), or attaches to the running one; pins them when asked. */
-    static void startAll(List<Server> servers, Options o, boolean pin, Progress progress) {
+    /** Starts every server that has a file (in parallel), unpinned, or attaches to the running one. */
+    static void startAll(List<Server> servers, Options o, Progress progress) {
         progress.say("starting " + servers.size() + " servers with JBang (the first build of a file takes a while)");
         // JBang must not build one file twice at once: a second server of the same file starts after the first.
         Set<Path> files = new HashSet<>();
         List<Server> first = new ArrayList<>(), again = new ArrayList<>();
         for (Server s : servers) (s.file == null || files.add(s.file) ? first : again).add(s);
-        start(first, o, pin, progress);
-        start(again, o, pin, progress);
+        start(first, o, progress);
+        start(again, o, progress);
         for (Server s : servers) {
             progress.say(String.format(Locale.ROOT, "%-9s %s at %s%s", s.id, s.label, s.url,
                     s.target.pid() == null ? " (no --pid: no CPU, memory or thread figures)" : ", pid " + s.target.pid()));
         }
     }
 
-    private static void start(List<Server> servers, Options o, boolean pin, Progress progress) {
+    private static void start(List<Server> servers, Options o, Progress progress) {
         List<CompletableFuture<Void>> starting = new ArrayList<>();
         for (Server s : servers) {
             if (s.file == null) {
-                s.attach(o.url(), o.pid(), pin);
+                s.attach(o.url(), o.pid());
                 continue;
             }
-            starting.add(CompletableFuture.runAsync(() -> s.launch(o, pin), r -> Thread.ofPlatform().start(r)));
+            starting.add(CompletableFuture.runAsync(() -> s.launch(o), r -> Thread.ofPlatform().start(r)));
         }
         try {
             CompletableFuture.allOf(starting.toArray(CompletableFuture[]::new)).join();
@@ -130,26 +131,21 @@ final class Server {
         }
     }
 
-    /** Uses the server already running at {@code url}; with its pid, reads and pins its process. */
-    private void attach(String url, Long pid, boolean pin) {
+    /** Uses the server already running at {@code url}; with its pid, reads its process (and pins it, workload by workload). */
+    private void attach(String url, Long pid) {
         try {
             target = Target.running(url, pid);
         } catch (IllegalArgumentException e) {
             Options.usage(e.getMessage());
         }
         if (!target.accepting()) Options.environment("nothing accepts connections at " + url);
-        if (pid != null) {
-            inspect = new Inspect(pid);
-            pinned = pin && pinRunning(pid);
-        }
+        if (pid != null) inspect = new Inspect(pid);
         this.url = target.url();
     }
 
-    /** Starts the file with JBang on a free port (on CPU 0 when pinning), its output in .results/logs/bench-ID.log. */
-    private void launch(Options o, boolean pin) {
-        List<String> command = new ArrayList<>();
-        if (pin) command.addAll(List.of("taskset", "-c", "0"));
-        command.addAll(List.of(o.jbang(), file.toString(), "--port", "0"));
+    /** Starts the file with JBang on a free port, unpinned, its output in .results/logs/bench-ID.log. */
+    private void launch(Options o) {
+        List<String> command = new ArrayList<>(List.of(o.jbang(), file.toString(), "--port", "0"));
         command.addAll(Plan.dbOptions());
         for (String a : args) command.add(backendUrl == null ? a : a.replace(BACKEND, backendUrl));
         Path log = o.root().resolve(".results/logs/bench-" + id + ".log");
@@ -160,14 +156,21 @@ final class Server {
             throw new IllegalStateException(label + ": " + e.getMessage(), e);
         }
         url = target.url();
-        pinned = pin;
         if (target.pid() != null) inspect = new Inspect(target.pid());
     }
 
-    /** Pins a running process and all its threads to CPU 0 ({@code taskset -a -p -c 0 PID}). */
-    private static boolean pinRunning(long pid) {
+    /** Pins its process, every thread of it, to the CPUs of the taskset list {@code cpus}; false when it cannot be. */
+    boolean pinTo(String cpus) {
+        Long pid = target == null ? null : target.pid();
+        boolean done = pid != null && pinRunning(pid, cpus);
+        pinned |= done;
+        return done;
+    }
+
+    /** Pins a running process and all its threads ({@code taskset -a -p -c CPUS PID}). */
+    static boolean pinRunning(long pid, String cpus) {
         try {
-            Process p = new ProcessBuilder("taskset", "-a", "-p", "-c", "0", String.valueOf(pid)).redirectErrorStream(true).start();
+            Process p = new ProcessBuilder("taskset", "-a", "-p", "-c", cpus, String.valueOf(pid)).redirectErrorStream(true).start();
             p.getInputStream().readAllBytes();
             return p.waitFor() == 0;
         } catch (IOException | InterruptedException e) {
@@ -197,14 +200,12 @@ final class Server {
     }
 
     /**
-     * Starts the backend that trips call ({@code scripts/checks/Backend.java}), on Bombardier's
-     * CPU when pinning: on a free port, or on 8081 (the servers' default --backend) when racing
-     * a server that is already running.
+     * Starts the backend that trips call ({@code scripts/checks/Backend.java}), unpinned (a race
+     * pins it with Bombardier): on a free port, or on 8081 (the servers' default --backend) when
+     * racing a server that is already running.
      */
-    static Target startBackend(Options o, boolean pin) {
-        List<String> command = new ArrayList<>();
-        if (pin) command.addAll(List.of("taskset", "-c", "1"));
-        command.addAll(List.of(o.jbang(), o.root().resolve("scripts/checks/Backend.java").toString(),
+    static Target startBackend(Options o) {
+        List<String> command = new ArrayList<>(List.of(o.jbang(), o.root().resolve("scripts/checks/Backend.java").toString(),
                 "--port", o.url() == null ? "0" : "8081"));
         try {
             Target backend = Target.start(command, o.root().resolve(".results/logs/bench-backend.log"), Duration.ofSeconds(180));

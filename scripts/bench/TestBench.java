@@ -3,7 +3,7 @@
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-//SOURCES Bench.java ../test/BenchTests.java ../lib/Outcomes.java
+//SOURCES Bench.java ../test/BenchTests.java ../test/VerdictTests.java ../test/CpusTests.java ../test/PhasesTests.java ../lib/Outcomes.java
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
@@ -18,11 +18,13 @@ import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
- * Runs the benchmark's unit tests (scripts/test/BenchTests.java), or with {@code --smoke FILE}
- * checks the JSON of a smoke run (a solution raced against itself), with {@code --same FILE}
- * the verdicts of a self-race, with {@code --db-mixed FILE} a race of the db and mixed
- * workloads, with {@code --trip FILE} chapter 08's race against its backend: one ok/FAIL line per check, then "N passed, N failed". The unit tests read the chapter registry and the committed
- * results (site/static/bench/) of the course that holds the current folder.
+ * Runs the benchmark's unit tests (scripts/test/BenchTests.java and its neighbours), or checks
+ * the JSON of a race of a solution against itself: {@code --smoke FILE} a smoke run,
+ * {@code --same FILE} the verdicts of a self-race, {@code --db-mixed FILE} a race of the db and
+ * mixed workloads, {@code --trip FILE} chapter 08's race against its backend, {@code --ramp FILE}
+ * a smoke ramp. One ok/FAIL line per check, then "N passed, N failed". The unit tests read the
+ * chapter registry and the committed results (site/static/bench/) of the course that holds the
+ * current folder.
  */
 class TestBench {
     /** The score of a --smoke or --same check of a results file. */
@@ -37,7 +39,8 @@ class TestBench {
                 case "--same" -> same(file);
                 case "--db-mixed" -> dbMixed(file);
                 case "--trip" -> trip(file);
-                default -> throw new IllegalArgumentException("usage: TestBench [--smoke|--same|--db-mixed|--trip FILE]");
+                case "--ramp" -> ramp(file);
+                default -> throw new IllegalArgumentException("usage: TestBench [--smoke|--same|--db-mixed|--trip|--ramp FILE]");
             }
             checked.finish();
         }
@@ -71,6 +74,13 @@ class TestBench {
         List<BenchReport.WorkloadEntry> workloads = report.workloads() == null ? List.of() : report.workloads();
         BenchReport.WorkloadEntry hello = workloads.isEmpty() ? null : workloads.get(0);
         check("the smoke run measured the hello workload", hello != null && "hello".equals(hello.id()), "workloads " + workloads.size());
+        if (hello != null) {
+            BenchReport.CpuSplit cpus = hello.cpus();
+            boolean pinned = m != null && m.pinned();
+            check("hello states how it shared the CPUs" + (pinned ? ", and the servers were pinned to theirs" : ""),
+                    cpus != null && cpus.words() != null && (!pinned || cpus.servers() != null && servers.stream().allMatch(BenchReport.ServerEntry::pinned)),
+                    "cpus " + cpus + ", servers " + servers);
+        }
         for (BenchReport.Result result : hello == null ? List.<BenchReport.Result>of() : hello.results()) {
             String who = result.server();
             if (!(result instanceof BenchReport.LoadResult r)) {
@@ -128,6 +138,25 @@ class TestBench {
                 r.errors() + r.non2xx() == 0 && percent >= 50 && r.flags().isEmpty(), "non-2xx " + r.non2xx() + ", flags " + r.flags());
     }
 
+    /**
+     * A smoke ramp of chapter 03 (its first two steps, 100 and 250 connections): both servers
+     * held both steps, the summary says so, and the steps' results are there to draw the curve.
+     */
+    static void ramp(Path file) throws Exception {
+        BenchReport report = BenchReport.read(Files.readString(file));
+        BenchReport.RampSummary ramp = report.ramp();
+        check("the ramp wrote its summary", ramp != null, "no ramp in " + file);
+        if (ramp == null) return;
+        check("the ramp ran its first two steps, 100 and 250 connections", ramp.steps().equals(List.of(100, 250))
+                && report.workloads().stream().allMatch(w -> "ramp".equals(w.group())), "steps " + ramp.steps());
+        for (BenchReport.BreakingPoint b : ramp.servers()) {
+            check("ramp " + b.server() + ": held 250 connections (a reactor breaks far later)", Integer.valueOf(250).equals(b.held())
+                    && b.brokeAt() == null, String.valueOf(b));
+        }
+        check("the ramp measured both servers", ramp.servers().size() == 2, ramp.servers().size() + " servers");
+        check("a ramp's errors do not fail the race (exit 0 recorded)", report.exit() == 0, "flags " + report.flags());
+    }
+
     /** Chapter 08's race: both servers made their trips through the backend the race started. */
     static void trip(Path file) throws Exception {
         BenchReport report = BenchReport.read(Files.readString(file));
@@ -183,7 +212,7 @@ class TestBench {
     static void unitTests() {
         if (System.getProperty("course.root") == null) System.setProperty("course.root", courseRoot().toString());
         Outcomes outcomes = new Outcomes("bench: ");
-        LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(BenchTests.class)).build(),
+        LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(BenchTests.class), selectClass(VerdictTests.class), selectClass(CpusTests.class), selectClass(PhasesTests.class)).build(),
                 new TestExecutionListener() {
                     @Override
                     public void executionFinished(TestIdentifier id, TestExecutionResult result) {
