@@ -18,12 +18,12 @@ import java.net.Socket;
 class VirtualThreadServer {
     public static void main(String[] args) throws IOException {
         Options options = Options.parse("05-virtual-threads", args, "--max-concurrent", "10000",
-                "--carriers", String.valueOf(Runtime.getRuntime().availableProcessors() + 1),
+                "--carriers", String.valueOf(Runtime.getRuntime().availableProcessors() + 2),
                 "--idle-timeout", "60000", "--header-timeout", "10000");
         // tag::carriers[]
         // Why: the JVM reads this when the first virtual thread starts. Its default is one carrier
         // per CPU; with one carrier, woken threads wait behind the JDK's socket poller, and with
-        // CPU work capped at one permit fewer than the carriers, the spare one keeps a core idle.
+        // CPU work capped below the carriers, the CPUs would not all burn.
         System.setProperty("jdk.virtualThreadScheduler.parallelism", String.valueOf(options.number("--carriers")));
         // end::carriers[]
         // TODO(limit): a Semaphore with --max-concurrent permits; a connection that gets no

@@ -138,7 +138,12 @@ class Bench {
         String all = Chapters.showdown(chapters).map(c -> "Chapter " + c.number() + ", " + c.title()).orElse("Every model");
         out.println(p.bold(o.all() ? all + ": every reference solution" + (o.baseline() ? " and a plain Netty server" : "")
                 : "Chapter " + o.chapter() + ": " + servers.get(0).label + " against " + servers.get(1).label));
-        out.println(p.dim("  " + mode.warmups() + (mode.maxWarmups() > mode.warmups() ? " to " + mode.maxWarmups() : "")
+        if (o.ramp() || o.spike() || o.soakMinutes() > 0) {
+            out.println(p.dim("  " + (o.ramp() ? "the ramp: " + mode.warmups() + " warm-up run(s) of " + mode.warmupSeconds()
+                    + " s at its first step, then one run of " + mode.runSeconds() + " s a step, the servers taking turns, each until a step breaks it"
+                    : o.spike() ? "the spikes: each server in turn, after one warm-up window (see below)"
+                    : "the soak: each server in turn, " + Stats.millis(Math.min(o.soakMinutes(), Soak.MAX_MINUTES)) + " min")));
+        } else out.println(p.dim("  " + mode.warmups() + (mode.maxWarmups() > mode.warmups() ? " to " + mode.maxWarmups() : "")
                 + " warm-up run(s) of " + mode.warmupSeconds() + " s (discarded; more while still over 10% faster than the last), then "
                 + mode.runs() + " runs of " + mode.runSeconds() + " s"
                 + (mode.ioRunSeconds() != mode.runSeconds() ? " (io: " + mode.ioRunSeconds() + " s)" : "")

@@ -1,6 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
 //DEPS io.netty:netty-codec-http:4.2.20.Final
+//SOURCES ../../exercises/kit/Kit.java
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
@@ -86,8 +87,10 @@ class NettyBaselineInitializer extends ChannelInitializer<SocketChannel> {
 }
 
 /**
- * Answers GET / at once, GET /io?ms=N after N ms on the event loop's timer, and GET /db?ms=N
- * through {@link NettyPool}, never sleeping; 404 otherwise.
+ * Answers GET / at once, GET /io?ms=N after N ms on the event loop's timer, GET /cpu?ms=N after
+ * burning N ms of CPU on the event loop (as plain Netty code does, with a loop per core; the
+ * same calibrated work as every course server, the kit's), and GET /db?ms=N through
+ * {@link NettyPool}, never sleeping; 404 otherwise.
  */
 class NettyBaselineHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     @Override
@@ -111,6 +114,15 @@ class NettyBaselineHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 // The wait is a timer on this connection's event loop: no thread sleeps.
                 ctx.executor().schedule(() -> send(ctx, HttpResponseStatus.OK, "waited " + ms + " ms\n", keepAlive),
                         ms, TimeUnit.MILLISECONDS);
+            }
+            case "/cpu" -> {
+                long ms = millis(uri.parameters().get("ms"));
+                if (!get || ms < 0) {
+                    send(ctx, HttpResponseStatus.BAD_REQUEST, "GET /cpu?ms=N with N from 0 to 60000\n", keepAlive);
+                    return;
+                }
+                Endpoints.burnCpu(ms); // on the loop: its other connections wait, as in chapter 04
+                send(ctx, HttpResponseStatus.OK, "burned " + ms + " ms of CPU\n", keepAlive);
             }
             case "/db" -> {
                 long ms = millis(uri.parameters().get("ms"));

@@ -49,6 +49,10 @@ final class Soak {
                 rps = 0;
                 failed = CONNECTIONS;
             }
+            if (i == 0 && failed > 0.01 * (rps * WINDOW_SECONDS + failed)) {
+                return skipped(s, "its first window at " + CONNECTIONS + " connections failed " + failed
+                        + " requests: it cannot carry this load, so a soak would measure its failures (see the ramp)");
+            }
             double at = (System.nanoTime() - start) / 1e9;
             double heap = s.heapAfterGc();
             OptionalLong rss = s.residentBytes();

@@ -491,6 +491,20 @@ async function features() {
     await panel.and(page.locator(".ready")).waitFor({ timeout: 5000 });
     const bars = await panel.locator("svg rect").count();
     check(bars > 0, "no bars in the reference panel");
+    const text = await panel.innerText();
+    check(text.includes("CPU per request") && text.includes("plain Netty's"), "hello's CPU per request, with its ratio to Netty, is not drawn");
+    check(text.includes("CPUs: servers on"), "the panel does not say how each workload shared the CPUs");
+  });
+
+  await test("bench charts: chapter 07 draws the ramp, the spikes and the soak as lines, each server named with its finding", async (make) => {
+    const page = await make();
+    await open(page, PAGES.ch07);
+    for (const [src, words] of [["bench/ramp.json", "broke at"], ["bench/spike.json", "baseline"], ["bench/soak.json", "a minute"]]) {
+      const panel = page.locator(`.bench-panel[data-src="${src}"]`);
+      await panel.and(page.locator(".ready")).waitFor({ timeout: 5000 });
+      check(await panel.locator(".line-chart svg polyline.ramp-line").count() > 0, `${src}: no lines drawn`);
+      check((await panel.locator(".ramp-legend").innerText()).includes(words), `${src}: the legend does not say "${words}"`);
+    }
   });
 
   await test("bench charts: a learner's results/bench/03.json shows as 'yours' against the reference, with the verdict; none shows a hint", async (make) => {
