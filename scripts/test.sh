@@ -7,8 +7,8 @@
 # 1. finds or installs every tool (scripts/setup.sh), then shellcheck on every script;
 # 2. the kit's and the grading harness's unit tests; for every chapter: the solution passes
 #    its checks, the untouched exercise fails exactly what its TODOs are about, and each
-#    known-broken variant of the solution is caught by the check named for its mistake (with
-#    --exact: runs every check and fails exactly those named, about 15 minutes more)
+#    known-broken variant of the solution is caught by the check named for its mistake, run
+#    alone (with --exact: runs every check and fails exactly those listed, about 10 minutes more)
 #    (scripts/test/SelfTest.java, broken variants in scripts/test/spoilers/NN.txt);
 #    a Python server written from the protocol page alone passes chapters 01, 03, 04 and 06 (and 05's pool)
 #    (scripts/test/independent/server.py, graded with check.sh --url --pid);
@@ -47,7 +47,8 @@ usage: scripts/test.sh [--quick | --exact]
 
   --quick   skip the broken-variant matrix (unit tests, solutions, exercises and site only)
   --exact   each broken variant runs every check of its chapter and must fail exactly those
-            named in scripts/test/spoilers/NN.txt, not only be caught by them (about 15 minutes more)
+            listed in scripts/test/spoilers/NN.txt, cascades included, not only the check named
+            for its mistake (about 10 minutes more)
 USAGE
 }
 

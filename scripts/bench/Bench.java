@@ -2,7 +2,8 @@
 //JAVA 25
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES Options.java Plan.java Server.java LoadRace.java Tally.java Sampler.java IdleRace.java Idle.java
-//SOURCES MachineFacts.java Cpus.java Ramp.java Spike.java Soak.java BenchReport.java Report.java Verdict.java Stats.java Bombardier.java Progress.java
+//SOURCES MachineFacts.java Cpus.java Ramp.java Spike.java Soak.java BenchReport.java Report.java Verdict.java Stats.java
+//SOURCES Bombardier.java Progress.java
 //SOURCES ../lib/Jackson.java ../lib/Chapters.java ../lib/Results.java ../lib/Target.java
 //SOURCES ../lib/Inspect.java ../lib/Unavailable.java
 
@@ -96,13 +97,8 @@ class Bench {
             BenchReport.CpuSplit split = cpus.of(o.spike() ? Spike.WORKLOAD : Soak.WORKLOAD);
             share(cpus, split, servers, calls);
             Bombardier b = bombardier.on(split.load(), cpus.count(split.load()));
-            if (o.spike()) {
-                spike = Spike.summary(servers.stream().map(s -> Spike.run(s, b, progress)).toList());
-                spike.servers().forEach(s -> s.flags().forEach(f -> flags.add("spike, " + s.server() + ": " + f)));
-            } else {
-                soak = Soak.summary(o.soakMinutes(), servers.stream().map(s -> Soak.run(s, b, o.soakMinutes(), progress)).toList());
-                soak.servers().forEach(s -> s.flags().forEach(f -> flags.add("soak, " + s.server() + ": " + f)));
-            }
+            if (o.spike()) spike = spikes(servers, b, progress, flags);
+            else soak = soak(servers, b, o.soakMinutes(), progress, flags);
         }
         progress.done();
         servers.forEach(Server::stop);
@@ -111,7 +107,8 @@ class Bench {
         BenchReport report = new BenchReport(BenchReport.SCHEMA, o.all() ? "all" : "chapter", Options.command(args), o.chapter(),
                 began.toString(), flags.isEmpty() ? 0 : 1, compareTo, machine, Plan.methodology(o.mode(), cpus, idle.note(), backend),
                 servers.stream().map(s -> s.entry(o.root())).toList(), entries,
-                o.ramp() ? Ramp.summarize(entries, servers.stream().map(s -> s.id).toList()) : null, spike, soak, flags, Duration.between(began, Instant.now()).toSeconds());
+                o.ramp() ? Ramp.summarize(entries, servers.stream().map(s -> s.id).toList()) : null, spike, soak, flags,
+                Duration.between(began, Instant.now()).toSeconds());
 
         Report.print(out, report, o.color());
         Path file;
@@ -152,6 +149,20 @@ class Bench {
         out.println(p.dim("  " + machine.pinning()));
         out.println(p.dim("  " + machine.cores() + " CPUs, " + machine.java() + ", " + machine.bombardier()
                 + "; other work on this machine skews the figures"));
+    }
+
+    /** Each server through the spikes, in turn; what they flag joins {@code flags}. */
+    private static BenchReport.SpikeSummary spikes(List<Server> servers, Bombardier b, Progress progress, List<String> flags) {
+        BenchReport.SpikeSummary spike = Spike.summary(servers.stream().map(s -> Spike.run(s, b, progress)).toList());
+        spike.servers().forEach(s -> s.flags().forEach(f -> flags.add("spike, " + s.server() + ": " + f)));
+        return spike;
+    }
+
+    /** Each server's soak of {@code minutes}, in turn; what they flag joins {@code flags}. */
+    private static BenchReport.SoakSummary soak(List<Server> servers, Bombardier b, double minutes, Progress progress, List<String> flags) {
+        BenchReport.SoakSummary soak = Soak.summary(minutes, servers.stream().map(s -> Soak.run(s, b, minutes, progress)).toList());
+        soak.servers().forEach(s -> s.flags().forEach(f -> flags.add("soak, " + s.server() + ": " + f)));
+        return soak;
     }
 
     /**
