@@ -72,6 +72,21 @@ final class Loop {
         }
     }
 
+    /** Read buffers that no connection holds: lent for a read, given back once parsed (a few kept). */
+    private final ArrayDeque<ByteBuffer> buffers = new ArrayDeque<>();
+
+    /** An empty 16 KiB read buffer: one given back earlier, or a new one. */
+    ByteBuffer lend() {
+        ByteBuffer b = buffers.poll();
+        return b != null ? b : ByteBuffer.allocate(16 * 1024);
+    }
+
+    /** Takes a read buffer back; keeps up to 16 for the next reads, as Netty's pooled allocator keeps its buffers. */
+    void takeBack(ByteBuffer b) {
+        b.clear();
+        if (buffers.size() < 16) buffers.push(b);
+    }
+
     // tag::timers[]
     /** Runs {@code task} on this loop after {@code millis} ms, without blocking anyone meanwhile. */
     void schedule(long millis, Runnable task) {
@@ -101,7 +116,7 @@ final class Connection {
     private final SelectionKey key;
     private final SocketChannel channel;
     private final RequestParser parser = new RequestParser();
-    private final ByteBuffer in = ByteBuffer.allocate(16 * 1024);
+    private ByteBuffer in;     // bytes read, not parsed yet: a buffer the loop lends while they wait, else null
     private final ArrayDeque<Slot> pending = new ArrayDeque<>();
     private boolean closing;   // a response said close: read no more, close once it is sent
     private boolean closed;
@@ -115,6 +130,7 @@ final class Connection {
 
     // tag::read[]
     void onReadable() throws IOException {
+        if (in == null) in = loop.lend(); // Why: an idle connection holds no buffer; the loop lends one to read into.
         int n = channel.read(in);
         if (n < 0) {             // the client closed its side
             if (pending.isEmpty()) {
@@ -123,6 +139,7 @@ final class Connection {
                 closing = true;   // Why: answer what it asked before closing.
                 updateInterest(); // Why: readiness is level-triggered; with OP_READ still on, end of stream wakes every select().
             }
+            giveBackIfEmpty();
             return;
         }
         parseBuffered();
@@ -143,7 +160,16 @@ final class Connection {
             in.compact(); // Why: bytes of a request not parsed yet stay for the next round.
             parsing = false;
         }
+        giveBackIfEmpty();
         updateInterest();
+    }
+
+    /** Gives the buffer back to the loop once no byte waits in it (or the connection is closed). */
+    private void giveBackIfEmpty() {
+        if (in != null && !parsing && (in.position() == 0 || closed)) {
+            loop.takeBack(in);
+            in = null;
+        }
     }
     // end::read[]
 
@@ -207,7 +233,7 @@ final class Connection {
             close();
             return;
         }
-        if (!parsing && in.position() > 0 && pending.size() < MAX_PENDING && !closing) {
+        if (!parsing && in != null && pending.size() < MAX_PENDING && !closing) {
             parseBuffered();       // Why: requests that waited in the buffer while we were full.
             return;
         }
@@ -227,6 +253,7 @@ final class Connection {
     void close() {
         if (closed) return;
         closed = true;
+        giveBackIfEmpty();
         key.cancel();
         try {
             channel.close(); // Why: a cancelled key alone leaks the socket's file descriptor.

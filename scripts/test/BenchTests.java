@@ -367,6 +367,19 @@ class BenchTests {
     }
 
     @Test
+    @DisplayName("the committed reference run: the reactors (03, 04) hold at most twice plain Netty's heap per idle connection")
+    void idleMemory() throws Exception {
+        BenchReport report = BenchReport.read(Files.readString(ROOT.resolve("site/static/bench/reference.json")));
+        BenchReport.WorkloadEntry idle = report.workloads().stream().filter(w -> w.id().equals("idle")).findFirst().orElseThrow();
+        java.util.function.Function<String, Double> heap = id -> idle.results().stream().filter(r -> r.server().equals(id))
+                .map(r -> ((BenchReport.IdleResult) r).figures().heapPerConnectionBytes()).findFirst().orElseThrow();
+        for (String reactor : List.of("03", "04")) {
+            assertTrue(heap.apply(reactor) <= 2 * heap.apply("netty"), reactor + " holds " + heap.apply(reactor)
+                    + " bytes per idle connection, Netty " + heap.apply("netty") + ": do the reactors still lend their read buffers?");
+        }
+    }
+
+    @Test
     @DisplayName("a result reads back as the kind it was written as: load, idle (figures absent when none), or skipped")
     void resultKinds() {
         BenchReport.IdleFigures figures = new BenchReport.IdleFigures(10, 9, 1, 0, 0, null, 1.5, 1e6, 2e6, 1.1e5, null, null, null, 12, 13, 1024L);

@@ -2,6 +2,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -65,6 +66,24 @@ class KitTests {
         assertEquals("1", r.query().get("x"));
         assertEquals("abc", r.bodyText());
         assertTrue(p.idle());
+    }
+
+    @Test
+    @DisplayName("parser: holds no head buffer until a request begins, 256 bytes after a small one, and shrinks back after a large one")
+    void headBuffer() throws Exception {
+        RequestParser p = new RequestParser();
+        assertEquals(0, p.holds(), "a parser that has seen nothing");
+        assertNotNull(p.parse(bytes("GET / HTTP/1.1\r\nHost: a\r\n\r\n")));
+        assertEquals(RequestParser.SMALL_HEAD, p.holds(), "after a small request");
+        String large = "GET / HTTP/1.1\r\nHost: a\r\nX-Big: " + "x".repeat(5000) + "\r\n\r\n";
+        ByteBuffer in = bytes(large);
+        in.limit(3000);
+        assertNull(p.parse(in), "half a large head");
+        assertTrue(p.holds() >= 3000, "a head grows as it needs: " + p.holds());
+        in.limit(large.length());
+        assertNotNull(p.parse(in));
+        assertEquals(RequestParser.SMALL_HEAD, p.holds(), "back to small after a large head");
+        assertEquals(431, status("GET / HTTP/1.1\r\nHost: a\r\nX-Big: " + "x".repeat(9000) + "\r\n\r\n"), "still 431 past 8 KiB");
     }
 
     @Test
