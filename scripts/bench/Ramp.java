@@ -69,6 +69,7 @@ final class Ramp {
         if (!steps.isEmpty() && steps.get(0).cpus() != null) out.println(p.dim("  CPUs: " + steps.get(0).cpus().words()));
         StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "  %-10s", "req/s at"));
         for (BenchReport.WorkloadEntry w : steps) head.append(String.format(Locale.ROOT, " %8s", w.connections()));
+        head.append("  of the bound");
         out.println(p.dim(head.toString()));
         StringBuilder bound = new StringBuilder(String.format(Locale.ROOT, "  %-10s", "bound"));
         for (BenchReport.WorkloadEntry w : steps) bound.append(String.format(Locale.ROOT, " %8s", Stats.rate(Stats.known(w.boundRps()))));
@@ -81,6 +82,10 @@ final class Ramp {
                 boolean breaking = Integer.valueOf(w.connections()).equals(b.brokeAt());
                 row.append(' ').append(breaking ? p.red(String.format(Locale.ROOT, "%7s✗", cell)) : String.format(Locale.ROOT, "%8s", cell));
             }
+            List<Double> percent = steps.stream().map(w -> w.results().stream().filter(x -> x.server().equals(b.server())
+                    && x instanceof BenchReport.LoadResult l && l.measured()).map(x -> ((BenchReport.LoadResult) x).percentOfBound())
+                    .findFirst().orElse(null)).toList();
+            row.append("  ").append(Stats.sparkline(percent, 100));
             out.println(row);
         }
         out.println();

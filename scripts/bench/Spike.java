@@ -145,6 +145,9 @@ final class Spike {
             }
             out.println(String.format(Locale.ROOT, "  %-10s baseline %s req/s, %s threads, %s open files", s.server(),
                     Stats.rate(Stats.known(s.baselineRps())), whole(s.baselineThreads()), whole(s.baselineFiles())));
+            double max = s.windows().stream().mapToDouble(w -> Stats.known(w.rps())).filter(v -> !Double.isNaN(v)).max().orElse(0);
+            out.println(String.format(Locale.ROOT, "  %-10s %s", "", Stats.sparkline(s.windows().stream().map(BenchReport.SpikeWindow::rps).toList(), max))
+                    + p.dim("  req/s, window by window (the tall ones are the spikes)"));
             for (BenchReport.SpikeCycle c : s.cycles()) {
                 String back = c.recoveredAfterSeconds() == null ? p.red("not back in " + MAX_AFTER_WINDOWS * WINDOW_SECONDS + " s")
                         : c.recoveredAfterSeconds() == 0 ? "back in the first window" : "back after " + c.recoveredAfterSeconds() + " s";

@@ -116,6 +116,28 @@ final class Stats {
      * A horizontal bar {@code value / max} of {@code width} cells, in Unicode eighth blocks
      * (or '#' when {@code ascii}); at least a sliver for any value above zero.
      */
+    /**
+     * A line of block characters, one per value, from ▁ (0) to █ ({@code max}): a curve in one
+     * line of a terminal. An unknown value is a space.
+     */
+    static String sparkline(List<Double> values, double max) {
+        return sparkline(values, 0, max);
+    }
+
+    /** The same from ▁ ({@code min}) to █ ({@code max}); all ▁ when they are equal (a flat line). */
+    static String sparkline(List<Double> values, double min, double max) {
+        StringBuilder line = new StringBuilder();
+        for (Double v : values) {
+            if (v == null || Double.isNaN(v) || Double.isNaN(max) || max <= 0) {
+                line.append(' ');
+                continue;
+            }
+            double share = max > min ? (v - min) / (max - min) : 0;
+            line.append("▁▂▃▄▅▆▇█".charAt((int) Math.round(Math.max(0, Math.min(1, share)) * 7)));
+        }
+        return line.toString();
+    }
+
     static String bar(double value, double max, int width, boolean ascii) {
         if (Double.isNaN(value) || value <= 0 || Double.isNaN(max) || max <= 0) return "";
         double cells = Math.min(1, value / max) * width;

@@ -80,6 +80,10 @@ class PhasesTests {
         assertTrue(curve.contains("02         held 250 connections; broke at 500: 20.0% of requests failed"), curve);
         assertTrue(curve.contains("09         did not run: it has no /io endpoint (404)"), curve);
         assertTrue(curve.contains("400✗"), "the step that broke 02 is marked: " + curve);
+        assertTrue(curve.contains("▅▅▅▅"), "03's share of the bound, step by step, as a sparkline: " + curve);
+        assertEquals("▁▅█ ", Stats.sparkline(java.util.Arrays.asList(0.0, 50.0, 100.0, null), 100));
+        assertEquals("▁▁▁", Stats.sparkline(List.of(2.0, 2.0, 2.0), 2, 2), "a flat line lies low");
+        assertEquals("▁█", Stats.sparkline(List.of(2.0, 3.0), 2, 3), "from the lowest to the highest");
         assertEquals(report, BenchReport.read(report.json()), "the summary survives JSON");
     }
 
@@ -123,5 +127,20 @@ class PhasesTests {
         assertTrue(grows.flags().stream().anyMatch(f -> f.startsWith("heap after GC grew")), grows.flags().toString());
         assertTrue(grows.flags().stream().anyMatch(f -> f.startsWith("open files grew")), grows.flags().toString());
         assertEquals(List.of(), Soak.summarize("y", steady, null).flags(), "a heap that settles after warm-up is not a leak");
+    }
+
+    @Test
+    @DisplayName("spike and soak: the committed runs print each server's cycles or slopes, with a sparkline of its windows or heap")
+    void printsCommitted() throws Exception {
+        for (String name : List.of("spike", "soak")) {
+            BenchReport report = BenchReport.read(java.nio.file.Files.readString(BenchTests.ROOT.resolve("site/static/bench/" + name + ".json")));
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+            if (name.equals("spike")) Spike.print(out, report.spike(), new Report.Painter(false));
+            else Soak.print(out, report.soak(), new Report.Painter(false));
+            String text = bytes.toString(StandardCharsets.UTF_8);
+            assertTrue(text.contains("03 ") && text.contains("netty") && text.contains("sat out"), name + ": " + text);
+            assertTrue(text.chars().anyMatch(c -> "▁▂▃▄▅▆▇█".indexOf(c) >= 0), name + " has no sparkline: " + text);
+        }
     }
 }
