@@ -76,8 +76,7 @@ class Bench {
         String compareTo = o.all() ? (o.baseline() ? "netty" : null) : "reference";
         for (Plan.Workload w : o.workloads()) {
             BenchReport.CpuSplit split = cpus.of(w);
-            share(cpus, split, servers, calls);
-            LoadRace load = new LoadRace(o.mode(), bombardier.on(split.load(), cpus.count(split.load())), progress);
+            LoadRace load = new LoadRace(o.mode(), share(cpus, split, servers, calls, bombardier), progress);
             List<BenchReport.Result> results = Report.ratios(w.idle() ? IdleRace.run(w, servers, idle.connections(), progress)
                     : load.run(w, servers, s -> Ramp.sitOut(brokeAt, s.id)), compareTo, o.mode().name());
             for (BenchReport.Result r : results) {
@@ -95,8 +94,7 @@ class Bench {
         BenchReport.SoakSummary soak = null;
         if (o.spike() || o.soakMinutes() > 0) {
             BenchReport.CpuSplit split = cpus.of(o.spike() ? Spike.WORKLOAD : Soak.WORKLOAD);
-            share(cpus, split, servers, calls);
-            Bombardier b = bombardier.on(split.load(), cpus.count(split.load()));
+            Bombardier b = share(cpus, split, servers, calls, bombardier);
             if (o.spike()) spike = spikes(servers, b, progress, flags);
             else soak = soak(servers, b, o.soakMinutes(), progress, flags);
         }
@@ -167,13 +165,15 @@ class Bench {
 
     /**
      * Pins every server to the workload's server CPUs (every CPU when only the load is limited),
-     * and the backend, if any, with Bombardier; nothing when the machine cannot pin.
+     * and the backend, if any, with Bombardier; nothing when the machine cannot pin. Returns
+     * Bombardier on the workload's load CPUs.
      */
-    private static void share(Cpus cpus, BenchReport.CpuSplit split, List<Server> servers, Target backend) {
-        if (!cpus.canPin()) return;
-        String all = cpus.total() == 1 ? "0" : "0-" + (cpus.total() - 1);
-        for (Server s : servers) s.pinTo(split.servers() == null ? all : split.servers());
-        if (backend != null && backend.pid() != null) Server.pinRunning(backend.pid(), split.load() == null ? all : split.load());
+    private static Bombardier share(Cpus cpus, BenchReport.CpuSplit split, List<Server> servers, Target backend, Bombardier bombardier) {
+        if (cpus.canPin()) {
+            for (Server s : servers) s.pinTo(split.servers() == null ? cpus.every() : split.servers());
+            if (backend != null && backend.pid() != null) Server.pinRunning(backend.pid(), split.load() == null ? cpus.every() : split.load());
+        }
+        return bombardier.on(split.load(), cpus.count(split.load()));
     }
 
     /** Lets a server settle between turns (sockets closing, a GC). */

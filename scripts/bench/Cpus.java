@@ -46,6 +46,11 @@ record Cpus(int total, boolean canPin, int serverCpus) {
                 + " (set your own with --server-cpus N)";
     }
 
+    /** Every CPU as a taskset list: "0-1" on two. */
+    String every() {
+        return range(0, total);
+    }
+
     /** How many CPUs a taskset list names ("0-1,3" is 3), or {@code total} for null (not pinned). */
     int count(String list) {
         if (list == null) return total;

@@ -82,9 +82,8 @@ final class Ramp {
                 boolean breaking = Integer.valueOf(w.connections()).equals(b.brokeAt());
                 row.append(' ').append(breaking ? p.red(String.format(Locale.ROOT, "%7s✗", cell)) : String.format(Locale.ROOT, "%8s", cell));
             }
-            List<Double> percent = steps.stream().map(w -> w.results().stream().filter(x -> x.server().equals(b.server())
-                    && x instanceof BenchReport.LoadResult l && l.measured()).map(x -> ((BenchReport.LoadResult) x).percentOfBound())
-                    .findFirst().orElse(null)).toList();
+            List<Double> percent = steps.stream().map(w -> w.results().stream().filter(x -> x.server().equals(b.server())).findFirst()
+                    .map(x -> x instanceof BenchReport.LoadResult l && l.measured() ? l.percentOfBound() : null).orElse(null)).toList();
             row.append("  ").append(Stats.sparkline(percent, 100));
             out.println(row);
         }

@@ -245,6 +245,10 @@ final class Server {
         return inspect == null ? OptionalInt.empty() : inspect.osThreads();
     }
 
+    OptionalInt openFiles() {
+        return inspect == null ? OptionalInt.empty() : inspect.openFiles();
+    }
+
     OptionalLong maxOpenFiles() {
         return inspect == null ? OptionalLong.empty() : inspect.maxOpenFiles();
     }

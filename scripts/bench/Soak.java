@@ -57,7 +57,7 @@ final class Soak {
             double heap = s.heapAfterGc();
             OptionalLong rss = s.residentBytes();
             OptionalInt threads = s.osThreads();
-            OptionalInt files = s.inspect == null ? OptionalInt.empty() : s.inspect.openFiles();
+            OptionalInt files = s.openFiles();
             samples.add(new BenchReport.SoakSample(Stats.figure(at), Stats.figure(rps), failed, Stats.figure(heap),
                     rss.isPresent() ? rss.getAsLong() : null, threads.isPresent() ? threads.getAsInt() : null,
                     files.isPresent() ? files.getAsInt() : null));

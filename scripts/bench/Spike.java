@@ -55,7 +55,7 @@ final class Spike {
             return new BenchReport.SpikeServer(s.id, "its baseline at " + BASE + " connections already failed " + baseFailed
                     + " requests: a spike cannot show a recovery (see the ramp)", Stats.figure(baseline), null, null, List.of(), windows, List.of());
         }
-        Integer threads0 = orNull(s.osThreads()), files0 = s.inspect == null ? null : orNull(s.inspect.openFiles());
+        Integer threads0 = orNull(s.osThreads()), files0 = orNull(s.openFiles());
         List<BenchReport.SpikeCycle> cycles = new ArrayList<>();
         List<String> flags = new ArrayList<>();
         for (int c = 1; c <= CYCLES; c++) {
@@ -71,7 +71,7 @@ final class Spike {
                 if (back(w, baseline)) break;
             }
             Integer back = recoveredAfterSeconds(after, baseline);
-            Integer threads = orNull(s.osThreads()), files = s.inspect == null ? null : orNull(s.inspect.openFiles());
+            Integer threads = orNull(s.osThreads()), files = orNull(s.openFiles());
             cycles.add(new BenchReport.SpikeCycle(c, peak.rps(), peak.failed(), peak.p99Ms(), back, threads, files));
             if (back == null) flags.add("not back within " + RECOVERED_WITHIN_PERCENT + "% of its baseline " + MAX_AFTER_WINDOWS * WINDOW_SECONDS + " s after spike " + c);
             String left = leftOver("threads", threads0, threads);
