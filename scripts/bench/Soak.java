@@ -50,8 +50,8 @@ final class Soak {
                 failed = CONNECTIONS;
             }
             if (i == 0 && failed > 0.01 * (rps * WINDOW_SECONDS + failed)) {
-                return skipped(s, "its first window at " + CONNECTIONS + " connections failed " + failed
-                        + " requests: it cannot carry this load, so a soak would measure its failures (see the ramp)");
+                return skipped(s, "its first window at " + CONNECTIONS + " connections lost " + failed
+                        + " requests (failed, or no answer in time): it cannot carry this load, so a soak would measure its failures (see the ramp)");
             }
             double at = (System.nanoTime() - start) / 1e9;
             double heap = s.heapAfterGc();
@@ -82,7 +82,7 @@ final class Soak {
         grew(flags, "open files", samples, x -> x.files() == null ? Double.NaN : x.files(), 16, false);
         grew(flags, "threads", samples, x -> x.threads() == null ? Double.NaN : x.threads(), 8, false);
         long failed = samples.stream().mapToLong(BenchReport.SoakSample::failed).sum();
-        if (failed > 0) flags.add(failed + " requests failed");
+        if (failed > 0) flags.add(failed + " requests lost (failed, or no answer in time)");
         if (gone != null) flags.add(gone);
         return new BenchReport.SoakServer(server, null, Stats.figure(Stats.median(samples.stream().map(x -> Stats.known(x.rps())).toList())),
                 failed, Stats.figure(slope(samples, x -> Stats.known(x.heapAfterGcBytes()))),
@@ -138,7 +138,7 @@ final class Soak {
         out.println();
         out.println(p.bold("The soak") + String.format(Locale.ROOT, "  GET %s at %d connections for %s min a server, sampled every %d s;"
                 + " growth flagged past %s%% (the middle third of the samples to the last)", soak.path(), soak.connections(),
-                Stats.millis(soak.minutes()), soak.windowSeconds(), Stats.millis(soak.growthPercent())));
+                minutes(soak.minutes()), soak.windowSeconds(), Stats.millis(soak.growthPercent())));
         out.println(p.dim(String.format(Locale.ROOT, "  %-10s %8s %21s %21s %15s %15s", "server", "req/s", "heap after GC", "RSS",
                 "open files", "threads")));
         for (BenchReport.SoakServer s : soak.servers()) {
@@ -169,5 +169,10 @@ final class Soak {
 
     private static String signed(String magnitude, Double value) {
         return value == null ? "-" : (value < 0 ? "-" : "+") + magnitude;
+    }
+
+    /** Minutes as people write them: 10, 1.5, 0.1. */
+    static String minutes(double m) {
+        return m == Math.rint(m) ? String.valueOf((long) m) : String.format(Locale.ROOT, "%.1f", m).replaceAll("\\.0$", "");
     }
 }

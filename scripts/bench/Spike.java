@@ -52,8 +52,8 @@ final class Spike {
         }
         double baseline = Stats.median(base);
         if (baseFailed > 0 || !(baseline > 0)) {
-            return new BenchReport.SpikeServer(s.id, "its baseline at " + BASE + " connections already failed " + baseFailed
-                    + " requests: a spike cannot show a recovery (see the ramp)", Stats.figure(baseline), null, null, List.of(), windows, List.of());
+            return new BenchReport.SpikeServer(s.id, "its baseline at " + BASE + " connections already lost " + baseFailed
+                    + " requests (failed, or no answer in time): a spike cannot show a recovery (see the ramp)", Stats.figure(baseline), null, null, List.of(), windows, List.of());
         }
         Integer threads0 = orNull(s.osThreads()), files0 = orNull(s.openFiles());
         List<BenchReport.SpikeCycle> cycles = new ArrayList<>();

@@ -115,6 +115,7 @@ class PhasesTests {
         assertEquals(30, Soak.windows(5));
         assertEquals(3, Soak.windows(0.1));
         assertEquals(360, Soak.windows(600), "an hour at most");
+        assertEquals(List.of("10", "1.5", "0.1"), List.of(Soak.minutes(10), Soak.minutes(1.5), Soak.minutes(0.1)), "minutes as people write them");
         List<BenchReport.SoakSample> leak = new java.util.ArrayList<>(), steady = new java.util.ArrayList<>();
         for (int i = 0; i < 12; i++) {
             leak.add(sample(10 * (i + 1), 20 + 3 * i, 1010 + 10 * i)); // 18 MiB and 60 files a minute
