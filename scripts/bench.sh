@@ -6,8 +6,9 @@
 #        scripts/bench.sh --all [--quick | --thorough] [--workloads LIST]
 #
 # Starts exercises/NN-*.java and solutions/NN-*.java with JBang (or uses --url), loads them in
-# turn with Bombardier, prints a table and a chart, writes .results/bench/NN.json, and always
-# stops the servers it started. The benchmark itself is Java (scripts/bench/Bench.java).
+# turn with Bombardier (with --open-loop, with Vegeta too), prints a table and a chart, writes
+# .results/bench/NN.json, and always stops the servers it started. The benchmark itself is Java
+# (scripts/bench/Bench.java).
 # Exit status: 0 done, 1 done but something was flagged, 2 could not run.
 
 set -o errexit -o nounset -o pipefail
@@ -29,12 +30,16 @@ main() {
     *" -h "*|*" --help "*) ;;   # the usage text needs no Bombardier
     *) setup_bombardier || exit 2 ;;
   esac
+  case " $* " in
+    *" -h "*|*" --help "*) ;;
+    *" --open-loop "*) setup_vegeta || exit 2 ;;   # only the open loop needs Vegeta (a minute to build, once)
+  esac
   local display=()
   if [[ -t 2 ]]; then display+=(--tty); fi
   if [[ -t 1 && -z "${NO_COLOR:-}" ]]; then display+=(--color); fi
-  # Bench's shutdown hooks stop the servers and the Bombardier it started.
+  # Bench's shutdown hooks stop the servers, and the Bombardier or Vegeta, it started.
   run_and_wait "${JBANG}" "${ROOT}/scripts/bench/Bench.java" --root "${ROOT}" --jbang "${JBANG}" \
-    --bombardier "${BOMBARDIER:-bombardier}" "${display[@]+"${display[@]}"}" "$@"
+    --bombardier "${BOMBARDIER:-bombardier}" --vegeta "${VEGETA:-vegeta}" "${display[@]+"${display[@]}"}" "$@"
 }
 
 main "$@"

@@ -88,6 +88,16 @@ check_bombardier() {
   fi
 }
 
+check_vegeta() {
+  local fix="for bench.sh --open-loop: 'brew install vegeta' or 'go install github.com/tsenart/vegeta/v12@v12.12.0'"
+  command -v go >/dev/null 2>&1 && fix="not built yet: scripts/setup.sh builds it with Go (for bench.sh --open-loop only)"
+  if find_vegeta; then
+    ok "vegeta" "at ${VEGETA}"
+  else
+    missing "vegeta" "${fix}" optional
+  fi
+}
+
 check_system() {
   local files cpus
   files="$(ulimit -n)"
@@ -119,6 +129,7 @@ main() {
   check_hugo
   check_asciidoctor
   check_bombardier
+  check_vegeta
   check_system
   if [[ ${problems} -gt 0 ]]; then
     printf '\n%d thing(s) to fix above; scripts/setup.sh installs what it can.\n' "${problems}"

@@ -60,7 +60,7 @@ problem() {
 find_scripts() {
   local file
   for file in "${ROOT}"/exercises/[0-9][0-9]-*.java "${ROOT}"/solutions/[0-9][0-9]-*.java \
-              "${ROOT}"/exercises/demos/*.java "${ROOT}"/scripts/*/*.java; do
+              "${ROOT}"/exercises/demos/*.java "${ROOT}"/scripts/*/*.java "${ROOT}"/scripts/*/*/*.java; do
     [[ -f "${file}" ]] || continue
     case "${file}" in
       "${ROOT}"/scripts/*)
@@ -79,6 +79,7 @@ tools_present() {
   find_hugo || missing+=(Hugo)
   asciidoctor_works || missing+=("Asciidoctor with Rouge")
   find_bombardier || missing+=(Bombardier)
+  find_vegeta || missing+=(Vegeta)
   if [[ ${#missing[@]} -gt 0 ]]; then
     echo "prefetch: not installed here: ${missing[*]}; run scripts/prefetch.sh once where there is a network (scripts/doctor.sh says how to install each by hand)" >&2
     return 2
@@ -162,13 +163,14 @@ prove_site() {
 
 prove_tools() {
   local name path
-  for name in java jbang hugo asciidoctor bombardier; do
+  for name in java jbang hugo asciidoctor bombardier vegeta; do
     case "${name}" in
       java) path="${JAVA_HOME}/bin/java" ;;
       jbang) path="${JBANG}" ;;
       hugo) path="${HUGO}" ;;
       asciidoctor) path="asciidoctor" ;;
       bombardier) path="${BOMBARDIER}" ;;
+      vegeta) path="${VEGETA}" ;;
     esac
     if path="$(command -v "${path}")"; then
       report "ok" "${name}: ${path}"
@@ -187,7 +189,7 @@ summary() {
     echo "prefetch: ${problems} problem(s) above (${compiled}): fix what FAILED, run scripts/prefetch.sh where there is a network for what is MISSING, then scripts/prefetch.sh --check" >&2
     exit 1
   fi
-  echo "prefetch: ${compiled}; site built offline; tools: java jbang hugo asciidoctor bombardier; the room needs no network now"
+  echo "prefetch: ${compiled}; site built offline; tools: java jbang hugo asciidoctor bombardier vegeta; the room needs no network now"
 }
 
 main() {

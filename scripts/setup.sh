@@ -12,6 +12,7 @@
 #   setup_hugo         HUGO = a Hugo extended binary
 #   setup_asciidoctor  asciidoctor with the Rouge highlighter on PATH
 #   setup_bombardier   BOMBARDIER = a bombardier binary
+#   setup_vegeta       VEGETA = a vegeta binary (an open-loop load: bench.sh --open-loop)
 #   setup_all          all of the above
 # Installed tools go to .tools/ (git-ignored), or to $COURSE_TOOLS_DIR. Tools only: the other
 # helpers the scripts share are in scripts/lib.sh, and the browser tests' Chromium and
@@ -267,6 +268,27 @@ setup_bombardier() {
   export BOMBARDIER
 }
 
+find_vegeta() {
+  find_tool vegeta VEGETA
+}
+
+# Like Bombardier: built with Go from the module in scripts/tools/vegeta, which pins v12.12.0.
+setup_vegeta() {
+  if ! find_vegeta; then
+    installer_or_say go "Vegeta is not installed: 'brew install vegeta', or with Go: 'go install github.com/tsenart/vegeta/v12@v12.12.0'" || return 2
+    setup_say "building Vegeta v12.12.0 with Go into ${TOOLS}/bin (once, about a minute)"
+    mkdir -p "${TOOLS}/bin"
+    if ! (cd "${ROOT}/scripts/tools/vegeta" \
+          && GOFLAGS="-mod=mod -buildvcs=false" go build -o "${TOOLS}/bin/vegeta" github.com/tsenart/vegeta/v12) \
+          >"${TOOLS}/vegeta-build.log" 2>&1; then
+      echo "setup: could not build Vegeta (see ${TOOLS}/vegeta-build.log): 'go install github.com/tsenart/vegeta/v12@v12.12.0' or 'brew install vegeta'" >&2
+      return 2
+    fi
+    VEGETA="${TOOLS}/bin/vegeta"
+  fi
+  export VEGETA
+}
+
 setup_all() {
   local status=0
   setup_java || status=2
@@ -274,6 +296,7 @@ setup_all() {
   setup_hugo || status=2
   setup_asciidoctor || status=2
   setup_bombardier || status=2
+  setup_vegeta || status=2
   return "${status}"
 }
 
@@ -282,7 +305,7 @@ setup_main() {
   local quiet=false
   case "${1:-}" in
     --quiet) quiet=true ;;
-    -h|--help) sed -n '3,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; return 0 ;;
+    -h|--help) sed -n '3,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; return 0 ;;
     "") ;;
     *) echo "usage: scripts/setup.sh [--quiet]" >&2; return 2 ;;
   esac
@@ -294,6 +317,7 @@ setup_main() {
     echo "hugo        ${HUGO:-missing}"
     echo "asciidoctor $(command -v asciidoctor || echo missing)"
     echo "bombardier  ${BOMBARDIER:-missing}"
+    echo "vegeta      ${VEGETA:-missing}"
   fi
   return "${status}"
 }

@@ -12,6 +12,8 @@
 #    (scripts/test/SelfTest.java, broken variants in scripts/test/spoilers/NN.txt);
 #    a Python server written from the protocol page alone passes chapters 01, 03, 04 and 06 (and 05's pool)
 #    (scripts/test/independent/server.py, graded with check.sh --url --pid);
+#    each framework server the race includes (Spring Boot on Tomcat, platform and virtual threads,
+#    Helidon SE, Vert.x: scripts/bench/frameworks) passes the protocol's checks likewise;
 #    then every solution's checks once more with one core kept busy (a busy laptop);
 # 3. the benchmark's unit tests, a smoke race of a solution against itself, and a quick self-race
 #    whose verdict must be "the same" on hello, io-1000 and cpu (scripts/bench.sh);
@@ -38,6 +40,7 @@ serve_dir=""
 server_pid=""
 busy_pid=""
 independent_pid=""
+framework_pid=""
 room_pid=""
 run_start=${SECONDS}
 
@@ -72,6 +75,7 @@ cleanup() {
   stop_server
   stop_busy
   stop_independent
+  stop_framework
   stop_room
   if [[ -n "${site_dir}" ]]; then
     rm -rf "${site_dir}"
@@ -256,6 +260,56 @@ print("; ".join(skipped))' "${dir}/${chapter}.json") || true
   stop_independent
 }
 
+stop_framework() {
+  stop_pid "${framework_pid}"
+  framework_pid=""
+}
+
+# The servers people deploy, raced beside the course's own (scripts/bench/frameworks): each must
+# keep the protocol page, so it passes the protocol's checks through check.sh --url, as any server can.
+step_frameworks() {
+  section "Framework servers keep the protocol (scripts/bench/frameworks, check.sh 01 --url --only protocol)"
+  local dir="${ROOT}/.results/frameworks" entry name port status log counts failed_ids
+  local -a server
+  mkdir -p "${dir}"
+  for entry in "SpringBootTomcat.java" "SpringBootTomcat.java --virtual true" "HelidonSe.java" "VertxServer.java"; do
+    read -r -a server <<<"${entry}"
+    name="${entry// /}"
+    name="${name//--/-}"
+    log="${dir}/${name}.log"
+    # The first start builds it (Spring Boot's jars are large): up to 3 minutes.
+    "${JBANG}" "${ROOT}/scripts/bench/frameworks/${server[0]}" --port 0 "${server[@]:1}" </dev/null >"${log}" 2>&1 &
+    framework_pid=$!
+    port="$(await_line "${log}" "${framework_pid}" 's|^listening on http://127\.0\.0\.1:\([0-9][0-9]*\)$|\1|p' 900)"
+    if [[ -z "${port}" ]]; then
+      fail "${entry}: no ready line in 3 minutes: $(tail -n 1 "${log}") (see ${log})"
+      stop_framework
+      continue
+    fi
+    status=0
+    "${ROOT}/scripts/check.sh" 01 --url "http://127.0.0.1:${port}" --pid "${framework_pid}" --only protocol --json \
+      >"${dir}/${name}.json" 2>"${dir}/${name}.checks.log" || status=$?
+    { IFS= read -r failed_ids; IFS= read -r counts; } < <(python3 -c '
+import json, sys
+try:
+    report = json.load(open(sys.argv[1]))
+    checks = report["checks"]
+except (OSError, ValueError, KeyError, TypeError):
+    sys.exit(0)
+print(" ".join(c["id"] for c in checks if c["status"] != "pass"))
+print("%d passed, %d failed, %d skipped" % (report["passed"], report["failed"], report["skipped"]))' "${dir}/${name}.json") || true
+    if [[ ${status} -eq 0 && -n "${counts}" && -z "${failed_ids}" ]]; then
+      pass "${entry} keeps the protocol: ${counts}"
+    elif [[ -n "${counts}" ]]; then
+      fail "${entry} breaks the protocol: ${failed_ids:-(exit ${status})}: ${counts} (see ${dir}/${name}.checks.log)"
+    else
+      fail "${entry}: the protocol checks could not run (exit ${status}): $(tail -n 1 "${dir}/${name}.checks.log")"
+    fi
+    failed_ids="" counts=""
+    stop_framework
+  done
+}
+
 stop_busy() {
   stop_pid "${busy_pid}"
   busy_pid=""
@@ -318,12 +372,15 @@ step_bench() {
   self_race --trip "${ROOT}/.results/bench-trip.log" 08 --smoke
   # The ramp's first two steps: the steps run, the summary written, nobody broken (about 20 s).
   self_race --ramp "${ROOT}/.results/bench-ramp.log" 03 --smoke --ramp
+  # The open loop: Vegeta at a fixed rate, then Bombardier at the same rate (about 25 s).
+  self_race --open-loop "${ROOT}/.results/bench-open-loop.log" 03 --smoke --open-loop
 }
 
 # Races chapter NN's solution against itself with bench.sh OPTION..., then checks its JSON
 # with TestBench CHECK (--smoke: every field is there; --same: every verdict is "the same";
 # --db-mixed: the pool's options and the background load reached the servers; --trip: both
-# made their trips through the backend the race started; --ramp: both held the first steps).
+# made their trips through the backend the race started; --ramp: both held the first steps;
+# --open-loop: both got the fixed rate from Vegeta and from Bombardier, and lost nothing).
 self_race() {
   local check="$1" log="$2" chapter="$3" json status=0
   shift 3
@@ -582,6 +639,7 @@ main() {
   step_streaming
   step_selftest "${selftest_args[@]+"${selftest_args[@]}"}"
   step_independent
+  step_frameworks
   step_busy_laptop
   step_bench
   step_prefetch

@@ -81,6 +81,21 @@ final class Response {
         return length;
     }
 
+    /** Its Content-Type, for a server whose framework writes the head (scripts/bench/frameworks). */
+    String contentType() {
+        return contentType;
+    }
+
+    /** Its one extra header line, such as {@code "Retry-After: 1"}, or null. */
+    String extraHeader() {
+        return extraHeader;
+    }
+
+    /** Its body, or null when the body is the generated pattern ({@link #fillBody} writes that). */
+    byte[] body() {
+        return body;
+    }
+
     /** Status line and headers, ending with the empty line. */
     byte[] head() {
         StringBuilder h = new StringBuilder(160)

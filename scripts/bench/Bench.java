@@ -3,7 +3,7 @@
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES Options.java Plan.java Server.java LoadRace.java Tally.java Sampler.java IdleRace.java Idle.java
 //SOURCES MachineFacts.java Cpus.java Ramp.java Spike.java Soak.java BenchReport.java Report.java Verdict.java Stats.java
-//SOURCES Bombardier.java Progress.java
+//SOURCES Bombardier.java Progress.java Framework.java OpenLoop.java Vegeta.java
 //SOURCES ../lib/Jackson.java ../lib/Chapters.java ../lib/Results.java ../lib/Target.java
 //SOURCES ../lib/Inspect.java ../lib/Unavailable.java
 
@@ -53,6 +53,7 @@ class Bench {
 
         Cpus cpus = MachineFacts.cpus(o.serverCpus());
         Bombardier bombardier = new Bombardier(o.bombardier());
+        Vegeta vegeta = o.openLoop() ? Vegeta.found(o.vegeta()) : null; // before the servers start: exits 2 when it is not there
         BenchReport.Machine machine = MachineFacts.read(o.jbang(), bombardier.version(), cpus);
         IdleRace.Budget idle = IdleRace.budget();
 
@@ -62,7 +63,8 @@ class Bench {
 
         // Start the servers, all at once, and keep them running for the whole race.
         Progress progress = new Progress(o.tty(), o.mode(), o.workloads(), servers.size(),
-                o.spike() ? 80 : o.soakMinutes() > 0 ? Soak.windows(o.soakMinutes()) * (Soak.WINDOW_SECONDS + 2.0) : 0);
+                o.spike() ? 80 : o.soakMinutes() > 0 ? Soak.windows(o.soakMinutes()) * (Soak.WINDOW_SECONDS + 2.0)
+                        : o.openLoop() ? OpenLoop.secondsPerServer(o.mode()) : 0);
         Target calls = backend ? Server.startBackend(o) : null;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             servers.forEach(Server::stop);
@@ -92,10 +94,12 @@ class Bench {
         }
         BenchReport.SpikeSummary spike = null;
         BenchReport.SoakSummary soak = null;
-        if (o.spike() || o.soakMinutes() > 0) {
-            BenchReport.CpuSplit split = cpus.of(o.spike() ? Spike.WORKLOAD : Soak.WORKLOAD);
+        BenchReport.OpenLoopSummary openLoop = null;
+        if (o.spike() || o.soakMinutes() > 0 || o.openLoop()) {
+            BenchReport.CpuSplit split = cpus.of(o.spike() ? Spike.WORKLOAD : o.openLoop() ? OpenLoop.WORKLOAD : Soak.WORKLOAD);
             Bombardier b = share(cpus, split, servers, calls, bombardier);
             if (o.spike()) spike = spikes(servers, b, progress, flags);
+            else if (o.openLoop()) openLoop = openLoop(servers, b, vegeta.on(split.load()), split, o.mode(), progress, flags);
             else soak = soak(servers, b, o.soakMinutes(), progress, flags);
         }
         progress.done();
@@ -105,7 +109,7 @@ class Bench {
         BenchReport report = new BenchReport(BenchReport.SCHEMA, o.all() ? "all" : "chapter", Options.command(args), o.chapter(),
                 began.toString(), flags.isEmpty() ? 0 : 1, compareTo, machine, Plan.methodology(o.mode(), cpus, idle.note(), backend),
                 servers.stream().map(s -> s.entry(o.root())).toList(), entries,
-                o.ramp() ? Ramp.summarize(entries, servers.stream().map(s -> s.id).toList()) : null, spike, soak, flags,
+                o.ramp() ? Ramp.summarize(entries, servers.stream().map(s -> s.id).toList()) : null, spike, soak, openLoop, flags,
                 Duration.between(began, Instant.now()).toSeconds());
 
         Report.print(out, report, o.color());
@@ -115,7 +119,7 @@ class Bench {
             Files.createDirectories(file.getParent());
             Files.writeString(file, report.json());
         } else {
-            file = Results.write(o.root(), "bench", o.all() ? "all" : o.chapter(), report.json());
+            file = Results.write(o.root(), "bench", o.springDemo() ? "spring-demo" : o.all() ? "all" : o.chapter(), report.json());
         }
         out.println();
         if (!flags.isEmpty()) {
@@ -131,10 +135,14 @@ class Bench {
                                BenchReport.Machine machine, Report.Painter p) {
         Plan.Mode mode = o.mode();
         String all = Chapters.showdown(chapters).map(c -> "Chapter " + c.number() + ", " + c.title()).orElse("Every model");
-        out.println(p.bold(o.all() ? all + ": every reference solution" + (o.baseline() ? " and a plain Netty server" : "")
+        long frameworks = servers.stream().filter(s -> s.role.equals("framework")).count();
+        out.println(p.bold(o.springDemo() ? "The Spring Boot demo's shape: Tomcat with 16 and 50 platform threads, and with virtual threads"
+                : o.all() ? all + ": every reference solution" + (o.baseline() ? ", a plain Netty server" : "")
+                        + (frameworks > 0 ? " and " + frameworks + " framework servers" : "")
                 : "Chapter " + o.chapter() + ": " + servers.get(0).label + " against " + servers.get(1).label));
-        if (o.ramp() || o.spike() || o.soakMinutes() > 0) {
-            out.println(p.dim("  " + (o.ramp() ? "the ramp: " + mode.warmups() + " warm-up run(s) of " + mode.warmupSeconds()
+        for (Server s : servers) if (s.role.equals("framework")) out.println(p.dim("  " + s.id + ": " + s.label));
+        if (o.ramp() || o.spike() || o.soakMinutes() > 0 || o.openLoop()) {
+            out.println(p.dim("  " + (o.openLoop() ? OpenLoop.describe(mode) : o.ramp() ? "the ramp: " + mode.warmups() + " warm-up run(s) of " + mode.warmupSeconds()
                     + " s at its first step, then one run of " + mode.runSeconds() + " s a step, the servers taking turns, each until a step breaks it"
                     : o.spike() ? "the spikes: each server in turn, after one warm-up window (see below)"
                     : "the soak: each server in turn, " + Stats.millis(Math.min(o.soakMinutes(), Soak.MAX_MINUTES)) + " min")));
@@ -161,6 +169,15 @@ class Bench {
         BenchReport.SoakSummary soak = Soak.summary(minutes, servers.stream().map(s -> Soak.run(s, b, minutes, progress)).toList());
         soak.servers().forEach(s -> s.flags().forEach(f -> flags.add("soak, " + s.server() + ": " + f)));
         return soak;
+    }
+
+    /** Each server through the open loop, in turn, Vegeta on Bombardier's CPUs; what they flag joins {@code flags}. */
+    private static BenchReport.OpenLoopSummary openLoop(List<Server> servers, Bombardier b, Vegeta vegeta, BenchReport.CpuSplit split,
+                                                        Plan.Mode mode, Progress progress, List<String> flags) {
+        BenchReport.OpenLoopSummary open = OpenLoop.summary(mode, vegeta.version(), split,
+                servers.stream().map(s -> OpenLoop.run(s, b, vegeta, mode, progress)).toList());
+        open.servers().forEach(s -> s.flags().forEach(f -> flags.add("open loop, " + s.server() + ": " + f)));
+        return open;
     }
 
     /**

@@ -24,6 +24,7 @@ import java.util.Map;
  * @param ramp        with --ramp, where each server broke (its steps are the workloads ramp-N); else absent
  * @param spike       with --spike, how each server came through the spikes ({@link Spike}); else absent
  * @param soak        with --soak, what each server's memory, files and threads did under constant load ({@link Soak}); else absent
+ * @param openLoop    with --open-loop, each server's latency at a fixed rate from an open and a closed loop ({@link OpenLoop}); else absent
  * @param flags       every result's flags, each with its workload and server
  * @param seconds     how long the whole race took
  */
@@ -31,7 +32,8 @@ record BenchReport(String schema, String kind, String command, String chapter, S
                    Machine machine, Methodology methodology, List<ServerEntry> servers, List<WorkloadEntry> workloads,
                    @JsonInclude(JsonInclude.Include.NON_NULL) RampSummary ramp,
                    @JsonInclude(JsonInclude.Include.NON_NULL) SpikeSummary spike,
-                   @JsonInclude(JsonInclude.Include.NON_NULL) SoakSummary soak, List<String> flags, long seconds) {
+                   @JsonInclude(JsonInclude.Include.NON_NULL) SoakSummary soak,
+                   @JsonInclude(JsonInclude.Include.NON_NULL) OpenLoopSummary openLoop, List<String> flags, long seconds) {
     static final String SCHEMA = "course-bench/1";
 
     /** Reads a results file; IllegalArgumentException when it is not one. */
@@ -63,7 +65,7 @@ record BenchReport(String schema, String kind, String command, String chapter, S
                        int runSeconds, int ioRunSeconds, boolean warmupPerGroup, String statistic, String order,
                        int sampleMillis, String load, List<String> notes) {}
 
-    /** A server in the race: {@code role} "learner", "reference" or "baseline"; {@code file} and {@code pid} null when unknown. */
+    /** A server in the race: {@code role} "learner", "reference", "baseline" (plain Netty) or "framework" ({@link Framework}); {@code file} and {@code pid} null when unknown. */
     record ServerEntry(String id, String role, String label, String file, String url, List<String> args, Long pid,
                        boolean pinned) {}
 
@@ -241,4 +243,39 @@ record BenchReport(String schema, String kind, String command, String chapter, S
 
     /** One sample, after a window: its req/s and failures, then the server's heap after a full GC, RSS, threads and files. */
     record SoakSample(double atSeconds, Double rps, long failed, Double heapAfterGcBytes, Long rssBytes, Integer threads, Integer files) {}
+
+    /**
+     * The open loop ({@link OpenLoop}): GET {@code path} at a fixed {@code rate} a second for
+     * {@code seconds} a server, after a warm-up of {@code warmupSeconds}; first from Vegeta
+     * ({@code vegeta}, its version), an open loop, then from Bombardier with {@code connections},
+     * a closed loop; every request awaited {@code timeoutSeconds}. {@code cpus}: where it ran
+     * (Vegeta where Bombardier runs); {@code notes}: how the figures were made.
+     */
+    record OpenLoopSummary(String path, int rate, int seconds, int warmupSeconds, int connections, int timeoutSeconds, String vegeta,
+                           CpuSplit cpus, List<String> notes, List<OpenLoopServer> servers) {}
+
+    /**
+     * One server: {@code skipReason} when it sat out (its warm-up lost requests, or answered too
+     * few a second: it cannot carry the rate), with the warm-up's answers a second and lost
+     * requests either way; the open loop's and the closed loop's figures (null when that load
+     * could not run); {@code flags}: requests lost in either, or a load that did not finish.
+     */
+    record OpenLoopServer(String server, String skipReason, Double warmupRps, long warmupLost, OpenLoopRun openLoop,
+                          OpenLoopRun closedLoop, List<String> flags) {}
+
+    /**
+     * One load at the fixed rate, by {@code tool} ("vegeta" or "bombardier"): the requests
+     * {@code sent} (at the rate, rate x seconds; fewer when a closed loop waited), answered 2xx,
+     * answered otherwise ({@code non2xx}), and {@code errors}, the {@code timeouts} among them;
+     * {@code achievedRps}, 2xx answers a second from the first request sent to the last answer;
+     * the latency percentiles of every request sent, in ms ({@code p999Ms} null when the tool
+     * reports none: Bombardier stops at p99); {@code maxSendLagMs}, how far behind its schedule
+     * the open loop sent a request (null for the closed loop, which has no schedule).
+     */
+    record OpenLoopRun(String tool, long sent, long ok, long non2xx, long errors, long timeouts, Double achievedRps,
+                       Double p50Ms, Double p99Ms, Double p999Ms, Double maxMs, Double maxSendLagMs) {
+        long lost() {
+            return non2xx + errors;
+        }
+    }
 }

@@ -63,7 +63,8 @@ record Cpus(int total, boolean canPin, int serverCpus) {
     }
 
     private static String loadName(Plan.Workload w) {
-        return w.idle() ? "the idle connections' client" : w.callsBackend() ? "Bombardier and the backend" : "Bombardier";
+        return w.idle() ? "the idle connections' client" : w.callsBackend() ? "Bombardier and the backend"
+                : w.group().equals("open-loop") ? "Vegeta, then Bombardier," : "Bombardier";
     }
 
     private static String range(int from, int to) {

@@ -8,15 +8,16 @@ import java.util.List;
  * {@code selfRace}), and the wrapper's own options (where the course, JBang and Bombardier are,
  * {@code out}, whether to redraw progress and use colours). A problem with it exits 2.
  */
-record Options(String chapter, boolean all, boolean baseline, boolean selfRace, String url, Long pid, Plan.Mode mode,
-               List<Plan.Workload> workloads, boolean ramp, boolean spike, double soakMinutes, int serverCpus, Path root, String jbang, String bombardier, Path out, boolean tty,
-               boolean color) {
+record Options(String chapter, boolean all, boolean baseline, boolean frameworks, boolean springDemo, boolean selfRace, String url, Long pid, Plan.Mode mode,
+               List<Plan.Workload> workloads, boolean ramp, boolean spike, double soakMinutes, boolean openLoop, int serverCpus, Path root, String jbang,
+               String bombardier, String vegeta, Path out, boolean tty, boolean color) {
 
     static Options parse(String[] args) {
         String chapter = null;
         boolean all = false, baseline = false, selfRace = false, ramp = false, spike = false, tty = false, color = false;
+        boolean frameworks = true, springDemo = false, openLoop = false;
         double soakMinutes = 0;
-        String url = null, workloadList = null, jbang = "jbang", bombardier = "bombardier";
+        String url = null, workloadList = null, jbang = "jbang", bombardier = "bombardier", vegeta = "vegeta";
         Long pid = null;
         int serverCpus = 0; // the default split (Cpus)
         Plan.Mode mode = Plan.MODES.get("quick");
@@ -31,6 +32,9 @@ record Options(String chapter, boolean all, boolean baseline, boolean selfRace, 
                 case "--url" -> url = value(args, ++i);
                 case "--pid" -> pid = number(value(args, ++i), "--pid");
                 case "--baseline" -> baseline = true;
+                case "--no-frameworks" -> frameworks = false;
+                case "--spring-demo" -> springDemo = true;
+                case "--open-loop" -> openLoop = true;
                 case "--ramp" -> ramp = true;
                 case "--spike" -> spike = true;
                 case "--soak" -> {
@@ -50,6 +54,7 @@ record Options(String chapter, boolean all, boolean baseline, boolean selfRace, 
                 case "--root" -> root = Path.of(value(args, ++i)).toAbsolutePath().normalize();
                 case "--jbang" -> jbang = value(args, ++i);
                 case "--bombardier" -> bombardier = value(args, ++i);
+                case "--vegeta" -> vegeta = value(args, ++i);
                 case "--out" -> out = Path.of(value(args, ++i)).toAbsolutePath();
                 case "--tty" -> tty = true;
                 case "--color" -> color = true;
@@ -59,14 +64,20 @@ record Options(String chapter, boolean all, boolean baseline, boolean selfRace, 
                 }
             }
         }
+        if (springDemo && chapter == null) all = true; // the demo races Spring Boot's shapes, no chapter
         if (all == (chapter != null)) usage("say which chapter to race, e.g. 03, or --all");
+        if (springDemo && (chapter != null || workloadList != null || ramp || spike || soakMinutes > 0 || openLoop)) {
+            usage("--spring-demo runs on its own: scripts/bench.sh --spring-demo [--quick|--thorough]");
+        }
         if (all && (url != null || selfRace)) usage("--all races the reference solutions: no --url or --solution-vs-solution");
         if (pid != null && url == null) usage("--pid goes with --url");
         if (url != null && selfRace) usage("--url or --solution-vs-solution, not both");
         List<Plan.Workload> workloads = null; // the chapter's own, or the standard ones (Bench)
-        if ((ramp ? 1 : 0) + (spike ? 1 : 0) + (soakMinutes > 0 ? 1 : 0) > 1) usage("one phase at a time: --ramp, --spike or --soak");
-        if ((spike || soakMinutes > 0) && workloadList != null) usage("--spike and --soak run their own load: no --workloads");
-        if (spike || soakMinutes > 0) {
+        if ((ramp ? 1 : 0) + (spike ? 1 : 0) + (soakMinutes > 0 ? 1 : 0) + (openLoop ? 1 : 0) > 1) usage("one phase at a time: --ramp, --spike, --soak or --open-loop");
+        if ((spike || soakMinutes > 0 || openLoop) && workloadList != null) usage("--spike, --soak and --open-loop run their own load: no --workloads");
+        if (springDemo) {
+            workloads = List.of(Plan.SPRING_DEMO);
+        } else if (spike || soakMinutes > 0 || openLoop) {
             workloads = List.of();
         } else if (ramp) {
             if (workloadList != null) usage("--ramp runs its own steps: no --workloads");
@@ -79,12 +90,14 @@ record Options(String chapter, boolean all, boolean baseline, boolean selfRace, 
                 usage(e.getMessage());
             }
         }
-        return new Options(chapter, all, baseline || all, selfRace, url, pid, mode, workloads, ramp, spike, soakMinutes, serverCpus, root, jbang, bombardier, out, tty, color);
+        return new Options(chapter, all, (baseline || all) && !springDemo, frameworks && all && !springDemo, springDemo, selfRace, url, pid, mode, workloads,
+                ramp, spike, soakMinutes, openLoop, serverCpus, root, jbang, bombardier, vegeta, out, tty, color);
     }
 
     /** The same options, racing {@code list}: the chapter's own workloads when none were named. */
     Options racing(List<Plan.Workload> list) {
-        return new Options(chapter, all, baseline, selfRace, url, pid, mode, list, ramp, spike, soakMinutes, serverCpus, root, jbang, bombardier, out, tty, color);
+        return new Options(chapter, all, baseline, frameworks, springDemo, selfRace, url, pid, mode, list, ramp, spike, soakMinutes, openLoop, serverCpus,
+                root, jbang, bombardier, vegeta, out, tty, color);
     }
 
     /** The command as the learner typed it: scripts/bench.sh and its options, without the wrapper's own. */
@@ -92,7 +105,7 @@ record Options(String chapter, boolean all, boolean baseline, boolean selfRace, 
         List<String> shown = new ArrayList<>(List.of("scripts/bench.sh"));
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
-                case "--root", "--jbang", "--bombardier", "--out" -> i++;
+                case "--root", "--jbang", "--bombardier", "--vegeta", "--out" -> i++;
                 case "--tty", "--color" -> { }
                 default -> shown.add(args[i]);
             }
@@ -128,7 +141,9 @@ record Options(String chapter, boolean all, boolean baseline, boolean selfRace, 
 
     static final String USAGE = """
             usage: scripts/bench.sh NN [options]      race exercises/NN-*.java against solutions/NN-*.java
-                   scripts/bench.sh --all [options]   every reference solution and a plain Netty server
+                   scripts/bench.sh --all [options]   every reference solution, a plain Netty server, and the frameworks
+                   scripts/bench.sh --spring-demo     Spring Boot on Tomcat with 16 and 50 platform threads, and with virtual
+                                                      threads, on GET /io?ms=400 at 2000 connections (a well-known demo's shape)
 
               --quick             2-4 warm-ups of 2 s and 3 runs of 2 s per workload and server (the default; 1.5-3 min a chapter here)
               --thorough          2-6 warm-ups of 10 s and 5 runs of 10 s (io: 30 s): steadier figures, several times longer
@@ -137,6 +152,8 @@ record Options(String chapter, boolean all, boolean baseline, boolean selfRace, 
               --url URL           race a server that is already running (any language) instead of the exercise
               --pid PID           with --url: its process, for CPU, memory and thread figures
               --baseline          add a plain Netty server to the race
+              --no-frameworks     with --all, leave out the framework servers (scripts/bench/frameworks: Spring Boot on
+                                  Tomcat with platform and with virtual threads, Helidon SE, Vert.x): a shorter run
               --ramp              instead of the workloads, the ramp: GET /io?ms=200 at 100, 250, 500, 1000, 2500, 5000 and
                                   10,000 connections, one run of 5 s a step (thorough 10 s), each server until a step breaks
                                   it (over 1% of requests fail, or p99 over 1 s): 2-6 minutes for a chapter, 10-20 for --all
@@ -145,6 +162,9 @@ record Options(String chapter, boolean all, boolean baseline, boolean selfRace, 
                                   and threads do (about 1 minute a server)
               --soak MIN          instead of the workloads, GET /io?ms=200 at 1000 connections for MIN minutes a server (60
                                   at most), sampling heap after GC, RSS, open files and threads every 10 s: what grows
+              --open-loop         instead of the workloads, latency without coordinated omission: GET /cpu?ms=2 at a fixed
+                                  300 req/s for 30 s a server from Vegeta (an open loop), then from Bombardier at the same
+                                  rate with 16 connections (a closed loop), p50 to max side by side (smoke 3 s, thorough 60 s)
               --server-cpus N     the servers on CPUs 0 to N-1 and Bombardier on the rest, on every workload (default: the
                                   servers on every CPU, Bombardier sharing them, but on hello, where each gets half)
               --solution-vs-solution   race the reference solution against itself (a sanity check)
@@ -156,7 +176,8 @@ record Options(String chapter, boolean all, boolean baseline, boolean selfRace, 
             database connections), idle (10,000 idle keep-alive connections). Chapter 08 races
             trip (GET /trip?legs=4&ms=100, 50 connections, against a backend the race starts).
             Chapters race the standard workloads (all but trip) unless the registry names their own.
-            Results: a table and a chart here, and JSON in .results/bench/NN.json (all.json for --all).
+            Results: a table and a chart here, and JSON in .results/bench/NN.json (all.json for --all,
+            spring-demo.json for --spring-demo).
             Exit status: 0 done, 1 done but something was flagged (errors, a figure above its bound),
             2 could not run.""";
 }

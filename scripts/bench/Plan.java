@@ -21,7 +21,7 @@ final class Plan {
         }
 
         boolean sleepBound() {
-            return group.equals("io") || ramp() || pooled() || callsBackend();
+            return group.equals("io") || group.equals("demo") || ramp() || pooled() || callsBackend();
         }
 
         /** A step of the ramp ({@link Plan#ramp}): its errors are its finding, not a failure. */
@@ -80,6 +80,14 @@ final class Plan {
             new Workload("idle", "idle", "10,000 idle keep-alive connections, each served one GET /: memory and threads per connection", "/", 10_000, 0),
             new Workload("trip", "trip", "GET /trip?legs=4&ms=100 (4 calls of 100 ms to a backend, at once) with 50 connections: 200 calls in flight",
                     "/trip?legs=" + Plan.TRIP_LEGS + "&ms=100", 50, 100));
+
+    /**
+     * The shape of a well-known Spring Boot demo of virtual threads: a 400 ms wait at 2000
+     * connections, raced by {@code --spring-demo} against Tomcat with 16 and 50 platform threads
+     * and with virtual threads. Its bounds: 16 / 0.4 s = 40, 50 / 0.4 s = 125, 2000 / 0.4 s = 5000.
+     */
+    static final Workload SPRING_DEMO = new Workload("demo", "demo",
+            "GET /io?ms=400 (a 400 ms wait) with 2000 connections: the Spring Boot demo's shape", "/io?ms=400", 2000, 400);
 
     /** The ramp's steps: connections to GET /io?ms=200, rising until each server breaks. */
     static final int[] RAMP_STEPS = {100, 250, 500, 1000, 2500, 5000, 10_000};

@@ -64,6 +64,7 @@ final class Server {
      */
     static List<Server> lineUp(Options o, Map<String, Chapters.Chapter> chapters) {
         List<Server> servers = new ArrayList<>();
+        if (o.springDemo()) return Framework.springDemo(o.root());
         if (o.all()) {
             for (Chapters.Chapter c : chapters.values()) {
                 if (!c.inShowdown()) continue; // its race is its own (chapter 08's trips)
@@ -88,6 +89,7 @@ final class Server {
             Path netty = o.root().resolve("scripts/bench/NettyBaseline.java");
             servers.add(new Server("netty", "baseline", "Netty 4.2 (scripts/bench/NettyBaseline.java)", netty, List.of(), 0));
         }
+        if (o.frameworks()) servers.addAll(Framework.race(o.root()));
         return servers;
     }
 

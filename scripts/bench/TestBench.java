@@ -3,7 +3,7 @@
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-//SOURCES Bench.java ../test/BenchTests.java ../test/VerdictTests.java ../test/CpusTests.java ../test/PhasesTests.java ../lib/Outcomes.java
+//SOURCES Bench.java ../test/BenchTests.java ../test/VerdictTests.java ../test/CpusTests.java ../test/PhasesTests.java ../test/FrameworkTests.java ../test/OpenLoopTests.java ../lib/Outcomes.java
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
@@ -22,7 +22,7 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * the JSON of a race of a solution against itself: {@code --smoke FILE} a smoke run,
  * {@code --same FILE} the verdicts of a self-race, {@code --db-mixed FILE} a race of the db and
  * mixed workloads, {@code --trip FILE} chapter 08's race against its backend, {@code --ramp FILE}
- * a smoke ramp. One ok/FAIL line per check, then "N passed, N failed". The unit tests read the
+ * a smoke ramp, {@code --open-loop FILE} a smoke open loop. One ok/FAIL line per check, then "N passed, N failed". The unit tests read the
  * chapter registry and the committed results (site/static/bench/) of the course that holds the
  * current folder.
  */
@@ -40,7 +40,8 @@ class TestBench {
                 case "--db-mixed" -> dbMixed(file);
                 case "--trip" -> trip(file);
                 case "--ramp" -> ramp(file);
-                default -> throw new IllegalArgumentException("usage: TestBench [--smoke|--same|--db-mixed|--trip|--ramp FILE]");
+                case "--open-loop" -> openLoop(file);
+                default -> throw new IllegalArgumentException("usage: TestBench [--smoke|--same|--db-mixed|--trip|--ramp|--open-loop FILE]");
             }
             checked.finish();
         }
@@ -157,6 +158,25 @@ class TestBench {
         check("a ramp's errors do not fail the race (exit 0 recorded)", report.exit() == 0, "flags " + report.flags());
     }
 
+    /** The open loop: both servers got the rate from Vegeta and from Bombardier, lost nothing, and their percentiles are in order. */
+    static void openLoop(Path file) throws Exception {
+        BenchReport report = BenchReport.read(Files.readString(file));
+        BenchReport.OpenLoopSummary open = report.openLoop();
+        check("the open loop wrote its summary", open != null, "no openLoop in " + file);
+        if (open == null) return;
+        check("the open loop measured both servers", open.servers().size() == 2, open.servers().size() + " servers");
+        for (BenchReport.OpenLoopServer s : open.servers()) {
+            for (BenchReport.OpenLoopRun run : java.util.Arrays.asList(s.openLoop(), s.closedLoop())) {
+                String what = "open loop " + s.server() + (run == null ? "" : ", " + run.tool());
+                check(what + ": ran, lost nothing, answered at about the rate (within 20%), p50 <= p99 <= max", run != null && run.lost() == 0
+                        && run.achievedRps() != null && Math.abs(run.achievedRps() - open.rate()) <= 0.2 * open.rate()
+                        && run.p50Ms() != null && run.p99Ms() != null && run.maxMs() != null
+                        && run.p50Ms() <= run.p99Ms() && run.p99Ms() <= run.maxMs(), String.valueOf(run));
+            }
+            check("open loop " + s.server() + ": Vegeta's p99.9 is there", s.openLoop() != null && s.openLoop().p999Ms() != null, String.valueOf(s.openLoop()));
+        }
+    }
+
     /** Chapter 08's race: both servers made their trips through the backend the race started. */
     static void trip(Path file) throws Exception {
         BenchReport report = BenchReport.read(Files.readString(file));
@@ -212,7 +232,7 @@ class TestBench {
     static void unitTests() {
         if (System.getProperty("course.root") == null) System.setProperty("course.root", courseRoot().toString());
         Outcomes outcomes = new Outcomes("bench: ");
-        LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(BenchTests.class), selectClass(VerdictTests.class), selectClass(CpusTests.class), selectClass(PhasesTests.class)).build(),
+        LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(BenchTests.class), selectClass(VerdictTests.class), selectClass(CpusTests.class), selectClass(PhasesTests.class), selectClass(FrameworkTests.class), selectClass(OpenLoopTests.class)).build(),
                 new TestExecutionListener() {
                     @Override
                     public void executionFinished(TestIdentifier id, TestExecutionResult result) {

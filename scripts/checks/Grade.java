@@ -386,7 +386,8 @@ final class Grade {
               --url URL         grade a server that is already running (any language or framework)
               --pid PID         with --url: its process, for the checks that read threads and files
               --watch           grade again each time you save the exercise file
-              --only ID,ID      run only these checks (ids as printed with --json, e.g. ch03.slowReader)
+              --only ID,ID      run only these checks (ids as printed with --json, e.g. ch03.slowReader;
+                                a suite's name runs all of its checks: --only protocol)
               --json            print the results as JSON (progress is always saved in .results/checks/)
               --file FILE       grade another server file for chapter NN
 

@@ -128,6 +128,11 @@ final class Runner {
         if (only.isEmpty()) classes.forEach(c -> selectors.add(selectClass(c)));
         List<String> known = ids(classes);
         for (String id : only) {
+            Class<?> suite = classes.stream().filter(c -> idPrefix(c).equals(id)).findFirst().orElse(null);
+            if (suite != null) { // a suite's name: all its checks, such as "protocol"
+                selectors.add(selectClass(suite));
+                continue;
+            }
             if (!known.contains(id)) throw new IllegalArgumentException("no check '" + id + "' in this chapter");
             int dot = id.indexOf('.');
             Class<?> owner = classes.stream().filter(c -> idPrefix(c).equals(id.substring(0, dot))).findFirst().orElseThrow();

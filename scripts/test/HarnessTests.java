@@ -29,6 +29,17 @@ class HarnessTests {
         server.stop();
     }
 
+    @Test
+    @DisplayName("--only: a check's id selects that check; a suite's name (protocol) selects all of its checks; anything else is refused")
+    void only() {
+        List<Class<?>> classes = List.of(ProtocolChecks.class, Ch01Checks.class);
+        assertEquals(List.of(org.junit.platform.engine.discovery.DiscoverySelectors.selectClass(ProtocolChecks.class)),
+                Runner.selectors(classes, List.of("protocol")));
+        assertEquals(List.of(org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod(ProtocolChecks.class, "hello")),
+                Runner.selectors(classes, List.of("protocol.hello")));
+        assertThrows(IllegalArgumentException.class, () -> Runner.selectors(classes, List.of("protocols")));
+    }
+
     record Sample(String name, List<Integer> counts, List<String> none, double unknown, Map<String, Object> nested) {}
 
     @Test

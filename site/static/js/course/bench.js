@@ -6,13 +6,8 @@
 // data-missing is the text shown when the file is not there (e.g. before a learner's first run).
 
 import { el, svg, num, root, learnerResults } from "./shared.js";
+import { bytes, serverLabel, rampChart, spikeChart, soakChart, openLoopChart } from "./bench-phases.js";
 
-function bytes(x) {
-  if (x === null || x === undefined || isNaN(x)) return "–";
-  var units = ["B", "KiB", "MiB", "GiB"], i = 0, v = Math.abs(x);
-  while (v >= 1024 && i < units.length - 1) { v /= 1024; i++; }
-  return (x < 0 ? "-" : "") + num(v, v >= 100 ? 0 : 1) + " " + units[i];
-}
 
 // The server's own CPU time per answer: on hello, the figure that does not depend on the load
 // generator keeping up (req/s does), with its ratio to the compared server's.
@@ -57,11 +52,6 @@ function ratioText(r) {
   return i ? text + " (" + num(i.low, 2) + "–" + num(i.high, 2) + "×, " + i.verdict + ")" : text;
 }
 
-function serverLabel(server) {
-  if (server.role === "learner") return "yours";
-  if (server.role === "baseline") return "plain Netty";
-  return server.label.replace(/^solutions\//, "").replace(/\.java$/, "");
-}
 
 // One workload: a bar per server (of measure m, or the workload's own), the Little's-law bound
 // as a dashed line when there is one.
@@ -121,122 +111,6 @@ function chart(doc, workload, servers, m) {
   return figure;
 }
 
-// A line per server: x and y from each series' points (x on a log scale when asked), a dashed
-// reference line when given, a mark (✗) where given, and a legend with each server's words.
-function lineChart(opts, servers) {
-  var W = 680, H = 260, left = 64, right = 20, top = 10, bottom = 34;
-  var xs = [], ys = [0];
-  opts.series.forEach(function (ser) { ser.points.forEach(function (p) { xs.push(p[0]); ys.push(p[1]); }); });
-  (opts.reference || []).forEach(function (p) { xs.push(p[0]); ys.push(p[1]); });
-  if (xs.length < 2) return null;
-  var f = opts.logX ? Math.log : function (v) { return v; };
-  var lo = f(Math.min.apply(null, xs)), hi = f(Math.max.apply(null, xs)), max = Math.max.apply(null, ys) || 1;
-  if (hi === lo) hi = lo + 1;
-  var x = function (v) { return left + (W - left - right) * (f(v) - lo) / (hi - lo); };
-  var y = function (v) { return top + (H - top - bottom) * (1 - v / max); };
-  var figure = el("figure", { "class": "bench-chart line-chart" });
-  figure.appendChild(el("figcaption", {}, opts.title));
-  if (opts.cpus) figure.appendChild(el("p", { "class": "bench-cpus" }, "CPUs: " + opts.cpus));
-  var s = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": opts.title });
-  (opts.xTicks || []).forEach(function (t) {
-    s.appendChild(svg("line", { x1: x(t), x2: x(t), y1: top, y2: H - bottom, "class": "grid" }));
-    s.appendChild(svg("text", { x: x(t), y: H - bottom + 14, "text-anchor": "middle", "class": "label" }, num(t, 0)));
-  });
-  s.appendChild(svg("text", { x: (W + left) / 2, y: H - 4, "text-anchor": "middle", "class": "label" }, opts.xLabel));
-  [0, max / 2, max].forEach(function (v) {
-    s.appendChild(svg("text", { x: left - 6, y: y(v) + 4, "text-anchor": "end", "class": "label" }, opts.yText(v)));
-  });
-  if (opts.reference) {
-    s.appendChild(svg("polyline", { points: opts.reference.map(function (p) { return x(p[0]) + "," + y(p[1]); }).join(" "), "class": "bound" }));
-  }
-  var legend = el("ul", { "class": "ramp-legend" });
-  opts.series.forEach(function (ser) {
-    var i = servers.indexOf(ser.server), cls = "s" + ((i < 0 ? 0 : i) % 8);
-    if (ser.points.length) {
-      s.appendChild(svg("polyline", { points: ser.points.map(function (p) { return x(p[0]) + "," + y(p[1]); }).join(" "), "class": "ramp-line " + cls }));
-      ser.points.forEach(function (p) { s.appendChild(svg("circle", { cx: x(p[0]), cy: y(p[1]), r: p[2] ? 4 : 2.5, "class": "ramp-dot " + cls })); });
-    }
-    (ser.marks || []).forEach(function (m) {
-      s.appendChild(svg("text", { x: x(m[0]), y: y(m[1]) - 6, "text-anchor": "middle", "class": "ramp-break " + cls }, "✗"));
-    });
-    var item = el("li", {});
-    item.appendChild(el("span", { "class": "swatch " + cls }, "■"));
-    item.appendChild(document.createTextNode(" " + serverLabel(ser.server) + ": " + ser.words));
-    legend.appendChild(item);
-  });
-  figure.appendChild(s);
-  figure.appendChild(legend);
-  return figure;
-}
-
-function byServer(list, server) {
-  return (list || []).filter(function (p) { return p.server === server.id; })[0];
-}
-
-// The ramp (bench.sh --ramp): req/s against connections (log scale), the bound dashed, a cross
-// where a step broke a server.
-function rampChart(doc, servers) {
-  var ramp = doc.ramp, steps = (doc.workloads || []).filter(function (w) { return w.group === "ramp"; });
-  if (!ramp || steps.length < 2) return null;
-  return lineChart({
-    title: "The ramp: GET " + ramp.path + ", requests/s as connections rise; a step breaks a server past "
-      + num(ramp.maxErrorPercent, 1) + "% failed requests or a p99 over " + num(ramp.maxP99Ms, 0) + " ms",
-    cpus: steps[0].cpus && steps[0].cpus.words, xLabel: "connections", logX: true,
-    xTicks: steps.map(function (w) { return w.connections; }), yText: function (v) { return num(v, 0); },
-    reference: steps.map(function (w) { return [w.connections, w.boundRps || 0]; }),
-    series: servers.map(function (server) {
-      var point = byServer(ramp.servers, server) || {}, pts = [];
-      steps.forEach(function (w) {
-        var r = byServer(w.results, server);
-        if (r && r.status === "measured") pts.push([w.connections, r.rps || 0]);
-      });
-      var broke = pts.filter(function (p) { return p[0] === point.brokeAt; });
-      return { server: server, points: pts, marks: broke, words: point.brokeAt
-        ? (point.held ? "held " + num(point.held, 0) : "held no step") + "; broke at " + num(point.brokeAt, 0) + ": " + point.why
-        : point.held ? "held " + num(point.held, 0) + " connections" + (point.why ? "; then " + point.why : "") : "did not run: " + point.why };
-    })
-  }, servers);
-}
-
-// The spikes (bench.sh --spike): each server's windows in time, the spikes the big dots.
-function spikeChart(doc, servers) {
-  var spike = doc.spike;
-  if (!spike) return null;
-  return lineChart({
-    title: "The spikes: GET " + spike.path + " at " + num(spike.base, 0) + " connections, " + num(spike.peak, 0) + " for "
-      + spike.peakSeconds + " s, " + spike.cycles + " times: requests/s in windows of " + spike.windowSeconds + " s",
-    xLabel: "seconds from the server's first window", yText: function (v) { return num(v, 0); },
-    series: servers.map(function (server) {
-      var sv = byServer(spike.servers, server) || { windows: [], cycles: [] };
-      var words = sv.skipReason ? "sat out: " + sv.skipReason : "baseline " + num(sv.baselineRps, 0) + " req/s; "
-        + sv.cycles.map(function (c) {
-          return "spike " + c.cycle + " " + num(c.peakRps, 0) + " req/s, " + (c.recoveredAfterSeconds === null ? "not back"
-            : c.recoveredAfterSeconds === 0 ? "back at once" : "back after " + c.recoveredAfterSeconds + " s");
-        }).join("; ") + ((sv.flags || []).length ? " ⚑ " + sv.flags.join("; ") : "");
-      return { server: server, words: words, points: (sv.windows || []).map(function (w) { return [w.atSeconds, w.rps || 0, w.phase === "spike"]; }) };
-    })
-  }, servers);
-}
-
-// The soak (bench.sh --soak MIN): each server's heap after GC, sample by sample.
-function soakChart(doc, servers) {
-  var soak = doc.soak;
-  if (!soak) return null;
-  return lineChart({
-    title: "The soak: GET " + soak.path + " at " + num(soak.connections, 0) + " connections for " + num(soak.minutes, 1)
-      + " min a server: heap after a full GC, every " + soak.windowSeconds + " s",
-    xLabel: "seconds", yText: bytes,
-    series: servers.map(function (server) {
-      var sv = byServer(soak.servers, server) || { samples: [] };
-      var words = sv.skipReason ? "sat out: " + sv.skipReason : num(sv.rps, 0) + " req/s; heap " + (sv.heapBytesPerMinute < 0 ? "-" : "+")
-        + bytes(Math.abs(sv.heapBytesPerMinute)) + " a minute, open files " + num(sv.filesPerMinute, 1) + ", threads " + num(sv.threadsPerMinute, 1)
-        + ((sv.flags || []).length ? " ⚑ " + sv.flags.join("; ") : "");
-      return { server: server, words: words, points: (sv.samples || []).filter(function (x) { return typeof x.heapAfterGcBytes === "number"; })
-        .map(function (x) { return [x.atSeconds, x.heapAfterGcBytes]; }) };
-    })
-  }, servers);
-}
-
 // The figures behind the bars, with what went wrong, so nothing is hidden.
 function table(doc, servers) {
   var t = el("table", { "class": "bench-table" });
@@ -290,7 +164,7 @@ function render(panel, doc) {
   var title = panel.getAttribute("data-title");
   if (title) panel.appendChild(el("p", { "class": "bench-title" }, title));
   panel.appendChild(describe(doc));
-  [rampChart, spikeChart, soakChart].forEach(function (draw) {
+  [rampChart, spikeChart, soakChart, openLoopChart].forEach(function (draw) {
     var c = draw(doc, servers);
     if (c) panel.appendChild(c);
   });

@@ -1,0 +1,41 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** Unit tests of the framework servers' place in the race ({@link Framework}): who races, with what, against which bound. */
+class FrameworkTests {
+    @Test
+    @DisplayName("frameworks: --all races Spring Boot (platform and virtual threads), Helidon and Vert.x after Netty, unless --no-frameworks; a chapter's race never")
+    void lineUp() {
+        assertTrue(Options.parse(new String[] {"--all"}).frameworks());
+        assertFalse(Options.parse(new String[] {"--all", "--no-frameworks"}).frameworks());
+        assertFalse(Options.parse(new String[] {"03"}).frameworks());
+        List<Server> race = Framework.race(BenchTests.ROOT);
+        assertEquals(List.of("spring", "spring-vt", "helidon", "vertx"), race.stream().map(s -> s.id).toList());
+        for (Server s : race) {
+            assertEquals("framework", s.role, s.id);
+            assertTrue(Files.isRegularFile(s.file), s.file + " exists");
+        }
+        Plan.Workload io = Plan.WORKLOADS.stream().filter(w -> w.id().equals("io-2000")).findFirst().orElseThrow();
+        assertEquals(1000, race.get(0).bound(io), 1e-9, "Tomcat's 200 threads / 0.2 s");
+        assertEquals(10_000, race.get(1).bound(io), 1e-9, "virtual threads: the connections / 0.2 s");
+    }
+
+    @Test
+    @DisplayName("frameworks: --spring-demo races Tomcat with 16 and 50 platform threads and with virtual threads, on GET /io?ms=400 at 2000 connections: bounds 40, 125 and 5000 a second")
+    void springDemo() {
+        Options demo = Options.parse(new String[] {"--spring-demo"});
+        assertTrue(demo.all() && !demo.baseline() && !demo.frameworks(), "the demo races Spring Boot alone");
+        assertEquals(List.of(Plan.SPRING_DEMO), demo.workloads());
+        List<Server> servers = Server.lineUp(demo, Map.of());
+        assertEquals(List.of("spring-16", "spring-50", "spring-vt"), servers.stream().map(s -> s.id).toList());
+        assertEquals(List.of(40.0, 125.0, 5000.0), servers.stream().map(s -> s.bound(Plan.SPRING_DEMO)).toList());
+        assertEquals(List.of("--virtual", "true"), servers.get(2).args);
+    }
+}
