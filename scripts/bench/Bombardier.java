@@ -143,7 +143,13 @@ final class Bombardier {
      * {@link #stop} ends it.
      */
     Process start(String url, int connections, int seconds, int timeoutSeconds) throws IOException {
+        return start(url, connections, seconds, timeoutSeconds, 0);
+    }
+
+    /** The same at a fixed {@code rate} of requests a second (0: as fast as answers come). */
+    Process start(String url, int connections, int seconds, int timeoutSeconds, int rate) throws IOException {
         List<String> command = command(connections, seconds, timeoutSeconds);
+        if (rate > 0) command.addAll(List.of("-r", String.valueOf(rate)));
         command.add(url);
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     }

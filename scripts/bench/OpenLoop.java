@@ -43,12 +43,23 @@ final class OpenLoop {
     /** The warm-up: Bombardier at the rate, discarded, while the JIT compiles the handler and the burn loop. */
     static final int WARMUP_SECONDS = 5, SMOKE_WARMUP_SECONDS = 2;
     /**
-     * The closed loop's connections: 16, a few times what the rate needs (300 a second at a few
-     * ms is one or two requests in progress), as a closed-loop test would open, so it keeps up
-     * with the rate; a stall longer than 16 / 300 s (53 ms) shows in its percentiles 16 times at
-     * most, however many requests came due meanwhile.
+     * The closed loop's connections: 4, twice what the rate needs (300 a second at a few ms is
+     * one or two requests in progress), so it keeps up with the rate; a stall shows in its
+     * percentiles 4 times at most (4 of 300 a second, about 1%), however many requests came due
+     * meanwhile: 30 in a stall of 100 ms.
      */
-    static final int CONNECTIONS = 16;
+    static final int CONNECTIONS = 4;
+    /**
+     * During both loads, one more connection asks GET {@link #STALL_PATH} {@link #STALL_RATE}
+     * time a second, unmeasured: a request that needs 100 ms of CPU, like a large report. A
+     * server that runs it on an event loop stalls that loop's connections for 100 ms, and the
+     * requests that come due meanwhile wait; one that runs it on a thread of its own does not.
+     * That is the stall an open loop records for every request it delays, and a closed loop for
+     * at most one request a connection.
+     */
+    static final String STALL_PATH = "/cpu?ms=100";
+    static final int STALL_RATE = 1;
+
     /** A server sits out when its warm-up lost more than this share of its requests... */
     static final double MAX_WARMUP_LOST_PERCENT = 1;
     /**
@@ -108,20 +119,24 @@ final class OpenLoop {
         List<String> flags = new ArrayList<>();
         progress.step("open loop: " + s.id + ", Vegeta at " + RATE + " req/s (open loop)", seconds + 1);
         BenchReport.OpenLoopRun open = null;
+        Process stalls = stalls(s, bombardier, seconds, timeout);
         try {
             open = openRun(vegeta.attack(s.url + PATH, RATE, seconds, timeout), RATE);
         } catch (IOException e) {
             flags.add("the open loop did not finish: " + e.getMessage());
         } finally {
+            if (stalls != null) Bombardier.stop(stalls);
             Bench.pause(500); // Why: what the open loop left queued drains before the closed loop starts
         }
         progress.step("open loop: " + s.id + ", Bombardier at " + RATE + " req/s, " + CONNECTIONS + " connections (closed loop)", seconds + 1);
         BenchReport.OpenLoopRun closed = null;
+        stalls = stalls(s, bombardier, seconds, timeout);
         try {
             closed = closedRun(bombardier.run(s.url + PATH, CONNECTIONS, seconds, timeout, RATE));
         } catch (IOException e) {
             flags.add("the closed loop did not finish: " + e.getMessage());
         } finally {
+            if (stalls != null) Bombardier.stop(stalls);
             Bench.pause(100);
         }
         for (BenchReport.OpenLoopRun r : java.util.Arrays.asList(open, closed)) {
@@ -135,6 +150,15 @@ final class OpenLoop {
             flags.add(s.gone);
         }
         return new BenchReport.OpenLoopServer(s.id, null, Stats.figure(warmup.rps()), warmup.non2xx() + warmup.errors(), open, closed, flags);
+    }
+
+    /** The stalling requests for one load of {@code seconds} (null when they cannot start: the load runs without them). */
+    private static Process stalls(Server s, Bombardier bombardier, int seconds, int timeout) {
+        try {
+            return bombardier.start(s.url + STALL_PATH, 1, seconds + 1, timeout, STALL_RATE);
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /** Why a server cannot carry the rate, from its warm-up: no answer, over the share lost, or too few answers a second; null when it can. */
@@ -219,6 +243,8 @@ final class OpenLoop {
         out.println(p.bold("The open loop") + String.format(Locale.ROOT, "  GET %s at %d req/s for %d s a server (%s requests due): Vegeta, an open loop, "
                 + "then Bombardier at the same rate with %d connections, a closed loop", o.path(), o.rate(), o.seconds(),
                 Stats.rate((double) o.rate() * o.seconds()), o.connections()));
+        out.println(p.dim("  During both, one more connection asks GET " + STALL_PATH + " " + STALL_RATE
+                + " time a second, unmeasured: on an event loop, a stall of everything that loop serves"));
         if (o.cpus() != null) out.println(p.dim("  CPUs: " + o.cpus().words() + "; " + o.vegeta()));
         String pair = "%7s %6s";
         out.println(p.dim(String.format(Locale.ROOT, "  %-10s %7s  " + "  %-14s".repeat(6), "", "", "answers/s", "p50 ms", "p99 ms", "p99.9 ms",

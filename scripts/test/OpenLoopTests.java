@@ -173,7 +173,7 @@ class OpenLoopTests {
         assertTrue(row.matches("\\s*!03\\s+300\\s+\\S+\\s+293\\s+2\\.0\\s+2\\.1\\s+2\\.0\\s+4\\.0\\s+\\S+\\s+-\\s+140\\s+61\\s+0\\s+2\\s*"), "the row: " + row);
         assertTrue(text.contains("01         sat out: its warm-up at 300 req/s lost 300"), text);
         assertTrue(text.contains("closed loop: 2 of 880 requests lost"), text);
-        assertTrue(text.contains("Why they differ:") && text.contains("16 connections"), text);
+        assertTrue(text.contains("Why they differ:") && text.contains(OpenLoop.CONNECTIONS + " connections"), text);
     }
 
     @Test
