@@ -37,5 +37,7 @@ class FrameworkTests {
         assertEquals(List.of("spring-16", "spring-50", "spring-vt"), servers.stream().map(s -> s.id).toList());
         assertEquals(List.of(40.0, 125.0, 5000.0), servers.stream().map(s -> s.bound(Plan.SPRING_DEMO)).toList());
         assertEquals(List.of("--virtual", "true"), servers.get(2).args);
+        assertEquals(demo.mode().warmups(), demo.mode().warmupsFor(Plan.SPRING_DEMO), "the demo's workload warms up: no group shares it");
+        assertEquals(60, Plan.SPRING_DEMO.timeoutSeconds(), "16 threads answer the last of 2000 connections after 50 s: it is awaited");
     }
 }

@@ -79,6 +79,7 @@ class HelidonSe {
         routing.addFilter(HelidonSe::headLimitAndClose)
                 .error(Exception.class, (req, res, e) -> send(res, Workshop.failed(e)));
         on(routing, Method.GET, "/", (req, res) -> send(res, Workshop.hello()));
+        // tag::waits[]
         on(routing, Method.GET, "/io", (req, res) -> {
             long ms = Workshop.number(param(req, "ms"), Endpoints.MAX_MILLIS);
             if (ms < 0) {
@@ -92,6 +93,7 @@ class HelidonSe {
             long ms = Workshop.number(param(req, "ms"), Endpoints.MAX_MILLIS);
             send(res, ms < 0 ? Workshop.badNumber("ms", Endpoints.MAX_MILLIS) : Workshop.burn(ms));
         });
+        // end::waits[]
         on(routing, Method.GET, "/db", (req, res) -> {
             long ms = Workshop.number(param(req, "ms"), Endpoints.MAX_MILLIS);
             send(res, ms < 0 ? Workshop.badNumber("ms", Endpoints.MAX_MILLIS) : Workshop.query(ms, param(req, "fail")));

@@ -153,6 +153,7 @@ class Routes {
         return reply(Workshop.hello());
     }
 
+    // tag::waits[]
     @GetMapping("/io")
     ResponseEntity<byte[]> io(@RequestParam MultiValueMap<String, String> query) throws InterruptedException {
         long ms = number(query, "ms", MAX_MILLIS);
@@ -164,6 +165,7 @@ class Routes {
     ResponseEntity<byte[]> cpu(@RequestParam MultiValueMap<String, String> query) {
         return reply(Workshop.burn(number(query, "ms", MAX_MILLIS)));
     }
+    // end::waits[]
 
     @GetMapping("/db")
     ResponseEntity<byte[]> db(@RequestParam MultiValueMap<String, String> query) throws InterruptedException {

@@ -127,6 +127,7 @@ final class VertxLoop extends VerticleBase {
         }
         switch (path) {
             case "/" -> send(req, Workshop.hello());
+            // tag::waits[]
             case "/io" -> {
                 long ms = number(req, "ms", Endpoints.MAX_MILLIS);
                 if (ms >= 0) after(ms, () -> send(req, Workshop.waited(ms)));
@@ -138,6 +139,7 @@ final class VertxLoop extends VerticleBase {
                             .onComplete((answer, error) -> send(req, error == null ? answer : Workshop.failed(error)));
                 }
             }
+            // end::waits[]
             case "/db" -> {
                 long ms = number(req, "ms", Endpoints.MAX_MILLIS);
                 if (ms >= 0) {
