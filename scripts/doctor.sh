@@ -78,24 +78,24 @@ check_asciidoctor() {
   fi
 }
 
-check_bombardier() {
-  local fix="for benchmarks: 'brew install bombardier' or 'go install github.com/codesenberg/bombardier@v1.2.6'"
-  command -v go >/dev/null 2>&1 && fix="not built yet: scripts/setup.sh builds it with Go (for benchmarks only)"
-  if find_bombardier; then
-    ok "bombardier" "at ${BOMBARDIER}"
+# An optional tool setup.sh builds with Go: $1 its name, $2 what it is for, $3 how to install it by hand.
+check_go_tool() {
+  local name="$1" purpose="$2" fix="$2: $3" var
+  command -v go >/dev/null 2>&1 && fix="not built yet: scripts/setup.sh builds it with Go (${purpose} only)"
+  var="${name^^}"
+  if "find_${name}"; then
+    ok "${name}" "at ${!var}"
   else
-    missing "bombardier" "${fix}" optional
+    missing "${name}" "${fix}" optional
   fi
 }
 
+check_bombardier() {
+  check_go_tool bombardier "for benchmarks" "'brew install bombardier' or 'go install github.com/codesenberg/bombardier@v1.2.6'"
+}
+
 check_vegeta() {
-  local fix="for bench.sh --open-loop: 'brew install vegeta' or 'go install github.com/tsenart/vegeta/v12@v12.12.0'"
-  command -v go >/dev/null 2>&1 && fix="not built yet: scripts/setup.sh builds it with Go (for bench.sh --open-loop only)"
-  if find_vegeta; then
-    ok "vegeta" "at ${VEGETA}"
-  else
-    missing "vegeta" "${fix}" optional
-  fi
+  check_go_tool vegeta "for bench.sh --open-loop" "'brew install vegeta' or 'go install github.com/tsenart/vegeta/v12@v12.12.0'"
 }
 
 check_system() {

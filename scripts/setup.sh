@@ -252,18 +252,26 @@ find_bombardier() {
   find_tool bombardier BOMBARDIER
 }
 
+# Builds Go tool $1 (its name as shown) from the module in scripts/tools/$2, package $3, into
+# ${TOOLS}/bin/$2; $4 says how to install it by hand. Prints the binary's path; 2 when it cannot.
+build_go_tool() {
+  local name="$1" dir="$2" package="$3" by_hand="$4"
+  installer_or_say go "${name} is not installed: ${by_hand}" || return 2
+  setup_say "building ${name} with Go into ${TOOLS}/bin (once, about a minute)"
+  mkdir -p "${TOOLS}/bin"
+  if ! (cd "${ROOT}/scripts/tools/${dir}" \
+        && GOFLAGS="-mod=mod -buildvcs=false" go build -o "${TOOLS}/bin/${dir}" "${package}") \
+        >"${TOOLS}/${dir}-build.log" 2>&1; then
+    echo "setup: could not build ${name} (see ${TOOLS}/${dir}-build.log): ${by_hand}" >&2
+    return 2
+  fi
+  echo "${TOOLS}/bin/${dir}"
+}
+
 setup_bombardier() {
   if ! find_bombardier; then
-    installer_or_say go "Bombardier is not installed: 'brew install bombardier', or with Go: 'go install github.com/codesenberg/bombardier@v1.2.6'" || return 2
-    setup_say "building Bombardier v1.2.6 with Go into ${TOOLS}/bin (once, about a minute)"
-    mkdir -p "${TOOLS}/bin"
-    if ! (cd "${ROOT}/scripts/tools/bombardier" \
-          && GOFLAGS="-mod=mod -buildvcs=false" go build -o "${TOOLS}/bin/bombardier" github.com/codesenberg/bombardier) \
-          >"${TOOLS}/bombardier-build.log" 2>&1; then
-      echo "setup: could not build Bombardier (see ${TOOLS}/bombardier-build.log): 'go install github.com/codesenberg/bombardier@v1.2.6' or 'brew install bombardier'" >&2
-      return 2
-    fi
-    BOMBARDIER="${TOOLS}/bin/bombardier"
+    BOMBARDIER="$(build_go_tool "Bombardier v1.2.6" bombardier github.com/codesenberg/bombardier \
+      "'brew install bombardier', or with Go: 'go install github.com/codesenberg/bombardier@v1.2.6'")" || return 2
   fi
   export BOMBARDIER
 }
@@ -272,19 +280,11 @@ find_vegeta() {
   find_tool vegeta VEGETA
 }
 
-# Like Bombardier: built with Go from the module in scripts/tools/vegeta, which pins v12.12.0.
+# Like Bombardier: the module in scripts/tools/vegeta pins v12.12.0.
 setup_vegeta() {
   if ! find_vegeta; then
-    installer_or_say go "Vegeta is not installed: 'brew install vegeta', or with Go: 'go install github.com/tsenart/vegeta/v12@v12.12.0'" || return 2
-    setup_say "building Vegeta v12.12.0 with Go into ${TOOLS}/bin (once, about a minute)"
-    mkdir -p "${TOOLS}/bin"
-    if ! (cd "${ROOT}/scripts/tools/vegeta" \
-          && GOFLAGS="-mod=mod -buildvcs=false" go build -o "${TOOLS}/bin/vegeta" github.com/tsenart/vegeta/v12) \
-          >"${TOOLS}/vegeta-build.log" 2>&1; then
-      echo "setup: could not build Vegeta (see ${TOOLS}/vegeta-build.log): 'go install github.com/tsenart/vegeta/v12@v12.12.0' or 'brew install vegeta'" >&2
-      return 2
-    fi
-    VEGETA="${TOOLS}/bin/vegeta"
+    VEGETA="$(build_go_tool "Vegeta v12.12.0" vegeta github.com/tsenart/vegeta/v12 \
+      "'brew install vegeta', or with Go: 'go install github.com/tsenart/vegeta/v12@v12.12.0'")" || return 2
   fi
   export VEGETA
 }
