@@ -198,6 +198,30 @@ stop_independent() {
   independent_pid=""
 }
 
+# Grades a running server with check.sh --url and --pid: $1 its port, $2 its pid, $3 where the
+# JSON report goes, $4 where check.sh's log goes, then check.sh's chapter and options. Sets
+# graded_status (check.sh's exit), graded_failed (the failed check ids), graded_counts ("N passed,
+# N failed, N skipped"; empty when no report came) and graded_skipped (the skipped ids and why).
+grade_url() {
+  local port="$1" pid="$2" json="$3" log="$4"
+  shift 4
+  graded_status=0 graded_failed="" graded_counts="" graded_skipped=""
+  "${ROOT}/scripts/check.sh" "$@" --url "http://127.0.0.1:${port}" --pid "${pid}" --json >"${json}" 2>"${log}" || graded_status=$?
+  # Three lines from the JSON report: the failed check ids, the counts, the skipped ones and why.
+  { IFS= read -r graded_failed; IFS= read -r graded_counts; IFS= read -r graded_skipped; } < <(python3 -c '
+import json, sys
+try:
+    report = json.load(open(sys.argv[1]))
+    checks = report["checks"]
+except (OSError, ValueError, KeyError, TypeError):
+    sys.exit(0)
+failed = [c["id"] for c in checks if c["status"] == "fail"]
+skipped = [c["id"] + " (" + c.get("message", "").replace("TestAbortedException: ", "") + ")" for c in checks if c["status"] == "skip"]
+print(" ".join(failed))
+print("%d passed, %d failed, %d skipped" % (report["passed"], report["failed"], report["skipped"]))
+print("; ".join(skipped))' "${json}") || true
+}
+
 # The protocol page is the whole contract: a server written in Python from that page alone
 # (scripts/test/independent/server.py) must pass, with --url and --pid, the checks of every
 # chapter that a correct non-blocking server passes: 01, 03, 04 and 06, and chapter 05's checks of
@@ -206,7 +230,7 @@ stop_independent() {
 # The checks that read a JVM's thread dump or flight recorder skip a Python process.
 step_independent() {
   section "A server written from the protocol page alone (scripts/test/independent/server.py)"
-  local dir="${ROOT}/.results/independent" port run chapter only what status failed_ids counts skipped
+  local dir="${ROOT}/.results/independent" port run chapter only what
   mkdir -p "${dir}"
   # The timeouts of chapters 05 and 06's grading (site/data/course.json), for every chapter.
   python3 -u "${ROOT}/scripts/test/independent/server.py" --port 0 --idle-timeout 3000 --header-timeout 1500 \
@@ -229,33 +253,17 @@ step_independent() {
       fail "independent server: it exited before chapter ${chapter}'s checks (see ${dir}/server.log)"
       break
     fi
-    status=0
-    "${ROOT}/scripts/check.sh" "${chapter}" --url "http://127.0.0.1:${port}" --pid "${independent_pid}" --json "${only[@]}" \
-      >"${dir}/${chapter}.json" 2>"${dir}/${chapter}.log" || status=$?
-    # Three lines from the JSON report: the failed check ids, the counts, the skipped ones and why.
-    { IFS= read -r failed_ids; IFS= read -r counts; IFS= read -r skipped; } < <(python3 -c '
-import json, sys
-try:
-    report = json.load(open(sys.argv[1]))
-    checks = report["checks"]
-except (OSError, ValueError, KeyError, TypeError):
-    sys.exit(0)
-failed = [c["id"] for c in checks if c["status"] == "fail"]
-skipped = [c["id"] + " (" + c.get("message", "").replace("TestAbortedException: ", "") + ")" for c in checks if c["status"] == "skip"]
-print(" ".join(failed))
-print("%d passed, %d failed, %d skipped" % (report["passed"], report["failed"], report["skipped"]))
-print("; ".join(skipped))' "${dir}/${chapter}.json") || true
-    if [[ ${status} -eq 0 && -n "${counts}" && -z "${failed_ids}" ]]; then
-      pass "independent server passes ${what}: ${counts}"
-    elif [[ -n "${counts}" ]]; then
-      fail "independent server fails ${what}: ${failed_ids:-(exit ${status})}: ${counts} (see ${dir}/${chapter}.log)"
+    grade_url "${port}" "${independent_pid}" "${dir}/${chapter}.json" "${dir}/${chapter}.log" "${chapter}" "${only[@]+"${only[@]}"}"
+    if [[ ${graded_status} -eq 0 && -n "${graded_counts}" && -z "${graded_failed}" ]]; then
+      pass "independent server passes ${what}: ${graded_counts}"
+    elif [[ -n "${graded_counts}" ]]; then
+      fail "independent server fails ${what}: ${graded_failed:-(exit ${graded_status})}: ${graded_counts} (see ${dir}/${chapter}.log)"
     else
-      fail "independent server: ${what} could not run (exit ${status}): $(tail -n 1 "${dir}/${chapter}.log")"
+      fail "independent server: ${what} could not run (exit ${graded_status}): $(tail -n 1 "${dir}/${chapter}.log")"
     fi
-    if [[ -n "${skipped}" ]]; then
-      echo "      skipped: ${skipped}"
+    if [[ -n "${graded_skipped}" ]]; then
+      echo "      skipped: ${graded_skipped}"
     fi
-    failed_ids="" counts="" skipped=""
   done
   stop_independent
 }
@@ -269,7 +277,7 @@ stop_framework() {
 # keep the protocol page, so it passes the protocol's checks through check.sh --url, as any server can.
 step_frameworks() {
   section "Framework servers keep the protocol (scripts/bench/frameworks, check.sh 01 --url --only protocol)"
-  local dir="${ROOT}/.results/frameworks" entry name port status log counts failed_ids
+  local dir="${ROOT}/.results/frameworks" entry name port log
   local -a server
   mkdir -p "${dir}"
   for entry in "SpringBootTomcat.java" "SpringBootTomcat.java --virtual true" "HelidonSe.java" "VertxServer.java"; do
@@ -286,26 +294,15 @@ step_frameworks() {
       stop_framework
       continue
     fi
-    status=0
-    "${ROOT}/scripts/check.sh" 01 --url "http://127.0.0.1:${port}" --pid "${framework_pid}" --only protocol --json \
-      >"${dir}/${name}.json" 2>"${dir}/${name}.checks.log" || status=$?
-    { IFS= read -r failed_ids; IFS= read -r counts; } < <(python3 -c '
-import json, sys
-try:
-    report = json.load(open(sys.argv[1]))
-    checks = report["checks"]
-except (OSError, ValueError, KeyError, TypeError):
-    sys.exit(0)
-print(" ".join(c["id"] for c in checks if c["status"] != "pass"))
-print("%d passed, %d failed, %d skipped" % (report["passed"], report["failed"], report["skipped"]))' "${dir}/${name}.json") || true
-    if [[ ${status} -eq 0 && -n "${counts}" && -z "${failed_ids}" ]]; then
-      pass "${entry} keeps the protocol: ${counts}"
-    elif [[ -n "${counts}" ]]; then
-      fail "${entry} breaks the protocol: ${failed_ids:-(exit ${status})}: ${counts} (see ${dir}/${name}.checks.log)"
+    grade_url "${port}" "${framework_pid}" "${dir}/${name}.json" "${dir}/${name}.checks.log" 01 --only protocol
+    # Every protocol check applies to a JVM: a skipped one fails too.
+    if [[ ${graded_status} -eq 0 && -n "${graded_counts}" && -z "${graded_failed}${graded_skipped}" ]]; then
+      pass "${entry} keeps the protocol: ${graded_counts}"
+    elif [[ -n "${graded_counts}" ]]; then
+      fail "${entry} breaks the protocol: ${graded_failed:-(exit ${graded_status})}${graded_skipped:+; skipped: ${graded_skipped}}: ${graded_counts} (see ${dir}/${name}.checks.log)"
     else
-      fail "${entry}: the protocol checks could not run (exit ${status}): $(tail -n 1 "${dir}/${name}.checks.log")"
+      fail "${entry}: the protocol checks could not run (exit ${graded_status}): $(tail -n 1 "${dir}/${name}.checks.log")"
     fi
-    failed_ids="" counts=""
     stop_framework
   done
 }

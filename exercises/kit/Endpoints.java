@@ -139,7 +139,11 @@ final class Endpoints {
 
     /** The query parameter as a number in [0, max], or null. */
     static Long number(Request r, String name, long max) {
-        String value = r.query().get(name);
+        return number(r.query().get(name), max);
+    }
+
+    /** A query parameter's value as a number in [0, max], or null (a framework server that parses its own query uses it too). */
+    static Long number(String value, long max) {
         if (value == null || value.isEmpty() || value.length() > 18 || !value.chars().allMatch(Character::isDigit)) {
             return null;
         }
@@ -147,7 +151,8 @@ final class Endpoints {
         return n <= max ? n : null;
     }
 
-    private static Ready badNumber(String name, long max) {
+    /** 400 for a bad number: the connection stays open. */
+    static Ready badNumber(String name, long max) {
         return new Ready(Response.text(400, "query parameter " + name + " must be a whole number from 0 to " + max + "\n"));
     }
 

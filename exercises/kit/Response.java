@@ -189,7 +189,8 @@ final class Response {
         }
     }
 
-    private static String date() {
+    /** The Date header's value now, formatted once a second (a framework server that adds no Date uses it too). */
+    static String date() {
         long second = System.currentTimeMillis() / 1000;
         if (second != cachedSecond) {
             cachedDate = HTTP_DATE.format(Instant.ofEpochSecond(second));

@@ -35,8 +35,8 @@ final class Bombardier {
         }
     }
 
-    /** Pipe readers on their own threads (the common pool may have one thread on a small machine). */
-    private static final java.util.concurrent.Executor READER = r -> Thread.ofPlatform().daemon().start(r);
+    /** Pipe readers on their own threads (the common pool may have one thread on a small machine); Vegeta's too. */
+    static final java.util.concurrent.Executor READER = r -> Thread.ofPlatform().daemon().start(r);
 
     /** The run did not end in time: some connections got no answer; Bombardier was stopped, so there are no counts. */
     static final class Stalled extends IOException {
@@ -79,10 +79,8 @@ final class Bombardier {
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
             p.waitFor(10, TimeUnit.SECONDS);
             if (out.contains("unspecified")) {
-                // Built with "go build" from a module, it does not know its version; Go's build info in the binary does.
-                String binaryText = new String(java.nio.file.Files.readAllBytes(java.nio.file.Path.of(binary)), StandardCharsets.ISO_8859_1);
-                java.util.regex.Matcher m = java.util.regex.Pattern.compile("codesenberg/bombardier\tv([0-9][0-9.]*)").matcher(binaryText);
-                if (m.find()) return out.replace("unspecified", "v" + m.group(1));
+                String v = moduleVersion(java.nio.file.Path.of(binary), "github.com/codesenberg/bombardier");
+                if (v != null) return out.replace("unspecified", v);
             }
             return out;
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -206,7 +204,19 @@ final class Bombardier {
                 Stats.known(latency.max()) / 1000, kinds, Double.NaN);
     }
 
-    private static String readAll(java.io.InputStream in) {
+    /**
+     * The version ("v1.2.6") of Go module {@code module} that {@code binary} was built from, from
+     * Go's build information in the binary: a tool built with "go build" from a module does not
+     * know its own version. Null when the binary does not name it. Vegeta's too.
+     */
+    static String moduleVersion(java.nio.file.Path binary, String module) throws IOException {
+        String text = new String(java.nio.file.Files.readAllBytes(binary), StandardCharsets.ISO_8859_1);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(module) + "\tv([0-9][0-9.]*)").matcher(text);
+        return m.find() ? "v" + m.group(1) : null;
+    }
+
+    /** All of a pipe, as text ("" when it fails); Vegeta's too. */
+    static String readAll(java.io.InputStream in) {
         try {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {

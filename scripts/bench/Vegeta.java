@@ -33,30 +33,34 @@ final class Vegeta {
         }
     }
 
-    /** Pipe readers on their own threads (the common pool may have one thread on a small machine). */
-    private static final java.util.concurrent.Executor READER = r -> Thread.ofPlatform().daemon().start(r);
-
     private final String binary;
     private final String cpus; // a taskset CPU list, or null: not pinned
+    private final String version;
 
-    private Vegeta(String binary, String cpus) {
+    private Vegeta(String binary, String cpus, String version) {
         this.binary = binary;
         this.cpus = cpus;
+        this.version = version;
     }
 
     /** Vegeta at {@code binary}, or exit 2 with what to do when it does not run. */
     static Vegeta found(String binary) {
-        Vegeta v = new Vegeta(binary, null);
-        if (v.version() == null) {
+        String version = version(binary);
+        if (version == null) {
             Options.environment("Vegeta does not run (" + binary + "); --open-loop needs it: scripts/setup.sh builds it with Go, "
                     + "or 'brew install vegeta', or 'go install github.com/tsenart/vegeta/v12@v12.12.0'");
         }
-        return v;
+        return new Vegeta(binary, null, version);
     }
 
     /** The same Vegeta on the CPUs of the taskset list {@code list} (where Bombardier runs), or on any when null. */
     Vegeta on(String list) {
-        return new Vegeta(binary, list);
+        return new Vegeta(binary, list, version);
+    }
+
+    /** "vegeta v12.12.0", as {@link #found} read it. */
+    String version() {
+        return version;
     }
 
     /**
@@ -64,7 +68,7 @@ final class Vegeta {
      * without a version stamped in, from Go's build information in the binary; null when it
      * does not run.
      */
-    String version() {
+    private static String version(String binary) {
         try {
             Process p = new ProcessBuilder(binary, "-version").redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -74,9 +78,8 @@ final class Vegeta {
             }
             java.util.regex.Matcher m = java.util.regex.Pattern.compile("Version: (v[0-9][0-9.]*)").matcher(out);
             if (m.find()) return "vegeta " + m.group(1);
-            String binaryText = new String(java.nio.file.Files.readAllBytes(java.nio.file.Path.of(resolved())), StandardCharsets.ISO_8859_1);
-            m = java.util.regex.Pattern.compile("tsenart/vegeta/v12\tv([0-9][0-9.]*)").matcher(binaryText);
-            return m.find() ? "vegeta v" + m.group(1) : "vegeta (version unknown)";
+            String v = Bombardier.moduleVersion(java.nio.file.Path.of(resolved(binary)), "github.com/tsenart/vegeta/v12");
+            return v != null ? "vegeta " + v : "vegeta (version unknown)";
         } catch (IOException | RuntimeException e) {
             return null;
         } catch (InterruptedException e) {
@@ -86,7 +89,7 @@ final class Vegeta {
     }
 
     /** The binary's file: itself when it is a path, else the first on PATH. */
-    private String resolved() {
+    private static String resolved(String binary) {
         if (binary.contains("/")) return binary;
         for (String dir : String.valueOf(System.getenv("PATH")).split(java.io.File.pathSeparator)) {
             if (java.nio.file.Files.isExecutable(java.nio.file.Path.of(dir, binary))) return dir + "/" + binary;
@@ -115,8 +118,8 @@ final class Vegeta {
         Thread hook = new Thread(() -> pipeline.forEach(Process::destroyForcibly));
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> readAll(sender.getErrorStream()), READER);
-            CompletableFuture<List<Hit>> hits = CompletableFuture.supplyAsync(() -> readHits(encoder.getInputStream()), READER);
+            CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> Bombardier.readAll(sender.getErrorStream()), Bombardier.READER);
+            CompletableFuture<List<Hit>> hits = CompletableFuture.supplyAsync(() -> readHits(encoder.getInputStream()), Bombardier.READER);
             try (OutputStream in = sender.getOutputStream()) {
                 in.write(("GET " + url + "\n").getBytes(StandardCharsets.UTF_8));
             }
@@ -208,13 +211,5 @@ final class Vegeta {
         if (quoted) return null;
         fields.add(field.toString());
         return fields;
-    }
-
-    private static String readAll(java.io.InputStream in) {
-        try {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "";
-        }
     }
 }

@@ -17,10 +17,6 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.net.SocketAddress;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -61,13 +57,7 @@ final class VertxLoop extends VerticleBase {
     static volatile int boundPort;
     private static final int CHUNK = 64 * 1024;
     private static final String SERVER = "vertx";
-    private static final DateTimeFormatter HTTP_DATE =
-            DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.ENGLISH).withZone(ZoneOffset.UTC);
-    private static volatile Stamp date = new Stamp(-1, "");
     private final Options o;
-
-    /** The Date header's text for one second: Vert.x adds no Date (nor Server) by itself. */
-    private record Stamp(long second, String text) {}
 
     VertxLoop(Options o) {
         this.o = o;
@@ -247,20 +237,12 @@ final class VertxLoop extends VerticleBase {
      * connection without keep-alive, but says so only for HTTP/1.1.
      */
     private static void headers(HttpServerRequest req, HttpServerResponse resp, String type, long length, boolean close) {
-        resp.putHeader(HttpHeaders.DATE, date())
+        resp.putHeader(HttpHeaders.DATE, Response.date()) // Vert.x adds no Date (nor Server) by itself
                 .putHeader(HttpHeaders.SERVER, SERVER)
                 .putHeader(HttpHeaders.CONTENT_TYPE, type)
                 .putHeader(HttpHeaders.CONTENT_LENGTH, Long.toString(length));
         boolean closes10 = req.version() == HttpVersion.HTTP_1_0
                 && !"keep-alive".equalsIgnoreCase(req.getHeader(HttpHeaders.CONNECTION));
         if (close || closes10) resp.putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
-    }
-
-    /** The Date header, formatted once a second. */
-    private static String date() {
-        long second = System.currentTimeMillis() / 1000;
-        Stamp d = date;
-        if (d.second() != second) date = d = new Stamp(second, HTTP_DATE.format(Instant.ofEpochSecond(second)));
-        return d.text();
     }
 }

@@ -38,14 +38,13 @@ final class Workshop {
 
     /** N of a query parameter: decimal digits only, from 0 to max; -1 when missing, out of bounds or not a number (then 400). */
     static long number(String value, long max) {
-        if (value == null || value.isEmpty() || value.length() > 18 || !value.chars().allMatch(c -> c >= '0' && c <= '9')) return -1;
-        long n = Long.parseLong(value);
-        return n <= max ? n : -1;
+        Long n = Endpoints.number(value, max);
+        return n == null ? -1 : n;
     }
 
     /** 400 for a bad N; the connection stays open. */
     static Answer badNumber(String name, long max) {
-        return Answer.text(400, "query parameter " + name + " must be a whole number from 0 to " + max + "\n");
+        return Answer.of(Endpoints.badNumber(name, max).response());
     }
 
     static Answer hello() {
