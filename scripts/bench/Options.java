@@ -164,7 +164,8 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
                                   at most), sampling heap after GC, RSS, open files and threads every 10 s: what grows
               --open-loop         instead of the workloads, latency without coordinated omission: GET /cpu?ms=2 at a fixed
                                   300 req/s for 30 s a server from Vegeta (an open loop), then from Bombardier at the same
-                                  rate with 16 connections (a closed loop), p50 to max side by side (smoke 3 s, thorough 60 s)
+                                  rate with 4 connections (a closed loop), while one more connection asks GET /cpu?ms=100
+                                  once a second; p50 to max side by side (smoke 3 s, thorough 60 s)
               --server-cpus N     the servers on CPUs 0 to N-1 and Bombardier on the rest, on every workload (default: the
                                   servers on every CPU, Bombardier sharing them, but on hello, where each gets half)
               --solution-vs-solution   race the reference solution against itself (a sanity check)

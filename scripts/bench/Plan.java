@@ -21,7 +21,12 @@ final class Plan {
         }
 
         boolean sleepBound() {
-            return group.equals("io") || group.equals("demo") || ramp() || pooled() || callsBackend();
+            return group.equals("io") || demo() || ramp() || pooled() || callsBackend();
+        }
+
+        /** The Spring Boot demo's shape ({@link Plan#SPRING_DEMO}). */
+        boolean demo() {
+            return group.equals("demo");
         }
 
         /** A step of the ramp ({@link Plan#ramp}): its errors are its finding, not a failure. */
@@ -61,7 +66,7 @@ final class Plan {
             if (pooled()) return DB_WAIT_MILLIS / 1000 + 5;
             // Why: 16 threads answer the demo's 2000 connections 40 a second, so the last waits
             // 50 s; every answer is awaited, and the latency says what the rate hides.
-            if (group.equals("demo")) return 60;
+            if (demo()) return 60;
             return (int) Math.max(5, Math.ceil(20 * serviceMillis / 1000));
         }
 

@@ -157,8 +157,9 @@ final class Soak {
                     signed(Stats.bytes(Math.abs(Stats.known(s.rssBytesPerMinute()))), s.rssBytesPerMinute()),
                     signed(String.format(Locale.ROOT, "%.1f", Math.abs(Stats.known(s.filesPerMinute()))), s.filesPerMinute()),
                     signed(String.format(Locale.ROOT, "%.1f", Math.abs(Stats.known(s.threadsPerMinute()))), s.threadsPerMinute()))));
-            double max = x.stream().mapToDouble(y -> Stats.known(y.heapAfterGcBytes())).filter(v -> !Double.isNaN(v)).max().orElse(0);
-            double min = x.stream().mapToDouble(y -> Stats.known(y.heapAfterGcBytes())).filter(v -> !Double.isNaN(v)).min().orElse(0);
+            java.util.DoubleSummaryStatistics heap = x.stream().mapToDouble(y -> Stats.known(y.heapAfterGcBytes())).filter(v -> !Double.isNaN(v))
+                    .summaryStatistics();
+            double min = heap.getCount() == 0 ? 0 : heap.getMin(), max = heap.getCount() == 0 ? 0 : heap.getMax();
             double top = Math.max(max, min + GROWTH_BYTES); // Why: a few KiB of noise must not fill the line
             out.println(String.format(Locale.ROOT, "  %-10s %s", "", Stats.sparkline(x.stream().map(BenchReport.SoakSample::heapAfterGcBytes).toList(), min, top))
                     + p.dim(String.format(Locale.ROOT, "  heap after GC, sample by sample: %s at the bottom, %s at the top",

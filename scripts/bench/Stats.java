@@ -113,10 +113,6 @@ final class Stats {
     }
 
     /**
-     * A horizontal bar {@code value / max} of {@code width} cells, in Unicode eighth blocks
-     * (or '#' when {@code ascii}); at least a sliver for any value above zero.
-     */
-    /**
      * A line of block characters, one per value, from ▁ (0) to █ ({@code max}): a curve in one
      * line of a terminal. An unknown value is a space.
      */
@@ -138,6 +134,10 @@ final class Stats {
         return line.toString();
     }
 
+    /**
+     * A horizontal bar {@code value / max} of {@code width} cells, in Unicode eighth blocks
+     * (or '#' when {@code ascii}); at least a sliver for any value above zero.
+     */
     static String bar(double value, double max, int width, boolean ascii) {
         if (Double.isNaN(value) || value <= 0 || Double.isNaN(max) || max <= 0) return "";
         double cells = Math.min(1, value / max) * width;
