@@ -15,8 +15,9 @@
 #    each framework server the race includes (Spring Boot on Tomcat, platform and virtual threads,
 #    Helidon SE, Vert.x: scripts/bench/frameworks) passes the protocol's checks likewise;
 #    then every solution's checks once more with one core kept busy (a busy laptop);
-# 3. the benchmark's unit tests, a smoke race of a solution against itself, and a quick self-race
-#    whose verdict must be "the same" on hello, io-1000 and cpu (scripts/bench.sh);
+# 3. the benchmark's unit tests, a smoke race of a solution against itself, a quick self-race
+#    whose verdict must be "the same" on hello, io-1000 and cpu, and a quick race of a server made
+#    slower on purpose whose verdict on hello must be "slower" (scripts/bench.sh);
 # 4. every JBang script's dependencies are cached and it builds offline (scripts/prefetch.sh);
 # 5. hand-ins and the room summary (scripts/handin.sh, scripts/room.sh) on a fixture room;
 # 6. the site builds with no warnings, and every page shows the code it includes;
@@ -361,8 +362,11 @@ step_bench() {
   section "The benchmark (scripts/bench.sh)"
   count_lines "${JBANG}" "${ROOT}/scripts/bench/TestBench.java" || true
   self_race --smoke "${ROOT}/.results/bench-smoke.log" 03 --smoke
-  # The verdict's proof: the reference raced against itself is "the same" on every workload.
+  # The verdict's proof: the reference raced against itself is "the same" on every workload...
   self_race --same "${ROOT}/.results/bench-self-race.log" 03 --quick --workloads hello,io-1000,cpu
+  # ...and a reactor that spends about 3 µs more CPU per request (about 25%) is "slower" on hello
+  # (scripts/test/fixtures/bench/03-slower.txt; about 40 s); its piped output has no progress lines.
+  slower_race "${ROOT}/.results/bench-slower.log"
   # The pool's workload and the one with a background load, end to end (about 50 s).
   self_race --db-mixed "${ROOT}/.results/bench-db-mixed.log" 03 --smoke --workloads db,mixed
   # Chapter 08's own race: the backend started, its URL given to both servers (about 20 s).
@@ -373,22 +377,47 @@ step_bench() {
   self_race --open-loop "${ROOT}/.results/bench-open-loop.log" 03 --smoke --open-loop
 }
 
+# Races solution 03 made slower on purpose (scripts/test/fixtures/bench/03-slower.txt) against the
+# reference on hello, quick, output piped to LOG: the verdict must be "slower", and LOG must hold
+# no progress line (those go to a terminal only).
+slower_race() {
+  local log="$1" learner="${ROOT}/.broken/03-bench-slower.java"
+  if ! "${JBANG}" "${ROOT}/scripts/bench/TestBench.java" --mutate "${ROOT}/scripts/test/fixtures/bench/03-slower.txt" \
+      "${ROOT}/solutions/03-reactor.java" "${learner}" >"${log}" 2>&1; then
+    fail "the slower server could not be made from scripts/test/fixtures/bench/03-slower.txt: $(tail -n 1 "${log}")"
+    return
+  fi
+  bench_race --slower "${log}" 03 --learner "${learner}" --quick --workloads hello
+  if grep -q -e '^bench: ' -e $'\r' "${log}"; then
+    fail "bench.sh piped to a file printed progress lines (see ${log}): they belong on a terminal only"
+  else
+    pass "bench.sh piped to a file prints no progress lines, only the table, verdicts and notes"
+  fi
+}
+
 # Races chapter NN's solution against itself with bench.sh OPTION..., then checks its JSON
 # with TestBench CHECK (--smoke: every field is there; --same: every verdict is "the same";
 # --db-mixed: the pool's options and the background load reached the servers; --trip: both
 # made their trips through the backend the race started; --ramp: both held the first steps;
 # --open-loop: both got the fixed rate from Vegeta and from Bombardier, and lost nothing).
 self_race() {
+  local check="$1" log="$2" chapter="$3"
+  shift 3
+  bench_race "${check}" "${log}" "${chapter}" --solution-vs-solution "$@"
+}
+
+# Races chapter NN with bench.sh OPTION... (output to LOG), then checks its JSON with TestBench CHECK.
+bench_race() {
   local check="$1" log="$2" chapter="$3" json status=0
   shift 3
   json="$(mktemp)"
   rm -f "${json}"
   mkdir -p "${ROOT}/.results"
-  "${ROOT}/scripts/bench.sh" "${chapter}" --solution-vs-solution "$@" --out "${json}" >"${log}" 2>&1 || status=$?
+  "${ROOT}/scripts/bench.sh" "${chapter}" "$@" --out "${json}" >"${log}" 2>&1 || status=$?
   if [[ ${status} -eq 0 ]]; then
-    pass "bench.sh ${chapter} --solution-vs-solution $* exits 0"
+    pass "bench.sh ${chapter} $* exits 0"
   else
-    fail "bench.sh ${chapter} --solution-vs-solution $* exits ${status} (see ${log})"
+    fail "bench.sh ${chapter} $* exits ${status} (see ${log})"
   fi
   count_lines "${JBANG}" "${ROOT}/scripts/bench/TestBench.java" "${check}" "${json}" || true
   rm -f "${json}"

@@ -80,7 +80,7 @@ class Bench {
             BenchReport.CpuSplit split = cpus.of(w);
             LoadRace load = new LoadRace(o.mode(), share(cpus, split, servers, calls, bombardier), progress);
             List<BenchReport.Result> results = Report.ratios(w.idle() ? IdleRace.run(w, servers, idle.connections(), progress)
-                    : load.run(w, servers, s -> Ramp.sitOut(brokeAt, s.id)), compareTo, o.mode().name());
+                    : load.run(w, servers, s -> Ramp.sitOut(brokeAt, s.id)), compareTo, o.mode().name(), w.group());
             for (BenchReport.Result r : results) {
                 if (w.ramp()) { // errors past a breaking point are the ramp's finding, not a failure
                     if (Ramp.broke(r) != null) brokeAt.putIfAbsent(r.server(), w.connections());
@@ -141,6 +141,7 @@ class Bench {
                         + (frameworks > 0 ? " and " + frameworks + " framework servers" : "")
                 : "Chapter " + o.chapter() + ": " + servers.get(0).label + " against " + servers.get(1).label));
         for (Server s : servers) if (s.role.equals("framework")) out.println(p.dim("  " + s.id + ": " + s.label));
+        out.println(p.dim("  " + startedWith(servers)));
         if (o.ramp() || o.spike() || o.soakMinutes() > 0 || o.openLoop()) {
             out.println(p.dim("  " + (o.openLoop() ? OpenLoop.describe(mode) : o.ramp() ? "the ramp: " + mode.warmups() + " warm-up run(s) of " + mode.warmupSeconds()
                     + " s at its first step, then one run of " + mode.runSeconds() + " s a step, the servers taking turns, each until a step breaks it"
@@ -155,6 +156,22 @@ class Bench {
         out.println(p.dim("  " + machine.pinning()));
         out.println(p.dim("  " + machine.cores() + " CPUs, " + machine.java() + ", " + machine.bombardier()
                 + "; other work on this machine skews the figures"));
+    }
+
+    /**
+     * The options the race starts its servers with, beyond --port 0: the database pool every
+     * server gets (the db workload depends on it) and each chapter's own (carriers, limits).
+     */
+    static String startedWith(List<Server> servers) {
+        StringBuilder line = new StringBuilder("servers started with " + String.join(" ", Plan.dbOptions()));
+        java.util.Set<String> seen = new java.util.LinkedHashSet<>();
+        for (Server s : servers) {
+            if (s.file == null || s.args.isEmpty() || !seen.add(String.join(" ", s.args))) continue;
+            boolean one = servers.stream().filter(x -> x.file != null).allMatch(x -> x.args.equals(s.args));
+            line.append(one ? " " : "; " + s.id + " also ").append(String.join(" ", s.args));
+        }
+        return line.append(" (db: each request waits up to ").append(Plan.DB_WAIT_MILLIS / 1000).append(" s for one of the pool's ")
+                .append(Plan.DB_POOL).append(" connections before a 503)").toString();
     }
 
     /** Each server through the spikes, in turn; what they flag joins {@code flags}. */

@@ -167,25 +167,52 @@ record BenchReport(String schema, String kind, String command, String chapter, S
 
     /**
      * Ratios of medians; {@code cpuPerRequest}, the server's CPU time per answer over the compared
-     * server's (absent in older files, and where either is unknown); {@code rpsInterval}, absent in files written before it existed and when
-     * fewer than two turns were paired, says how far the turns agree and what that allows ({@link Verdict}).
+     * server's (absent in older files, and where either is unknown); {@code rpsInterval}, absent in
+     * files written before it existed and when fewer than two turns were paired, says how far the
+     * turns agree on req/s ({@link Verdict}); {@code verdict}, the interval of the figure that
+     * decided (req/s, or CPU per request where the load generator was at its CPU limit; absent in
+     * older files, where rpsInterval decided); {@code callouts}, other figures far from the compared
+     * server's (CPU per request, peak RSS), each an interval whose verdict is "more" or "less".
      */
     record LoadRatio(Double rps, Double p50, Double p99, @JsonInclude(JsonInclude.Include.NON_NULL) Double cpuPerRequest,
-                     @JsonInclude(JsonInclude.Include.NON_NULL) Interval rpsInterval) implements Ratio {
+                     @JsonInclude(JsonInclude.Include.NON_NULL) Interval rpsInterval,
+                     @JsonInclude(JsonInclude.Include.NON_NULL) Interval verdict,
+                     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Interval> callouts) implements Ratio {
         LoadRatio(Double rps, Double p50, Double p99) {
-            this(rps, p50, p99, null, null);
+            this(rps, p50, p99, null, null, null, null);
+        }
+
+        /** The interval that decided: {@code verdict}, or in older files {@code rpsInterval}; null when none. */
+        Interval decided() {
+            return verdict != null ? verdict : rpsInterval;
         }
     }
 
     /**
-     * The {@code confidence} interval, {@code low} to {@code high}, of the ratio over {@code turns}
-     * paired turns ({@link Verdict}); {@code verdict} "faster", "slower" or "same"; {@code advice},
-     * when the interval is too wide to tell, what would narrow it.
+     * The {@code confidence} interval, {@code low} to {@code high}, of the ratio of {@code figure}
+     * ("rps", "cpuPerRequest", "peakRss"; absent in older files: "rps") over {@code turns} paired
+     * turns, whose geometric mean is {@code ratio} ({@link Verdict}); {@code verdict} "faster",
+     * "slower", "same" or "noisy" (too noisy to compare), or for a figure called out "more" or
+     * "less"; {@code detectable}, the smallest difference the race could have called (0.06: 6%);
+     * {@code why}, why this figure decided; {@code advice}, when the race could not tell, what
+     * would help.
      */
-    record Interval(Double low, Double high, int turns, Double confidence, String verdict,
+    record Interval(@JsonInclude(JsonInclude.Include.NON_NULL) String figure, @JsonInclude(JsonInclude.Include.NON_NULL) Double ratio,
+                    Double low, Double high, int turns, Double confidence, String verdict,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) Double detectable,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) String why,
                     @JsonInclude(JsonInclude.Include.NON_NULL) String advice) {}
 
-    record IdleRatio(Double heapPerConnection, Double rssPerConnection) implements Ratio {}
+    /**
+     * Heap and RSS per idle connection over the compared server's; {@code callout}, when the heap
+     * per connection is far from the compared server's, says so in words (absent when it is not).
+     */
+    record IdleRatio(Double heapPerConnection, Double rssPerConnection,
+                     @JsonInclude(JsonInclude.Include.NON_NULL) String callout) implements Ratio {
+        IdleRatio(Double heapPerConnection, Double rssPerConnection) {
+            this(heapPerConnection, rssPerConnection, null);
+        }
+    }
 
     /**
      * The ramp ({@link Ramp}): {@code path} at the connections of {@code steps}, one run a step;

@@ -67,9 +67,9 @@ final class LoadRace {
     /** One server's turn under load: a warm-up or a measured run, recorded in its tally. */
     private void turn(Plan.Workload w, Tally t, String what, boolean warmup, int round, int seconds) {
         Server s = t.server;
-        progress.step(what, seconds + 1);
+        progress.step(what, mode.steady(w) && !warmup ? seconds + 2 * Plan.STEADY_SHORT_SECONDS + 2 : seconds + 1);
         try {
-            Tally.Run r = measure(w, s, seconds);
+            Tally.Run r = warmup ? measureOnce(w, s, seconds) : measure(w, s, seconds);
             (warmup ? t.warmups : t.runs).add(r);
         } catch (Bombardier.Stalled e) {
             t.stalls.add((warmup ? "the warm-up" : "run " + (round + 1)) + " stalled: "
@@ -84,8 +84,30 @@ final class LoadRace {
         Bench.pause(100);
     }
 
-    /** One Bombardier run against a server, sampling its memory and threads meanwhile. */
+    /**
+     * One measured run: one Bombardier load, or for a steady run ({@link Plan.Mode#steady}) two,
+     * a short one and one {@code seconds} longer, whose steady rate is the difference of their
+     * answers over the difference of their times: connecting and the last answers weigh the same
+     * in both, and cancel. The other figures are of both loads together (latency: the longer's).
+     */
     private Tally.Run measure(Plan.Workload w, Server s, int seconds) throws IOException {
+        if (!mode.steady(w)) return measureOnce(w, s, seconds);
+        Tally.Run a = measureOnce(w, s, Plan.STEADY_SHORT_SECONDS);
+        Bench.pause(100);
+        Tally.Run b = measureOnce(w, s, Plan.STEADY_SHORT_SECONDS + seconds);
+        Bombardier.Result x = a.load(), y = b.load();
+        double steady = (y.ok() - x.ok()) / (y.seconds() - x.seconds());
+        java.util.Map<String, Long> kinds = new java.util.LinkedHashMap<>(x.errorKinds());
+        y.errorKinds().forEach((k, v) -> kinds.merge(k, v, Long::sum));
+        Bombardier.Result both = new Bombardier.Result(x.seconds() + y.seconds(), x.ok() + y.ok(), x.non2xx() + y.non2xx(),
+                x.errors() + y.errors(), x.timeouts() + y.timeouts(), y.p50Ms(), y.p99Ms(), Math.max(x.maxMs(), y.maxMs()), kinds,
+                x.cpuSeconds() + y.cpuSeconds());
+        return new Tally.Run(both, a.cpuSeconds() + b.cpuSeconds(), Math.max(a.peakRss(), b.peakRss()), Math.max(a.peakThreads(), b.peakThreads()),
+                Math.max(a.percentOfBound(), b.percentOfBound()), both.cpuPercent(bombardier.cores()), steady > 0 ? steady : Double.NaN);
+    }
+
+    /** One Bombardier load against a server, sampling its memory and threads meanwhile. */
+    private Tally.Run measureOnce(Plan.Workload w, Server s, int seconds) throws IOException {
         Sampler sampler = new Sampler(s);
         Process background = w.background() == null ? null
                 : bombardier.start(s.url + w.background().path(), w.background().connections(), seconds + w.timeoutSeconds() + 5, w.timeoutSeconds());

@@ -5,10 +5,10 @@ import java.util.List;
 /**
  * The command line of scripts/bench.sh: what to race ({@code chapter}, or {@code all}), how
  * ({@code mode}, {@code workloads}), against what ({@code url} and {@code pid}, {@code baseline},
- * {@code selfRace}), and the wrapper's own options (where the course, JBang and Bombardier are,
+ * {@code selfRace}, {@code learner}: a file raced instead of the exercise), and the wrapper's own options (where the course, JBang and Bombardier are,
  * {@code out}, whether to redraw progress and use colours). A problem with it exits 2.
  */
-record Options(String chapter, boolean all, boolean baseline, boolean frameworks, boolean springDemo, boolean selfRace, String url, Long pid, Plan.Mode mode,
+record Options(String chapter, boolean all, boolean baseline, boolean frameworks, boolean springDemo, boolean selfRace, Path learner, String url, Long pid, Plan.Mode mode,
                List<Plan.Workload> workloads, boolean ramp, boolean spike, double soakMinutes, boolean openLoop, int serverCpus, Path root, String jbang,
                String bombardier, String vegeta, Path out, boolean tty, boolean color) {
 
@@ -22,6 +22,7 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
         int serverCpus = 0; // the default split (Cpus)
         Plan.Mode mode = Plan.MODES.get("quick");
         Path root = Path.of(".").toAbsolutePath().normalize();
+        Path learner = null; // instead of exercises/NN-*.java
         Path out = null; // instead of .results/bench/NN.json (the self-test keeps the learner's results)
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -51,6 +52,7 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
                     if (serverCpus < 1) usage("--server-cpus needs 1 or more");
                 }
                 case "--solution-vs-solution" -> selfRace = true;
+                case "--learner" -> learner = Path.of(value(args, ++i)).toAbsolutePath().normalize();
                 case "--root" -> root = Path.of(value(args, ++i)).toAbsolutePath().normalize();
                 case "--jbang" -> jbang = value(args, ++i);
                 case "--bombardier" -> bombardier = value(args, ++i);
@@ -72,6 +74,8 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
         if (all && (url != null || selfRace)) usage("--all races the reference solutions: no --url or --solution-vs-solution");
         if (pid != null && url == null) usage("--pid goes with --url");
         if (url != null && selfRace) usage("--url or --solution-vs-solution, not both");
+        if (learner != null && (all || url != null || selfRace)) usage("--learner races one file against a chapter's reference: no --all, --url or --solution-vs-solution");
+        if (learner != null && !java.nio.file.Files.isRegularFile(learner)) usage("no file " + learner + " (--learner): give the path of a server's .java file");
         List<Plan.Workload> workloads = null; // the chapter's own, or the standard ones (Bench)
         if ((ramp ? 1 : 0) + (spike ? 1 : 0) + (soakMinutes > 0 ? 1 : 0) + (openLoop ? 1 : 0) > 1) usage("one phase at a time: --ramp, --spike, --soak or --open-loop");
         if ((spike || soakMinutes > 0 || openLoop) && workloadList != null) usage("--spike, --soak and --open-loop run their own load: no --workloads");
@@ -90,13 +94,13 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
                 usage(e.getMessage());
             }
         }
-        return new Options(chapter, all, (baseline || all) && !springDemo, frameworks && all && !springDemo, springDemo, selfRace, url, pid, mode, workloads,
+        return new Options(chapter, all, (baseline || all) && !springDemo, frameworks && all && !springDemo, springDemo, selfRace, learner, url, pid, mode, workloads,
                 ramp, spike, soakMinutes, openLoop, serverCpus, root, jbang, bombardier, vegeta, out, tty, color);
     }
 
     /** The same options, racing {@code list}: the chapter's own workloads when none were named. */
     Options racing(List<Plan.Workload> list) {
-        return new Options(chapter, all, baseline, frameworks, springDemo, selfRace, url, pid, mode, list, ramp, spike, soakMinutes, openLoop, serverCpus,
+        return new Options(chapter, all, baseline, frameworks, springDemo, selfRace, learner, url, pid, mode, list, ramp, spike, soakMinutes, openLoop, serverCpus,
                 root, jbang, bombardier, vegeta, out, tty, color);
     }
 
@@ -106,6 +110,7 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--root", "--jbang", "--bombardier", "--vegeta", "--out" -> i++;
+                case "--learner" -> shown.add(args[i] + " " + Path.of(args[++i]).getFileName());
                 case "--tty", "--color" -> { }
                 default -> shown.add(args[i]);
             }
@@ -169,6 +174,7 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
               --server-cpus N     the servers on CPUs 0 to N-1 and Bombardier on the rest, on every workload (default: the
                                   servers on every CPU, Bombardier sharing them, but on hello, where each gets half)
               --solution-vs-solution   race the reference solution against itself (a sanity check)
+              --learner FILE      race FILE (a server of the chapter, e.g. a copy you are trying out) instead of the exercise
               --out FILE          write the JSON there instead of .results/bench/
 
             Workloads: hello (GET /, 256 connections), io (GET /io?ms=200 at 100, 1000 and 2000

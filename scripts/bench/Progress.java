@@ -4,8 +4,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * One line on standard error that says what runs now and about how long is left: redrawn in
- * place on a terminal, one plain line per step otherwise (logs, CI).
+ * One line on standard error that says what runs now and about how long is left, redrawn in
+ * place, on a terminal only: output piped to a file or a log is the table, the verdicts and the
+ * notes, nothing else.
  */
 final class Progress {
     private static final int WIDTH = 20;
@@ -47,8 +48,9 @@ final class Progress {
         }
     }
 
-    /** A message of its own line (the bar, if any, is drawn again below it). */
+    /** A message of its own line (the bar, if any, is drawn again below it); on a terminal only. */
     synchronized void say(String line) {
+        if (!tty) return;
         clear();
         err.println("bench: " + line);
         if (!current.isEmpty()) draw();
@@ -61,7 +63,6 @@ final class Progress {
         currentEstimate = estimate;
         currentStart = System.nanoTime();
         if (tty) draw();
-        else err.println("bench: [" + percent() + "%] " + what + ", about " + Stats.duration(left()) + " left");
     }
 
     /** A planned step that will not run (a skipped workload or a stopped server). */

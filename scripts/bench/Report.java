@@ -11,30 +11,71 @@ final class Report {
 
     /**
      * Each result with its ratio to the result of server {@code compareTo} (learner / reference),
-     * when both were measured; a load ratio also with its interval and verdict, for races in {@code mode}.
+     * when both were measured; a load ratio also with its intervals, the verdict and what is far
+     * off, for races in {@code mode} on a workload of {@code group} (hello: CPU per request decides).
      */
     static List<BenchReport.Result> ratios(List<BenchReport.Result> results, String compareTo, String mode) {
-        BenchReport.Result base = results.stream().filter(r -> r.server().equals(compareTo)).findFirst().orElse(null);
-        if (base == null || !base.measured()) return results;
-        return results.stream().map(r -> r.measured() ? ratio(r, base, mode) : r).toList();
+        return ratios(results, compareTo, mode, null);
     }
 
-    private static BenchReport.Result ratio(BenchReport.Result r, BenchReport.Result base, String mode) {
+    static List<BenchReport.Result> ratios(List<BenchReport.Result> results, String compareTo, String mode, String group) {
+        BenchReport.Result base = results.stream().filter(r -> r.server().equals(compareTo)).findFirst().orElse(null);
+        if (base == null || !base.measured()) return results;
+        return results.stream().map(r -> r.measured() ? ratio(r, base, mode, group) : r).toList();
+    }
+
+    private static BenchReport.Result ratio(BenchReport.Result r, BenchReport.Result base, String mode, String group) {
         return switch (r) {
             case BenchReport.LoadResult l when base instanceof BenchReport.LoadResult b -> {
                 double rps = Stats.ratio(rps(l), rps(b));
-                boolean busy = Stats.known(l.loadCpuPercent()) >= Tally.SATURATED_LOAD_PERCENT
-                        || Stats.known(b.loadCpuPercent()) >= Tally.SATURATED_LOAD_PERCENT;
+                double loadCpu = Math.max(nz(Stats.known(l.loadCpuPercent())), nz(Stats.known(b.loadCpuPercent())));
+                boolean busy = loadCpu >= Tally.SATURATED_LOAD_PERCENT;
+                BenchReport.Interval rpsInterval = r == base ? null : Verdict.of(l.runs(), b.runs(), mode, busy);
+                BenchReport.Interval verdict = null;
+                List<BenchReport.Interval> callouts = new java.util.ArrayList<>();
+                if (r != base) {
+                    boolean cpuDecides = ("hello".equals(group) || busy) && Verdict.known(l.runs(), b.runs(), Verdict.Figure.CPU);
+                    verdict = cpuDecides ? Verdict.of(l.runs(), b.runs(), Verdict.Figure.CPU, mode, busy, whyCpu(loadCpu)) : rpsInterval;
+                    if (!cpuDecides) callouts.add(Verdict.farOff(l.runs(), b.runs(), Verdict.Figure.CPU, Verdict.FAR_CPU));
+                    callouts.add(Verdict.farOff(l.runs(), b.runs(), Verdict.Figure.RSS, Verdict.FAR_MEMORY));
+                    callouts.removeIf(java.util.Objects::isNull);
+                }
                 yield l.withRatio(new BenchReport.LoadRatio(Stats.figure(rps), Stats.figure(Stats.ratio(p50(l), p50(b))),
                         Stats.figure(Stats.ratio(p99(l), p99(b))), Stats.figure(Stats.ratio(cpuPerRequest(l), cpuPerRequest(b))),
-                        r == base ? null : Verdict.of(l.runs(), b.runs(), mode, busy)));
+                        rpsInterval, verdict, callouts));
             }
-            case BenchReport.IdleResult i when base instanceof BenchReport.IdleResult b -> i.withRatio(new BenchReport.IdleRatio(
-                    Stats.figure(Stats.ratio(heapPerConnection(i), heapPerConnection(b))),
-                    Stats.figure(Stats.ratio(rssPerConnection(i), rssPerConnection(b)))));
+            case BenchReport.IdleResult i when base instanceof BenchReport.IdleResult b -> {
+                double heap = Stats.ratio(heapPerConnection(i), heapPerConnection(b));
+                yield i.withRatio(new BenchReport.IdleRatio(Stats.figure(heap),
+                        Stats.figure(Stats.ratio(rssPerConnection(i), rssPerConnection(b))),
+                        r == base ? null : heapCallout(heapPerConnection(i), heapPerConnection(b))));
+            }
             default -> r;
         };
     }
+
+    /** Why CPU per request decided: Bombardier at its CPU limit, or hello, where req/s depends on it and on the machine. */
+    static String whyCpu(double loadCpuPercent) {
+        String used = loadCpuPercent > 0 ? String.format(Locale.ROOT, "Bombardier used %.0f%% of its CPU", loadCpuPercent) : null;
+        return loadCpuPercent >= Tally.SATURATED_LOAD_PERCENT
+                ? used + ", so req/s measures it as much as the server; the server's CPU time per request does not depend on it"
+                : "on hello req/s depends on Bombardier keeping up and on what else runs on the machine" + (used == null ? "" : " (" + used + ")")
+                + "; the server's CPU time per request does not";
+    }
+
+    /**
+     * Heap per idle connection more than twice (or under half) the compared server's, and more than
+     * {@link #HEAP_FAR_BYTES} apart, in words; null when it is not. One measurement over thousands
+     * of connections after a full GC: it moves by a few percent between runs, so twice is far.
+     */
+    static String heapCallout(double heap, double base) {
+        double ratio = Stats.ratio(heap, base);
+        if (Double.isNaN(ratio) || base <= 0 || Math.abs(heap - base) < HEAP_FAR_BYTES || (ratio <= 2 && ratio >= 0.5)) return null;
+        return (ratio > 1 ? "uses more memory" : "uses less memory") + ": heap per idle connection " + Stats.bytes(heap) + " against "
+                + Stats.bytes(base) + " (" + Stats.times(ratio) + ")";
+    }
+
+    static final double HEAP_FAR_BYTES = 512;
 
     /** The tables and the charts. */
     static void print(PrintStream out, BenchReport report, boolean color) {
@@ -55,6 +96,8 @@ final class Report {
                         inProgress, Stats.millis(w.serviceMillis() / 1000), Stats.rate(bound))));
             }
             if (w.cpus() != null) out.println(p.dim("  CPUs: " + w.cpus().words()));
+            String options = options(w, report);
+            if (options != null) out.println(p.dim("  " + options));
             if (idle) {
                 out.println(p.dim(String.format(Locale.ROOT, "  %-10s %11s %8s %10s %10s %10s %8s  %s", "server", "served", "refused",
                         "unanswered", "heap/conn", "RSS/conn", "OS thr", vs)));
@@ -64,14 +107,7 @@ final class Report {
                         Double.isNaN(bound) ? "" : "bound", vs)));
             }
             for (BenchReport.Result r : w.results()) out.println(" " + (r.flags().isEmpty() ? " " : p.red("!")) + row(w, r, p));
-            for (BenchReport.Result r : w.results()) {
-                BenchReport.Interval i = interval(r);
-                if (i == null || !"chapter".equals(report.kind())) continue;
-                out.println("  " + r.server() + " " + vs + ": " + p.bold(Verdict.words(i))
-                        + p.dim(String.format(Locale.ROOT, " (%d turns; %.0f%% confidence interval %s to %s)",
-                                i.turns(), Stats.known(i.confidence()) * 100, Stats.times(Stats.known(i.low())), Stats.times(Stats.known(i.high())))));
-                if (i.advice() != null) out.println(p.dim("    " + i.advice()));
-            }
+            if ("chapter".equals(report.kind())) for (BenchReport.Result r : w.results()) verdict(out, r, report.compareTo(), p);
             for (BenchReport.Result r : w.results()) {
                 for (String note : r.flags()) out.println(p.dim("  " + r.server() + ": " + note));
                 if (r instanceof BenchReport.LoadResult l) {
@@ -88,6 +124,7 @@ final class Report {
             return;
         }
         out.println();
+        if (report.compareTo() != null) legend(out, report.compareTo(), p);
         out.println(p.dim("  µs/req: the server's CPU time per answer, in microseconds; on hello, the figure that does not depend on"));
         out.println(p.dim("  Bombardier keeping up (req/s does)."));
         out.println(p.dim("  OS thr: the server process's operating-system threads at their peak: the JVM's own (JIT compilers, GC,"));
@@ -119,17 +156,67 @@ final class Report {
         };
     }
 
-    /** The ratio to the compared server, with its interval and the verdict when there is one: "1.18x 0.95-1.40x same". */
-    static String ratioCell(BenchReport.LoadResult l) {
-        String ratio = Stats.times(l.ratio() == null ? Double.NaN : Stats.known(l.ratio().rps()));
-        BenchReport.Interval i = interval(l);
-        if (i == null) return ratio;
-        return ratio + " " + Stats.times(Stats.known(i.low())).replace("x", "") + "-" + Stats.times(Stats.known(i.high())) + " " + i.verdict();
+    /**
+     * The verdict lines of one result against the compared server: the verdict on the figure
+     * that decided, with its interval and what the race could tell (too noisy says so first),
+     * why that figure decided, what would help, and the figures far from the compared server's.
+     */
+    static void verdict(PrintStream out, BenchReport.Result r, String compareTo, Painter p) {
+        String compared = "the " + compareTo;
+        if (r instanceof BenchReport.IdleResult i && i.ratio() != null && i.ratio().callout() != null) {
+            out.println("  " + r.server() + " vs " + compareTo + ": " + p.bold(i.ratio().callout()));
+        }
+        BenchReport.Interval i = interval(r);
+        if (i == null) return;
+        out.println("  " + r.server() + " vs " + compareTo + ": " + p.bold(Verdict.sentence(i, compared)));
+        if (i.why() != null) out.println(p.dim("    decided on " + Verdict.Figure.named(i.figure()).unit + ": " + i.why()));
+        if (i.advice() != null) out.println(p.dim("    " + i.advice()));
+        if (r instanceof BenchReport.LoadResult l && l.ratio().callouts() != null) {
+            for (BenchReport.Interval c : l.ratio().callouts()) out.println("    " + p.bold("and it " + Verdict.callout(c, compared)));
+        }
     }
 
-    /** A load result's interval and verdict, or null. */
+    /** What the "vs" column says, once under the tables. */
+    static void legend(PrintStream out, String compareTo, Painter p) {
+        out.println(p.dim("  vs " + compareTo + ": the ratio of the figure that decided (yours ÷ the " + compareTo + "'s), its 95% interval over"));
+        out.println(p.dim("  the turns, and the verdict (faster, slower, same within the noise, or noisy: too noisy to compare). On hello,"));
+        out.println(p.dim("  and wherever Bombardier used 90% of its CPU, the figure is µs/req (lower is better); elsewhere req/s (higher"));
+        out.println(p.dim("  is better); on idle, heap per connection. A cell without a verdict is the ratio of req/s medians."));
+    }
+
+    /** The options every started server got that this workload depends on (the database pool), or null. */
+    static String options(BenchReport.WorkloadEntry w, BenchReport report) {
+        if (!"db".equals(w.group())) return null;
+        return "servers started with --db-pool " + Plan.DB_POOL + " --db-wait " + Plan.DB_WAIT_MILLIS + ": a request waits up to "
+                + Plan.DB_WAIT_MILLIS / 1000 + " s for one of the pool's " + Plan.DB_POOL + " connections before a 503 (not the default 1000 ms)";
+    }
+
+    /** The ratio of the figure that decided, with its interval and the verdict when there is one: "µs/req 1.26x 1.22-1.30x slower". */
+    static String ratioCell(BenchReport.LoadResult l) {
+        BenchReport.Interval i = interval(l);
+        if (i == null) return Stats.times(l.ratio() == null ? Double.NaN : Stats.known(l.ratio().rps()));
+        Verdict.Figure f = Verdict.Figure.named(i.figure());
+        double ratio = i.ratio() != null ? Stats.known(i.ratio()) : f == Verdict.Figure.RPS ? Stats.known(l.ratio().rps()) : Stats.known(l.ratio().cpuPerRequest());
+        return (f == Verdict.Figure.RPS ? "" : f.unit + " ") + Stats.times(ratio) + " " + Stats.times(Stats.known(i.low())).replace("x", "")
+                + "-" + Stats.times(Stats.known(i.high())) + " " + i.verdict();
+    }
+
+    /** A load result's deciding interval and verdict, or null. */
     static BenchReport.Interval interval(BenchReport.Result r) {
-        return r instanceof BenchReport.LoadResult l && l.ratio() != null ? l.ratio().rpsInterval() : null;
+        return r instanceof BenchReport.LoadResult l && l.ratio() != null ? l.ratio().decided() : null;
+    }
+
+    /**
+     * What a chart's bar says of the verdict, so that no bar contradicts it: on the chart of the
+     * figure that decided, the verdict ("≈ the same within the noise" for a bar within it); on
+     * another figure's chart, which figure decided and how. "" without a verdict.
+     */
+    static String mark(BenchReport.Result r, Verdict.Figure chart) {
+        BenchReport.Interval i = interval(r);
+        if (i == null) return "";
+        Verdict.Figure f = Verdict.Figure.named(i.figure());
+        String words = Verdict.SAME.equals(i.verdict()) ? "≈ the same within the noise" : Verdict.words(i);
+        return f == chart ? words : words + " on " + f.unit + " (the figure that decided; see its chart)";
     }
 
     /** Requests per second per workload as horizontal bars, each workload scaled to its fastest server; then heap per idle connection. */
@@ -145,9 +232,9 @@ final class Report {
                 first = false;
                 double rps = rps(r);
                 String value = r.measured() ? Stats.rate(rps) : r.status();
-                BenchReport.Interval i = "chapter".equals(report.kind()) ? interval(r) : null;
+                String mark = "chapter".equals(report.kind()) ? mark(r, Verdict.Figure.RPS) : "";
                 out.println(label + p.bar(r.server(), Stats.bar(rps, max, 40, false)) + " " + value
-                        + (i == null ? "" : p.dim("  " + Verdict.words(i))));
+                        + (mark.isEmpty() ? "" : p.dim("  " + mark)));
             }
         }
         for (BenchReport.WorkloadEntry w : report.workloads()) {
@@ -160,8 +247,9 @@ final class Report {
             for (BenchReport.Result r : w.results()) {
                 double us = cpuPerRequest(r);
                 Double ratio = r instanceof BenchReport.LoadResult l && l.ratio() != null ? l.ratio().cpuPerRequest() : null;
+                String mark = "chapter".equals(report.kind()) ? mark(r, Verdict.Figure.CPU) : "";
                 out.println(String.format(Locale.ROOT, "  %-10s ", r.server()) + p.bar(r.server(), Stats.bar(us, max, 40, false))
-                        + " " + micros(us) + " µs" + (ratio == null ? "" : p.dim("  " + Stats.times(ratio))));
+                        + " " + micros(us) + " µs" + (ratio == null ? "" : p.dim("  " + Stats.times(ratio))) + (mark.isEmpty() ? "" : p.dim("  " + mark)));
             }
         }
         boolean anyIdle = false;
@@ -176,8 +264,13 @@ final class Report {
             for (BenchReport.Result r : w.results()) {
                 double b = heapPerConnection(r);
                 String served = r instanceof BenchReport.IdleResult i && i.figures() != null ? "  (" + i.figures().served() + " served)" : "";
+                String mark = "";
+                if ("chapter".equals(report.kind()) && r instanceof BenchReport.IdleResult i && i.ratio() != null && !r.server().equals(report.compareTo())) {
+                    mark = i.ratio().callout() != null ? "  " + i.ratio().callout().replaceFirst(":.*", "")
+                            : "  ≈ within 2x of the " + report.compareTo() + "'s: not called out";
+                }
                 out.println(String.format(Locale.ROOT, "  %-10s ", r.server()) + p.bar(r.server(), Stats.bar(b, max, 40, false))
-                        + " " + Stats.bytes(b) + p.dim(served));
+                        + " " + Stats.bytes(b) + p.dim(served + mark));
             }
         }
     }

@@ -80,7 +80,7 @@ final class Server {
             if (o.url() != null) {
                 servers.add(new Server("learner", "learner", o.url(), null, List.of(), 0));
             } else {
-                Path learner = o.selfRace() ? reference : chapterFile(o.root(), "exercises", n, chapter);
+                Path learner = o.selfRace() ? reference : o.learner() != null ? o.learner() : chapterFile(o.root(), "exercises", n, chapter);
                 servers.add(of(chapter, "learner", "learner", o.root().relativize(learner).toString(), learner));
             }
             servers.add(of(chapter, "reference", "reference", o.root().relativize(reference).toString(), reference));

@@ -13,13 +13,29 @@ final class Tally {
     /** At or above this share of its CPU, the load generator may be what limits the figures. */
     static final double SATURATED_LOAD_PERCENT = 90;
 
-    /** One run's figures, with what the sampler saw of the server meanwhile (-1 when unknown). */
-    record Run(Bombardier.Result load, double cpuSeconds, long peakRss, int peakThreads, double percentOfBound, double loadCpuPercent) {
+    /**
+     * One run's figures, with what the sampler saw of the server meanwhile (-1 when unknown).
+     * {@code steadyRps}: the steady rate, from two loads of different lengths (NaN when the run
+     * was one load: its rate is then {@code load.rps()}); {@code percentOfBound}: of the plain
+     * rate, which no server that waits as asked can pass.
+     */
+    record Run(Bombardier.Result load, double cpuSeconds, long peakRss, int peakThreads, double percentOfBound, double loadCpuPercent,
+               double steadyRps) {
+        Run(Bombardier.Result load, double cpuSeconds, long peakRss, int peakThreads, double percentOfBound, double loadCpuPercent) {
+            this(load, cpuSeconds, peakRss, peakThreads, percentOfBound, loadCpuPercent, Double.NaN);
+        }
+
+        /** The run's rate: the steady one when it was measured, else answers / the time Bombardier took. */
+        double rps() {
+            return Double.isNaN(steadyRps) ? load.rps() : steadyRps;
+        }
+
         BenchReport.RunFigures figures() {
-            return new BenchReport.RunFigures(Stats.figure(load.rps()), Stats.figure(load.seconds()), load.ok(), load.non2xx(),
+            double bound = percentOfBound > 0 ? load.rps() / percentOfBound * 100 : Double.NaN;
+            return new BenchReport.RunFigures(Stats.figure(rps()), Stats.figure(load.seconds()), load.ok(), load.non2xx(),
                     load.errors(), load.timeouts(), Stats.figure(load.p50Ms()), Stats.figure(load.p99Ms()), Stats.figure(load.maxMs()),
                     Stats.figure(cpuSeconds), peakRss < 0 ? null : peakRss, peakThreads < 0 ? null : peakThreads,
-                    Stats.figure(percentOfBound), Stats.figure(loadCpuPercent));
+                    Stats.figure(Double.isNaN(steadyRps) ? percentOfBound : Stats.percentOf(steadyRps, bound)), Stats.figure(loadCpuPercent));
         }
     }
 
@@ -47,7 +63,7 @@ final class Tally {
         int n = warmups.size();
         if (n < min) return true;
         if (n >= max || n < 2) return false;
-        return warmups.get(n - 1).load().rps() > 1.1 * warmups.get(n - 2).load().rps();
+        return warmups.get(n - 1).rps() > 1.1 * warmups.get(n - 2).rps();
     }
 
     /**
@@ -66,7 +82,7 @@ final class Tally {
         double cpuTotal = 0;
         Map<String, Long> kinds = new LinkedHashMap<>();
         for (Run r : runs) {
-            rps.add(r.load().rps());
+            rps.add(r.rps());
             p50.add(r.load().p50Ms());
             p99.add(r.load().p99Ms());
             cpu.add(r.cpuSeconds());

@@ -22,7 +22,9 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * the JSON of a race of a solution against itself: {@code --smoke FILE} a smoke run,
  * {@code --same FILE} the verdicts of a self-race, {@code --db-mixed FILE} a race of the db and
  * mixed workloads, {@code --trip FILE} chapter 08's race against its backend, {@code --ramp FILE}
- * a smoke ramp, {@code --open-loop FILE} a smoke open loop. One ok/FAIL line per check, then "N passed, N failed". The unit tests read the
+ * a smoke ramp, {@code --open-loop FILE} a smoke open loop, {@code --slower FILE} a race of a
+ * server made slower on purpose; {@code --mutate SPEC SOLUTION OUT} writes that server (SOLUTION
+ * with SPEC's replacements: scripts/test/fixtures/bench/). One ok/FAIL line per check, then "N passed, N failed". The unit tests read the
  * chapter registry and the committed results (site/static/bench/) of the course that holds the
  * current folder.
  */
@@ -31,17 +33,22 @@ class TestBench {
     static Outcomes checked;
 
     public static void main(String[] args) throws Exception {
+        if (args.length == 4 && args[0].equals("--mutate")) {
+            mutate(Path.of(args[1]), Path.of(args[2]), Path.of(args[3]));
+            return;
+        }
         if (args.length == 2) {
             Path file = Path.of(args[1]);
             checked = new Outcomes(args[0].equals("--smoke") ? "bench smoke: " : "bench: ");
             switch (args[0]) {
                 case "--smoke" -> smoke(file);
                 case "--same" -> same(file);
+                case "--slower" -> slower(file);
                 case "--db-mixed" -> dbMixed(file);
                 case "--trip" -> trip(file);
                 case "--ramp" -> ramp(file);
                 case "--open-loop" -> openLoop(file);
-                default -> throw new IllegalArgumentException("usage: TestBench [--smoke|--same|--db-mixed|--trip|--ramp|--open-loop FILE]");
+                default -> throw new IllegalArgumentException("usage: TestBench [--smoke|--same|--slower|--db-mixed|--trip|--ramp|--open-loop FILE] | --mutate SPEC SOLUTION OUT");
             }
             checked.finish();
         }
@@ -200,14 +207,61 @@ class TestBench {
         for (BenchReport.WorkloadEntry w : report.workloads()) {
             for (BenchReport.Result result : w.results()) {
                 if (!(result instanceof BenchReport.LoadResult r) || !"learner".equals(r.server())) continue;
-                BenchReport.Interval i = r.ratio() == null ? null : r.ratio().rpsInterval();
+                BenchReport.Interval i = r.ratio() == null ? null : r.ratio().decided();
                 check("self-race " + w.id() + ": the reference against itself is \"the same\""
-                        + (i == null ? "" : " (" + i.turns() + " turns, " + Stats.times(Stats.known(i.low())) + " to "
-                        + Stats.times(Stats.known(i.high())) + ")"),
+                        + (i == null ? "" : " (" + Verdict.sentence(i, "itself") + ")"),
                         i != null && Verdict.SAME.equals(i.verdict()), i == null ? "no interval: " + r.ratio() : "verdict " + i.verdict());
             }
         }
         check("the self-race ran load workloads", report.workloads().stream().anyMatch(w -> !"idle".equals(w.group())), "none");
+    }
+
+    /**
+     * Writes {@code out}: {@code solution} with the replacements of {@code spec}, a line "- TEXT"
+     * (which must occur exactly once) followed by a line "+ TEXT" that replaces it; "#" lines are
+     * comments. Exits 2, saying which, when a line to replace is not there exactly once.
+     */
+    static void mutate(Path spec, Path solution, Path out) throws Exception {
+        String text = Files.readString(solution);
+        String find = null;
+        for (String line : Files.readAllLines(spec)) {
+            if (line.startsWith("- ")) {
+                find = line.substring(2);
+            } else if (line.startsWith("+ ") && find != null) {
+                int at = text.indexOf(find);
+                if (at < 0 || text.indexOf(find, at + 1) >= 0) {
+                    System.err.println("test bench: '" + find + "' (" + spec + ") must occur exactly once in " + solution + ": update the fixture");
+                    System.exit(2);
+                }
+                text = text.substring(0, at) + line.substring(2) + text.substring(at + find.length());
+                find = null;
+            }
+        }
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        Files.writeString(out, text);
+    }
+
+    /**
+     * A race of a server made slower on purpose against the reference, on hello: the verdict,
+     * decided on CPU per request (Bombardier is at its CPU limit there), must be "slower", and
+     * say what the race could tell.
+     */
+    static void slower(Path file) throws Exception {
+        BenchReport report = BenchReport.read(Files.readString(file));
+        int seen = 0;
+        for (BenchReport.WorkloadEntry w : report.workloads()) {
+            for (BenchReport.Result result : w.results()) {
+                if (!(result instanceof BenchReport.LoadResult r) || !"learner".equals(r.server()) || !"hello".equals(w.id())) continue;
+                seen++;
+                BenchReport.Interval i = r.ratio() == null ? null : r.ratio().decided();
+                check("slower race hello: a server with more CPU per request is called \"slower\""
+                        + (i == null ? "" : " (" + Verdict.sentence(i, "the reference") + ")"),
+                        i != null && Verdict.SLOWER.equals(i.verdict()), i == null ? "no verdict: " + r.ratio() : "verdict " + i.verdict() + ", req/s " + r.ratio().rpsInterval());
+                check("slower race hello: the verdict was decided on CPU per request, and says what the race could tell",
+                        i != null && "cpuPerRequest".equals(i.figure()) && i.why() != null && i.detectable() != null, String.valueOf(i));
+            }
+        }
+        check("the slower race measured hello", seen == 1, seen + " results");
     }
 
     /** The names, of name-value pairs, whose value is null. */

@@ -1,6 +1,7 @@
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Whether one server is faster than another, from races run in turns. Each turn runs both
@@ -9,54 +10,154 @@ import java.util.Locale;
  * interval of the per-turn ratios' geometric mean (Student's t on their logarithms): few turns
  * that disagree give a wide one (t is 4.3 for 3 turns, 2.8 for 5). The verdict says faster or
  * slower only when the whole interval lies more than the floor away from 1 ({@link #FLOOR}, or
- * {@link #BUSY_FLOOR} when the load generator was at its CPU limit); otherwise the two are the
- * same within this machine's noise. Pure arithmetic, for unit tests.
+ * {@link #BUSY_FLOOR} for req/s when the load generator was at its CPU limit); otherwise the two
+ * are the same within this machine's noise, or, when the race could not have told even a large
+ * difference ({@link #NOISY}), too noisy to compare.
+ *
+ * <p>Which figure decides ({@link Figure}): req/s, unless the load generator was at its CPU
+ * limit (always on hello): then req/s measures it as much as the server, and the server's CPU
+ * time per request decides. Other figures far from the compared server's (CPU per request,
+ * peak RSS) are called out beside the verdict ({@link #farOff}). Pure arithmetic, for unit tests.
  */
 final class Verdict {
     /** A difference whose interval comes within this of 1 is not claimed: turn order and the machine's drift make that much. */
     static final double FLOOR = 0.05;
     /**
-     * The floor when Bombardier was near its CPU limit: it sets the pace then, and two processes of
-     * the same server have differed here by up to 14%, steadily over three turns (1.08x to 1.13x in
-     * a self-race on hello), so a smaller difference is not the server's code.
+     * The floor on req/s when Bombardier was near its CPU limit (and the server's CPU time is not
+     * known): it sets the pace then, and two processes of the same server have differed here by up
+     * to 14%, steadily over three turns (1.08x to 1.13x in a self-race on hello).
      */
     static final double BUSY_FLOOR = 0.20;
+    /** A race that could not have told a difference of this much (30%) tells nothing useful: too noisy to compare. */
+    static final double NOISY = 0.30;
+    /** CPU per request this far from the compared server's (the whole interval) is called out when it did not decide. */
+    static final double FAR_CPU = 0.20;
+    /** Peak RSS this far from the compared server's (the whole interval beyond 1.5x or under 1/1.5) is called out. */
+    static final double FAR_MEMORY = 0.50;
 
     static final String FASTER = "faster";
     static final String SLOWER = "slower";
     static final String SAME = "same";
+    static final String NOISY_VERDICT = "noisy";
+    /** The verdicts of a figure called out beside the verdict: it uses more, or less, than the compared server. */
+    static final String MORE = "more";
+    static final String LESS = "less";
+
+    /** A figure a verdict can be read from: its name in the JSON, its unit, in words, and which way is better. */
+    enum Figure {
+        RPS("rps", "req/s", "requests per second", true, r -> Stats.known(r.rps())),
+        CPU("cpuPerRequest", "µs/req", "CPU time per request", false,
+                r -> r.requests2xx() > 0 ? Stats.known(r.cpuSeconds()) * 1e6 / r.requests2xx() : Double.NaN),
+        RSS("peakRss", "peak RSS", "peak RSS", false, r -> Stats.known(r.peakRssBytes()));
+
+        final String id;
+        final String unit;
+        final String words;
+        final boolean higherIsBetter;
+        final ToDoubleFunction<BenchReport.RunFigures> value;
+
+        Figure(String id, String unit, String words, boolean higherIsBetter, ToDoubleFunction<BenchReport.RunFigures> value) {
+            this.id = id;
+            this.unit = unit;
+            this.words = words;
+            this.higherIsBetter = higherIsBetter;
+            this.value = value;
+        }
+
+        /** Its value in a run, NaN when unknown. */
+        double of(BenchReport.RunFigures run) {
+            return run == null ? Double.NaN : value.applyAsDouble(run);
+        }
+
+        static Figure named(String id) {
+            for (Figure f : values()) if (f.id.equals(id)) return f;
+            return RPS; // files written before the verdict named its figure decided on req/s
+        }
+    }
 
     private Verdict() {}
 
-    /**
-     * The verdict on requests per second, this server's runs against {@code base}'s, paired
-     * turn by turn; null when there are fewer than two turns with both figures (no interval).
-     * {@code mode} and {@code loadGeneratorBusy} shape the advice when the turns disagree too much to tell.
-     */
-    static BenchReport.Interval of(List<BenchReport.RunFigures> runs, List<BenchReport.RunFigures> base,
-                                   String mode, boolean loadGeneratorBusy) {
+    /** The per-turn interval of a figure: its geometric mean, low and high; null with fewer than two turns. */
+    record Spread(double mean, double low, double high, int turns, double halfWidth) {}
+
+    /** The spread of {@code f}'s per-turn ratios, this server's runs over {@code base}'s; null when fewer than two turns have both. */
+    static Spread spread(List<BenchReport.RunFigures> runs, List<BenchReport.RunFigures> base, Figure f) {
         if (runs == null || base == null || runs.size() != base.size()) return null;
         List<Double> perTurn = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
-            double r = Stats.ratio(value(runs.get(i)), value(base.get(i)));
-            if (!Double.isNaN(r)) perTurn.add(r);
+            double r = Stats.ratio(f.of(runs.get(i)), f.of(base.get(i)));
+            if (!Double.isNaN(r) && r > 0) perTurn.add(r);
         }
         if (perTurn.size() < 2) return null;
         int n = perTurn.size();
         double mean = perTurn.stream().mapToDouble(Math::log).average().orElseThrow();
         double squares = perTurn.stream().mapToDouble(r -> (Math.log(r) - mean) * (Math.log(r) - mean)).sum();
         double halfWidth = t975(n - 1) * Math.sqrt(squares / (n - 1)) / Math.sqrt(n);
-        double low = Math.exp(mean - halfWidth);
-        double high = Math.exp(mean + halfWidth);
-        double floor = floor(loadGeneratorBusy);
-        String verdict = low > 1 + floor ? FASTER : high < 1 - floor ? SLOWER : SAME;
-        return new BenchReport.Interval(Stats.figure(low), Stats.figure(high), n, CONFIDENCE, verdict,
-                advice(verdict, low, high, mode, loadGeneratorBusy));
+        return new Spread(Math.exp(mean), Math.exp(mean - halfWidth), Math.exp(mean + halfWidth), n, halfWidth);
     }
 
-    /** How far from 1 the whole interval must lie for a difference to be claimed. */
+    /** Whether every turn has {@code f} for both servers (CPU time is unknown for a --url server without --pid). */
+    static boolean known(List<BenchReport.RunFigures> runs, List<BenchReport.RunFigures> base, Figure f) {
+        return runs != null && base != null && !runs.isEmpty() && runs.size() == base.size()
+                && runs.stream().allMatch(r -> !Double.isNaN(f.of(r))) && base.stream().allMatch(r -> !Double.isNaN(f.of(r)));
+    }
+
+    /** The verdict on requests per second, as before figures were chosen (kept for callers and tests of req/s alone). */
+    static BenchReport.Interval of(List<BenchReport.RunFigures> runs, List<BenchReport.RunFigures> base, String mode, boolean loadGeneratorBusy) {
+        return of(runs, base, Figure.RPS, mode, loadGeneratorBusy, null);
+    }
+
+    /**
+     * The verdict on figure {@code f}, this server's runs against {@code base}'s, paired turn by
+     * turn; null when there are fewer than two turns with both figures (no interval). {@code why}
+     * says why this figure decided (null for req/s, the default); {@code mode} and
+     * {@code loadGeneratorBusy} shape the floor and the advice.
+     */
+    static BenchReport.Interval of(List<BenchReport.RunFigures> runs, List<BenchReport.RunFigures> base, Figure f,
+                                   String mode, boolean loadGeneratorBusy, String why) {
+        Spread s = spread(runs, base, f);
+        if (s == null) return null;
+        double floor = floor(f, loadGeneratorBusy);
+        // Better means a higher ratio for req/s and a lower one for CPU: "better" is the ratio turned the right way.
+        double betterLow = f.higherIsBetter ? s.low() : 1 / s.high();
+        double betterHigh = f.higherIsBetter ? s.high() : 1 / s.low();
+        double detectable = detectable(floor, s.halfWidth());
+        String verdict = betterLow > 1 + floor ? FASTER : betterHigh < 1 / (1 + floor) ? SLOWER
+                : detectable > NOISY ? NOISY_VERDICT : SAME;
+        return new BenchReport.Interval(f.id, Stats.figure(s.mean()), Stats.figure(s.low()), Stats.figure(s.high()), s.turns(), CONFIDENCE,
+                verdict, Stats.figure(detectable), why, advice(verdict, detectable, floor, mode, loadGeneratorBusy && f == Figure.RPS));
+    }
+
+    /**
+     * The smallest difference this race would have called: one whose interval, as wide as this
+     * one, lies wholly beyond the floor. As a fraction: 0.06 is 6%.
+     */
+    static double detectable(double floor, double halfWidth) {
+        return (1 + floor) * Math.exp(halfWidth) - 1;
+    }
+
+    /** How far from 1 the whole interval must lie for a difference in {@code f} to be claimed. */
+    static double floor(Figure f, boolean loadGeneratorBusy) {
+        return f == Figure.RPS && loadGeneratorBusy ? BUSY_FLOOR : FLOOR;
+    }
+
+    /** The same for req/s. */
     static double floor(boolean loadGeneratorBusy) {
-        return loadGeneratorBusy ? BUSY_FLOOR : FLOOR;
+        return floor(Figure.RPS, loadGeneratorBusy);
+    }
+
+    /**
+     * Figure {@code f} when it lies far from the compared server's ({@code far}: the whole
+     * interval beyond 1 + far, or under 1 / (1 + far)), as an interval whose verdict is
+     * {@link #MORE} or {@link #LESS}; null when it is not far, or unknown.
+     */
+    static BenchReport.Interval farOff(List<BenchReport.RunFigures> runs, List<BenchReport.RunFigures> base, Figure f, double far) {
+        Spread s = spread(runs, base, f);
+        if (s == null) return null;
+        String verdict = s.low() > 1 + far ? MORE : s.high() < 1 / (1 + far) ? LESS : null;
+        if (verdict == null) return null;
+        return new BenchReport.Interval(f.id, Stats.figure(s.mean()), Stats.figure(s.low()), Stats.figure(s.high()), s.turns(), CONFIDENCE,
+                verdict, null, null, null);
     }
 
     /** The interval's confidence level. */
@@ -70,29 +171,53 @@ final class Verdict {
         return df < 1 ? Double.NaN : df <= T975.length ? T975[df - 1] : 1.96 + 2.4 / df;
     }
 
-    /** What would let a too-wide race tell: null when the verdict is clear, or "the same" within the floor. */
-    static String advice(String verdict, double low, double high, String mode, boolean loadGeneratorBusy) {
-        double floor = floor(loadGeneratorBusy);
-        if (!verdict.equals(SAME) || (low >= 1 - floor && high <= 1 + floor)) return null;
-        double undecided = Math.max(1 - low, high - 1) * 100;
+    /** What would let a race that could not tell tell: null when the verdict is clear, or the race could tell small differences. */
+    static String advice(String verdict, double detectable, double floor, String mode, boolean loadGeneratorBusy) {
+        if (verdict.equals(FASTER) || verdict.equals(SLOWER) || detectable <= 2 * floor) return null;
         List<String> helps = new ArrayList<>();
+        helps.add("closing other programs (an IDE, a browser, a video call): another program used the CPU during some turns");
         if (!"thorough".equals(mode)) helps.add("more and longer turns (--thorough)");
-        helps.add("closing other programs (an IDE, a browser, a video call)");
-        if (loadGeneratorBusy) helps.add("reading CPU ms per request instead: Bombardier was near its CPU limit, so req/s measures it as much as the servers");
-        return String.format(Locale.ROOT, "the interval runs from %s to %s, so this race cannot tell a difference under %.0f%%; what helps: %s",
-                Stats.times(low), Stats.times(high), Math.ceil(undecided), String.join("; ", helps));
+        if (loadGeneratorBusy) helps.add("racing with --pid, so that CPU per request can decide: Bombardier was near its CPU limit, so req/s measures it as much as the servers");
+        return "what helps: " + String.join("; ", helps);
     }
 
-    /** In words, for the terminal and the panel. */
+    /** The verdict in words, for the terminal and the panel: "slower", "too noisy to compare". */
     static String words(BenchReport.Interval i) {
         return switch (i.verdict()) {
             case FASTER -> "faster";
             case SLOWER -> "slower";
+            case NOISY_VERDICT -> "too noisy to compare";
             default -> "the same within this machine's noise";
         };
     }
 
-    private static double value(BenchReport.RunFigures run) {
-        return run == null ? Double.NaN : Stats.known(run.rps());
+    /** What the race could tell: "this race can tell differences larger than 6%", or "" when unknown. */
+    static String power(BenchReport.Interval i) {
+        if (i.detectable() == null) return "";
+        double percent = Math.ceil(i.detectable() * 100);
+        return NOISY_VERDICT.equals(i.verdict())
+                ? String.format(Locale.ROOT, "this race could not tell differences under %.0f%%", percent)
+                : String.format(Locale.ROOT, "this race can tell differences larger than %.0f%%", percent);
+    }
+
+    /**
+     * The verdict line's body: "slower: CPU time per request 1.26x the reference's (1.22x to
+     * 1.30x, 3 turns); this race can tell differences larger than 6%". Too noisy says so first.
+     */
+    static String sentence(BenchReport.Interval i, String compared) {
+        Figure f = Figure.named(i.figure());
+        String range = String.format(Locale.ROOT, "%s to %s, %d turns", Stats.times(Stats.known(i.low())), Stats.times(Stats.known(i.high())), i.turns());
+        String figure = f.words + " " + Stats.times(Stats.known(i.ratio())) + " " + compared + "'s (" + range + ")";
+        if (NOISY_VERDICT.equals(i.verdict())) return "too noisy to compare: " + power(i) + "; " + figure;
+        String p = power(i);
+        return words(i) + ": " + figure + (p.isEmpty() ? "" : "; " + p);
+    }
+
+    /** A figure called out beside the verdict: "uses more memory: peak RSS 5.02x the reference's (4.60x to 5.40x)". */
+    static String callout(BenchReport.Interval i, String compared) {
+        Figure f = Figure.named(i.figure());
+        String what = f == Figure.RSS ? "memory" : "CPU";
+        return "uses " + (MORE.equals(i.verdict()) ? "more " : "less ") + what + ": " + f.words + " " + Stats.times(Stats.known(i.ratio()))
+                + " " + compared + "'s (" + Stats.times(Stats.known(i.low())) + " to " + Stats.times(Stats.known(i.high())) + ")";
     }
 }

@@ -28,6 +28,22 @@ class VerdictTests {
         return BenchTests.load(rows.get(0)).ratio().rpsInterval();
     }
 
+    /** A run of 2 s at {@code rps} whose server spent {@code cpuMicros} of CPU per answer and peaked at {@code rss} bytes. */
+    static Tally.Run run(double rps, double cpuMicros, long rss, double loadCpuPercent) {
+        long ok = Math.round(rps * 2);
+        return new Tally.Run(new Bombardier.Result(2, ok, 0, 0, 0, 1, 2, 3, java.util.Map.of(), Double.NaN),
+                ok * cpuMicros / 1e6, rss, 12, 50, loadCpuPercent);
+    }
+
+    static final Plan.Workload HELLO = Plan.WORKLOADS.get(0);
+
+    /** The learner's and the reference's ratios on hello, from runs in turns. */
+    static BenchReport.LoadRatio hello(List<Tally.Run> learner, List<Tally.Run> reference) {
+        List<BenchReport.Result> rows = Report.ratios(List.of(BenchTests.result(HELLO, "learner", learner),
+                BenchTests.result(HELLO, "reference", reference)), "reference", "quick", "hello");
+        return BenchTests.load(rows.get(0)).ratio();
+    }
+
     @Test
     @DisplayName("verdict: faster or slower only when the 95% interval of the turns lies more than 5% from 1; else the same")
     void verdicts() {
@@ -36,6 +52,8 @@ class VerdictTests {
         assertNull(same.advice(), "turns within 5% of each other need no advice: " + same.advice());
         assertEquals(3, same.turns());
         assertEquals(0.95, same.confidence(), BenchTests.EPS);
+        assertEquals("rps", same.figure());
+        assertTrue(Verdict.sentence(same, "the reference").contains("this race can tell differences larger than 8%"), Verdict.sentence(same, "the reference"));
 
         // per-turn ratios 1.3, 1.2376 and 1.3636, t(2) = 4.303: 1.15x to 1.47x
         BenchReport.Interval faster = verdict(new double[] {1300, 1250, 1350}, new double[] {1000, 1010, 990});
@@ -46,37 +64,127 @@ class VerdictTests {
         assertEquals("slower", verdict(new double[] {700, 720, 690}, new double[] {1000, 990, 1010}).verdict());
 
         BenchReport.Interval oneTurnDisagrees = verdict(new double[] {1300, 1030, 1350}, new double[] {1000, 1000, 1000});
-        assertEquals("same", oneTurnDisagrees.verdict(), "three turns that disagree this much cannot support a claim: " + oneTurnDisagrees);
+        assertEquals("noisy", oneTurnDisagrees.verdict(), "three turns that disagree this much cannot support a claim, nor tell anything: " + oneTurnDisagrees);
         assertEquals("faster", verdict(new double[] {1300, 1310, 1290, 1305, 1295}, new double[] {1000, 1000, 1000, 1000, 1000}).verdict());
+        BenchReport.Interval unsure = verdict(new double[] {1000, 1080, 960}, new double[] {1000, 1000, 1000});
+        assertEquals("same", unsure.verdict(), unsure.toString());
     }
 
     @Test
-    @DisplayName("verdict: an interval too wide to tell says so, and what would help (--thorough, other programs, the load generator)")
+    @DisplayName("verdict: a race that could not tell a 30% difference says \"too noisy to compare\" first, and what would help")
     void tooWide() {
         // the self-race this machine measured on hello: per-turn ratios 0.822, 1.059, 1.181
         BenchReport.Interval wide = verdict(new double[] {822, 1059, 1181}, new double[] {1000, 1000, 1000});
-        assertEquals("same", wide.verdict());
-        assertTrue(wide.advice().contains("0.64x to 1.60x"), wide.advice());
-        assertTrue(wide.advice().contains("under 61%"), wide.advice());
+        assertEquals("noisy", wide.verdict());
+        String said = Verdict.sentence(wide, "the reference");
+        assertTrue(said.startsWith("too noisy to compare: this race could not tell differences under 6"), said);
+        assertTrue(said.contains("0.64x to 1.60x"), said);
         assertTrue(wide.advice().contains("--thorough"), wide.advice());
+        assertTrue(wide.advice().contains("another program used the CPU"), wide.advice());
         assertFalse(wide.advice().contains("Bombardier"), "the load generator was not busy: " + wide.advice());
-        String busy = Verdict.advice("same", 0.9, 1.4, "thorough", true);
+        String busy = Verdict.advice("noisy", 0.6, 0.2, "thorough", true);
         assertFalse(busy.contains("--thorough"), "a thorough race does not advise --thorough: " + busy);
-        assertTrue(busy.contains("CPU ms per request"), busy);
+        assertTrue(busy.contains("CPU per request"), busy);
+        assertNull(Verdict.advice("slower", 0.6, 0.05, "quick", false), "a clear verdict needs no advice");
         assertEquals(2.776, Verdict.t975(4), BenchTests.EPS);
+        assertEquals(0.05, Verdict.detectable(0.05, 0), BenchTests.EPS);
     }
 
     @Test
-    @DisplayName("verdict: with the load generator at its CPU limit, a difference is claimed only beyond 20%")
+    @DisplayName("verdict: with the load generator at its CPU limit and no CPU figure, req/s claims a difference only beyond 20%")
     void busyFloor() {
         // a self-race on hello measured here: three steady turns of 1.08x to 1.13x between two processes of one server
         double[] base = {1000, 1000, 1000};
         assertEquals("faster", verdict(new double[] {1100, 1110, 1120}, base, Double.NaN).verdict());
-        BenchReport.Interval busy = verdict(new double[] {1100, 1110, 1120}, base, 97);
+        BenchReport.Interval busy = Verdict.of(runs(1100, 1110, 1120), runs(1000, 1000, 1000), "quick", true);
         assertEquals("same", busy.verdict(), busy.toString());
-        assertNull(busy.advice(), "an interval within the floor needs no advice: " + busy.advice());
-        assertEquals("faster", verdict(new double[] {1300, 1310, 1320}, base, 97).verdict());
-        assertEquals("slower", verdict(new double[] {700, 710, 720}, base, 97).verdict());
+        assertEquals("faster", Verdict.of(runs(1300, 1310, 1320), runs(1000, 1000, 1000), "quick", true).verdict());
+        assertEquals("slower", Verdict.of(runs(700, 710, 720), runs(1000, 1000, 1000), "quick", true).verdict());
+    }
+
+    private static List<BenchReport.RunFigures> runs(double... rps) {
+        List<BenchReport.RunFigures> runs = new ArrayList<>();
+        for (double x : rps) runs.add(BenchTests.run(Math.round(x * 2), 2, 0, 0, 50).figures());
+        return runs;
+    }
+
+    @Test
+    @DisplayName("hello: CPU per request decides (req/s measures Bombardier), so a server with 25% more CPU per answer is slower, whatever its req/s")
+    void helloDecidesOnCpu() {
+        // what issue 27 measured: 13.1 against 10.4 µs/req, and req/s that said "the same" (0.77x to 1.08x)
+        BenchReport.LoadRatio r = hello(List.of(run(75_000, 13.1, 300 << 20, 97), run(90_000, 13.0, 300 << 20, 98), run(70_000, 13.2, 300 << 20, 97)),
+                List.of(run(83_000, 10.4, 300 << 20, 97), run(84_000, 10.5, 300 << 20, 96), run(80_000, 10.3, 300 << 20, 98)));
+        BenchReport.Interval v = r.verdict();
+        assertEquals("cpuPerRequest", v.figure());
+        assertEquals("slower", v.verdict(), v.toString());
+        assertEquals(1.26, v.ratio(), 0.01);
+        assertTrue(v.why().startsWith("Bombardier used 97% of its CPU, so req/s measures it"), v.why());
+        assertTrue(Report.whyCpu(43).contains("on hello req/s depends on Bombardier keeping up and on what else runs on the machine (Bombardier used 43% of its CPU)"), Report.whyCpu(43));
+        assertTrue(Verdict.sentence(v, "the reference").startsWith("slower: CPU time per request 1.26x the reference's"), Verdict.sentence(v, "the reference"));
+        assertFalse(Verdict.SLOWER.equals(r.rpsInterval().verdict()), "req/s alone could not see it: " + r.rpsInterval());
+        assertTrue(r.callouts().isEmpty(), "nothing else is far off: " + r.callouts());
+        BenchReport.LoadResult shown = BenchTests.load(Report.ratios(List.of(BenchTests.result(HELLO, "learner",
+                List.of(run(75_000, 13.1, 1, 97), run(90_000, 13.0, 1, 98))), BenchTests.result(HELLO, "reference",
+                List.of(run(83_000, 10.4, 1, 97), run(84_000, 10.5, 1, 96)))), "reference", "quick", "hello").get(0));
+        assertTrue(Report.ratioCell(shown).startsWith("µs/req 1.2"), Report.ratioCell(shown));
+
+        // the reference against itself: CPU per request within 1-2% turn to turn is the same, and says how little it could tell
+        BenchReport.Interval self = hello(List.of(run(70_000, 10.5, 1, 97), run(95_000, 10.4, 1, 98), run(80_000, 10.6, 1, 97)),
+                List.of(run(83_000, 10.4, 1, 97), run(84_000, 10.5, 1, 96), run(80_000, 10.4, 1, 98))).verdict();
+        assertEquals("same", self.verdict(), self.toString());
+        assertTrue(self.detectable() < 0.1, self.toString());
+        assertTrue(Verdict.power(self).matches("this race can tell differences larger than [5-9]%"), Verdict.power(self));
+
+        // without the server's CPU time (--url with no --pid), req/s decides, with the busy floor
+        List<Tally.Run> noCpu = List.of(new Tally.Run(run(75_000, 1, 1, 97).load(), Double.NaN, -1, -1, 50, 97),
+                new Tally.Run(run(76_000, 1, 1, 97).load(), Double.NaN, -1, -1, 50, 97));
+        assertEquals("rps", hello(noCpu, List.of(run(80_000, 10, 1, 97), run(80_000, 10, 1, 97))).verdict().figure());
+    }
+
+    @Test
+    @DisplayName("io: req/s decides where Bombardier is not at its limit; CPU per request or peak RSS far from the reference's is called out")
+    void callouts() {
+        List<BenchReport.Result> rows = Report.ratios(List.of(
+                BenchTests.result(BenchTests.IO, "learner", List.of(run(490, 40, 1_500L << 20, 5), run(491, 41, 1_550L << 20, 5), run(489, 40, 1_520L << 20, 5))),
+                BenchTests.result(BenchTests.IO, "reference", List.of(run(490, 20, 300L << 20, 5), run(490, 20, 301L << 20, 5), run(491, 21, 299L << 20, 5)))),
+                "reference", "quick", "io");
+        BenchReport.LoadRatio r = BenchTests.load(rows.get(0)).ratio();
+        assertEquals("rps", r.verdict().figure());
+        assertEquals("same", r.verdict().verdict());
+        assertEquals(List.of("cpuPerRequest", "peakRss"), r.callouts().stream().map(BenchReport.Interval::figure).toList());
+        String memory = Verdict.callout(r.callouts().get(1), "the reference");
+        assertTrue(memory.startsWith("uses more memory: peak RSS 5.08x the reference's"), memory);
+        assertTrue(Verdict.callout(r.callouts().get(0), "the reference").startsWith("uses more CPU: CPU time per request 1.9"));
+        // within 1.5x the peak RSS is not called out
+        BenchReport.LoadRatio close = BenchTests.load(Report.ratios(List.of(
+                BenchTests.result(BenchTests.IO, "learner", List.of(run(490, 20, 400L << 20, 5), run(491, 20, 410L << 20, 5))),
+                BenchTests.result(BenchTests.IO, "reference", List.of(run(490, 20, 300L << 20, 5), run(490, 20, 301L << 20, 5)))),
+                "reference", "quick", "io").get(0)).ratio();
+        assertTrue(close.callouts().isEmpty(), close.toString());
+    }
+
+    @Test
+    @DisplayName("idle: heap per connection more than twice the reference's (and 512 B apart) is called out; within, not")
+    void heapCallout() {
+        assertTrue(Report.heapCallout(17_000, 1_100).startsWith("uses more memory: heap per idle connection 16.6 KiB against 1.1 KiB"),
+                Report.heapCallout(17_000, 1_100));
+        assertNull(Report.heapCallout(1_900, 1_100), "under twice is not far");
+        assertNull(Report.heapCallout(300, 100), "3x of a few hundred bytes is not far");
+        assertTrue(Report.heapCallout(1_000, 5_000).startsWith("uses less memory"));
+    }
+
+    @Test
+    @DisplayName("charts never contradict the verdict: a bar within the noise is marked the same; another figure's chart names the figure that decided")
+    void marks() {
+        BenchReport.Result slower = Report.ratios(List.of(BenchTests.result(HELLO, "learner",
+                List.of(run(90_000, 13.1, 1, 97), run(95_000, 13.0, 1, 98), run(92_000, 13.2, 1, 97))), BenchTests.result(HELLO, "reference",
+                List.of(run(83_000, 10.4, 1, 97), run(84_000, 10.5, 1, 96), run(80_000, 10.3, 1, 98)))), "reference", "quick", "hello").get(0);
+        assertEquals("slower", Report.mark(slower, Verdict.Figure.CPU));
+        String onRps = Report.mark(slower, Verdict.Figure.RPS);
+        assertTrue(onRps.startsWith("slower on µs/req"), "a longer req/s bar is marked with the verdict that counts: " + onRps);
+        BenchReport.Result same = Report.ratios(List.of(BenchTests.result(BenchTests.IO, "learner", List.of(run(1000, 20, 1, 5), run(1010, 20, 1, 5))),
+                BenchTests.result(BenchTests.IO, "reference", List.of(run(1002, 20, 1, 5), run(1004, 20, 1, 5)))), "reference", "quick", "io").get(0);
+        assertEquals("≈ the same within the noise", Report.mark(same, Verdict.Figure.RPS));
     }
 
 }
