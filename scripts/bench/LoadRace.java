@@ -103,7 +103,7 @@ final class LoadRace {
                 x.errors() + y.errors(), x.timeouts() + y.timeouts(), y.p50Ms(), y.p99Ms(), Math.max(x.maxMs(), y.maxMs()), kinds,
                 x.cpuSeconds() + y.cpuSeconds());
         return new Tally.Run(both, a.cpuSeconds() + b.cpuSeconds(), Math.max(a.peakRss(), b.peakRss()), Math.max(a.peakThreads(), b.peakThreads()),
-                Math.max(a.percentOfBound(), b.percentOfBound()), both.cpuPercent(bombardier.cores()), steady > 0 ? steady : Double.NaN);
+                Math.max(a.percentOfBound(), b.percentOfBound()), both.cpuPercent(bombardier.cores()), steady > 0 ? steady : Double.NaN, s.bound(w));
     }
 
     /** One Bombardier load against a server, sampling its memory and threads meanwhile. */

@@ -214,7 +214,8 @@ final class Plan {
         notes.add("requests per second = 2xx answers / the time Bombardier took (which includes connecting and waiting for the last answers)"
                 + (mode.name().equals("quick") ? "; quick io runs are two loads, of " + STEADY_SHORT_SECONDS + " s and " + (STEADY_SHORT_SECONDS + mode.ioRunSeconds())
                 + " s, and their rate is the steady one: the difference of their answers / the difference of their times, so the edges cancel"
-                + " (percentOfBound of a run is that rate's; a run is flagged above the bound by its plain rate)" : ""));
+                + " (percentOfBound of a run is that rate's; a run is flagged above the bound by its plain rate, and the verdict compares"
+                + " plain rates, whose edges weigh the same for both servers)" : ""));
         notes.add("loadCpuPercent: Bombardier's own CPU use; near 100% it may be the bottleneck, and the result gets a note");
         notes.add("errors, timeouts and non-2xx answers are counted and shown, never dropped");
         notes.add("sleep-bound workloads (io) cannot beat Little's law: connections / service time");

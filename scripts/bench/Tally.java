@@ -16,13 +16,14 @@ final class Tally {
     /**
      * One run's figures, with what the sampler saw of the server meanwhile (-1 when unknown).
      * {@code steadyRps}: the steady rate, from two loads of different lengths (NaN when the run
-     * was one load: its rate is then {@code load.rps()}); {@code percentOfBound}: of the plain
-     * rate, which no server that waits as asked can pass.
+     * was one load: its rate is then {@code load.rps()}), and {@code bound}, the server's
+     * Little's-law bound (NaN when none); {@code percentOfBound}: of the plain rate, which no
+     * server that waits as asked can pass.
      */
     record Run(Bombardier.Result load, double cpuSeconds, long peakRss, int peakThreads, double percentOfBound, double loadCpuPercent,
-               double steadyRps) {
+               double steadyRps, double bound) {
         Run(Bombardier.Result load, double cpuSeconds, long peakRss, int peakThreads, double percentOfBound, double loadCpuPercent) {
-            this(load, cpuSeconds, peakRss, peakThreads, percentOfBound, loadCpuPercent, Double.NaN);
+            this(load, cpuSeconds, peakRss, peakThreads, percentOfBound, loadCpuPercent, Double.NaN, Double.NaN);
         }
 
         /** The run's rate: the steady one when it was measured, else answers / the time Bombardier took. */
@@ -31,7 +32,6 @@ final class Tally {
         }
 
         BenchReport.RunFigures figures() {
-            double bound = percentOfBound > 0 ? load.rps() / percentOfBound * 100 : Double.NaN;
             return new BenchReport.RunFigures(Stats.figure(rps()), Stats.figure(load.seconds()), load.ok(), load.non2xx(),
                     load.errors(), load.timeouts(), Stats.figure(load.p50Ms()), Stats.figure(load.p99Ms()), Stats.figure(load.maxMs()),
                     Stats.figure(cpuSeconds), peakRss < 0 ? null : peakRss, peakThreads < 0 ? null : peakThreads,

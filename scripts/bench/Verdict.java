@@ -45,7 +45,10 @@ final class Verdict {
 
     /** A figure a verdict can be read from: its name in the JSON, its unit, in words, and which way is better. */
     enum Figure {
-        RPS("rps", "req/s", "requests per second", true, r -> Stats.known(r.rps())),
+        // The plain rate, answers / Bombardier's time: a steady run's two loads' edges weigh the same for both servers,
+        // so their ratio is steadier turn to turn than that of two steady rates (differences of counts).
+        RPS("rps", "req/s", "requests per second", true,
+                r -> r.seconds() != null && r.seconds() > 0 && r.requests2xx() > 0 ? r.requests2xx() / r.seconds() : Stats.known(r.rps())),
         CPU("cpuPerRequest", "µs/req", "CPU time per request", false,
                 r -> r.requests2xx() > 0 ? Stats.known(r.cpuSeconds()) * 1e6 / r.requests2xx() : Double.NaN),
         RSS("peakRss", "peak RSS", "peak RSS", false, r -> Stats.known(r.peakRssBytes()));

@@ -136,7 +136,7 @@ final class Summary {
                 CheckReport r = l.checks().get(c);
                 if (r == null) {
                     h.append("<td class=\"none\">–</td>");
-                } else if (count(r.failed()) == 0 && count(r.passed()) > 0) {
+                } else if (count(r.failed()) == 0 && count(r.passed()) > 0 && r.total() == null) { // a partial run (--only) is never "done"
                     done++;
                     doneBy.merge(c, 1, Integer::sum);
                     h.append("<td class=\"done\" title=\"").append(count(r.passed())).append(" checks pass\">✓</td>");
@@ -210,8 +210,11 @@ final class Summary {
                 if (!"learner".equals(r.server())) continue;
                 if (!r.measured()) return esc(r.status());
                 if (r instanceof BenchReport.LoadResult l && l.ratio() != null && l.ratio().rps() != null) {
-                    BenchReport.Interval i = l.ratio().rpsInterval();
-                    return String.format(Locale.ROOT, "%.2f×", l.ratio().rps()) + (i == null ? "" : " <small>" + esc(i.verdict()) + "</small>");
+                    // The ratio of the figure the verdict was decided on (CPU per request on hello), so the two agree.
+                    BenchReport.Interval i = l.ratio().decided();
+                    boolean cpu = i != null && "cpuPerRequest".equals(i.figure()) && i.ratio() != null;
+                    return String.format(Locale.ROOT, "%.2f×", cpu ? i.ratio() : l.ratio().rps()) + (cpu ? " µs/req" : "")
+                            + (i == null ? "" : " <small>" + esc(i.verdict()) + "</small>");
                 }
                 if (r instanceof BenchReport.IdleResult i && i.ratio() != null && i.ratio().heapPerConnection() != null) {
                     return String.format(Locale.ROOT, "%.2f× heap", i.ratio().heapPerConnection());

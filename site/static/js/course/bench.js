@@ -12,6 +12,7 @@ import { bytes, serverLabel, rampChart, spikeChart, soakChart, openLoopChart } f
 // The server's own CPU time per answer: on hello, the figure that does not depend on the load
 // generator keeping up (req/s does), with its ratio to the compared server's.
 var cpuPerRequest = {
+  figure: "cpuPerRequest",
   label: "server CPU per request, µs (median)", value: function (r) { return micros(r); },
   text: function (v, r, doc) {
     var ratio = r.ratio && r.ratio.cpuPerRequest;
@@ -31,27 +32,88 @@ function knownCpu(workload) {
 // What a workload's bar shows, and whether more is better.
 function measure(workload) {
   if (workload.group === "idle") {
-    return { label: "heap per idle connection", value: function (r) { return r.heapPerConnectionBytes; },
+    return { figure: "heap", label: "heap per idle connection", value: function (r) { return r.heapPerConnectionBytes; },
              text: bytes, higherIsBetter: false };
   }
-  return { label: "requests/s (median)", value: function (r) { return r.rps; },
+  return { figure: "rps", label: "requests/s (median)", value: function (r) { return r.rps; },
            text: function (v) { return num(v, 0) + " req/s"; }, higherIsBetter: true };
+}
+
+// The figures a verdict can be read from (bench.sh's Verdict.Figure): unit and words.
+var FIGURES = {
+  rps: { unit: "req/s", words: "requests per second" },
+  cpuPerRequest: { unit: "µs/req", words: "CPU time per request" },
+  peakRss: { unit: "peak RSS", words: "peak RSS" }
+};
+
+// The interval that decided: the verdict's (which names its figure), or in older files the req/s one.
+function decided(r) {
+  return r.ratio ? r.ratio.verdict || r.ratio.rpsInterval || null : null;
+}
+
+function figureOf(i) {
+  return i && i.figure && FIGURES[i.figure] ? i.figure : "rps";
 }
 
 // The verdict of a ratio whose turns were paired (bench.sh's Verdict), in words; "" when there is none.
 function verdictWords(r) {
-  var i = r.ratio && r.ratio.rpsInterval;
+  var i = decided(r);
   if (!i) return "";
-  return i.verdict === "faster" ? "faster" : i.verdict === "slower" ? "slower" : "the same within this machine's noise";
+  return i.verdict === "faster" ? "faster" : i.verdict === "slower" ? "slower"
+    : i.verdict === "noisy" ? "too noisy to compare" : "the same within this machine's noise";
 }
 
-// "1.18× (0.95–1.40×, same)": the ratio, the range of its turns, the verdict.
+// "this race can tell differences larger than 6%", from the interval; "" in older files.
+function power(i) {
+  if (typeof i.detectable !== "number") return "";
+  var percent = Math.ceil(i.detectable * 100);
+  return i.verdict === "noisy" ? "this race could not tell differences under " + percent + "%"
+    : "this race can tell differences larger than " + percent + "%";
+}
+
+// "µs/req 1.26× (1.22–1.30×, slower)": the ratio of the figure that decided, its interval, the verdict.
 function ratioText(r) {
-  if (!r.ratio || !r.ratio.rps) return "–";
-  var i = r.ratio.rpsInterval, text = num(r.ratio.rps, 2) + "×";
+  var i = decided(r);
+  if (!r.ratio || (!r.ratio.rps && !i)) return "–";
+  var f = figureOf(i);
+  var ratio = i && typeof i.ratio === "number" ? i.ratio : f === "rps" ? r.ratio.rps : r.ratio.cpuPerRequest;
+  var text = (f === "rps" ? "" : FIGURES[f].unit + " ") + num(ratio, 2) + "×";
   return i ? text + " (" + num(i.low, 2) + "–" + num(i.high, 2) + "×, " + i.verdict + ")" : text;
 }
 
+// What a bar says of the verdict, so that no chart contradicts it: on the chart of the figure
+// that decided, the verdict ("≈ the same" within the noise); on another figure's chart, which
+// figure decided and how. "" without a verdict.
+function mark(r, m, doc) {
+  var i = decided(r);
+  if (m.figure === "heap") {
+    if (!r.ratio || typeof r.ratio.heapPerConnection !== "number" || r.ratio.heapPerConnection === 1) return "";
+    return r.ratio.callout ? r.ratio.callout.replace(/:.*/, "") : "≈ within 2× of " + (doc.compareTo === "netty" ? "plain Netty's" : "the reference's");
+  }
+  if (!i) return "";
+  var words = i.verdict === "same" ? "≈ the same within the noise" : verdictWords(r);
+  var f = figureOf(i);
+  return f === m.figure ? words : words + " on " + FIGURES[f].unit + " (the figure that decided)";
+}
+
+// The verdict under the chart of the figure that decided: words, ratio, interval, what the race
+// could tell, why this figure decided, and other figures far from the compared server's.
+function verdictText(doc, row) {
+  var r = row.result, i = decided(r), f = figureOf(i);
+  var ratio = typeof i.ratio === "number" ? i.ratio : f === "rps" ? r.ratio.rps : r.ratio.cpuPerRequest;
+  var against = doc.compareTo === "netty" ? "plain Netty" : "the reference";
+  var text = serverLabel(row.server) + " against " + against + ": " + verdictWords(r)
+    + (i.verdict === "noisy" && power(i) ? ": " + power(i) : "")
+    + " (" + (f === "rps" ? "" : FIGURES[f].words + " ") + num(ratio, 2) + "×; " + num(i.confidence * 100, 0)
+    + "% confidence interval " + num(i.low, 2) + "× to " + num(i.high, 2) + "× over " + i.turns + " turns)"
+    + (i.verdict !== "noisy" && power(i) ? "; " + power(i) : "") + (i.why ? ". Decided on " + FIGURES[f].unit + ": " + i.why : "");
+  (r.ratio.callouts || []).forEach(function (c) {
+    var what = c.figure === "peakRss" ? "memory" : "CPU";
+    text += ". It uses " + (c.verdict === "more" ? "more " : "less ") + what + ": " + FIGURES[figureOf(c)].words + " "
+      + num(c.ratio, 2) + "× " + (doc.compareTo === "netty" ? "plain Netty's" : "the reference's");
+  });
+  return text;
+}
 
 // One workload: a bar per server (of measure m, or the workload's own), the Little's-law bound
 // as a dashed line when there is one.
@@ -89,6 +151,8 @@ function chart(doc, workload, servers, m) {
         text += " · " + num(r.percentOfBound, 1) + "% of " + (own ? "its bound, " + num(r.boundRps, 0) + " req/s" : "bound");
       }
       if (workload.group === "idle" && r.asked) text += " · " + num(r.served, 0) + "/" + num(r.asked, 0) + " served";
+      var said = doc.kind === "chapter" ? mark(r, m, doc) : "";
+      if (said) text += " · " + said;
     }
     if ((r.flags || []).length) text += " ⚑";
     s.appendChild(svg("text", { x: labelW + barW + 8, y: y + 15, "class": "value" + ((r.flags || []).length ? " flagged" : "") }, text));
@@ -100,13 +164,11 @@ function chart(doc, workload, servers, m) {
       "Little's law: " + num(bound, 0) + " req/s"));
   }
   figure.appendChild(s);
-  if (m.noBound) return figure;
+  // The verdict goes under the chart of the figure that decided it (req/s, or CPU per request on hello).
   rows.forEach(function (row) {
-    var i = row.result.ratio && row.result.ratio.rpsInterval;
-    if (!i) return;
-    figure.appendChild(el("p", { "class": "bench-verdict" }, serverLabel(row.server) + " against " + (doc.compareTo === "netty" ? "plain Netty" : "the reference")
-      + ": " + verdictWords(row.result) + " (" + num(row.result.ratio.rps, 2) + "×; " + num(i.confidence * 100, 0)
-      + "% confidence interval " + num(i.low, 2) + "× to " + num(i.high, 2) + "× over " + i.turns + " turns)"));
+    var i = decided(row.result);
+    if (!i || figureOf(i) !== m.figure) return;
+    figure.appendChild(el("p", { "class": "bench-verdict" }, verdictText(doc, row)));
   });
   return figure;
 }
@@ -180,6 +242,13 @@ function render(panel, doc) {
   var details = el("details", { "class": "bench-details" });
   details.appendChild(el("summary", {}, "All figures, and what was flagged"));
   details.appendChild(table(doc, servers));
+  if (doc.compareTo) {
+    details.appendChild(el("p", { "class": "bench-legend" }, "ratio: the figure that decided, yours ÷ "
+      + (doc.compareTo === "netty" ? "plain Netty's" : "the reference's") + ", its 95% interval over the turns, and the verdict"
+      + " (faster, slower, same within the noise, or noisy: too noisy to compare). On hello, and wherever Bombardier used 90% of"
+      + " its CPU, the figure is the server's CPU time per request (µs/req, lower is better); elsewhere requests per second (higher"
+      + " is better); on idle, heap per connection."));
+  }
   (doc.flags || []).forEach(function (f) { details.appendChild(el("p", { "class": "bench-flag" }, "⚑ " + f)); });
   (doc.workloads || []).forEach(function (w) {
     (w.results || []).forEach(function (r) {
@@ -187,7 +256,7 @@ function render(panel, doc) {
       (r.notes || []).forEach(function (n) {
         details.appendChild(el("p", { "class": "bench-note" }, "Note, " + w.id + ", " + r.server + ": " + n));
       });
-      var i = r.ratio && r.ratio.rpsInterval;
+      var i = decided(r);
       if (i && i.advice) details.appendChild(el("p", { "class": "bench-note" }, "Too close to call, " + w.id + ", " + r.server + ": " + i.advice));
     });
   });

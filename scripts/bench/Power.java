@@ -1,0 +1,79 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25
+//DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
+//SOURCES BenchReport.java Verdict.java Stats.java ../lib/Jackson.java
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * What the quick race can tell, from the races scripts/bench/power.sh ran: for each kind of race
+ * (the reference against itself, or against itself plus a spin of N ns per request), each race's
+ * verdict on hello and how often each verdict came out. Written as JSON (site/static/bench/power.json).
+ */
+class Power {
+    /** One race: its verdict on hello, the ratio and interval of the figure that decided, what it could tell, req/s's own interval. */
+    record Race(String file, String verdict, String figure, Double ratio, Double low, Double high, Double detectable,
+                Double learnerMicros, Double referenceMicros, Double rpsRatio, Double rpsLow, Double rpsHigh, String rpsVerdict,
+                Double loadCpuPercent, long seconds) {}
+
+    /** A kind of race: {@code spinNanos} 0 for the self-race; how often each verdict came out. */
+    record Kind(String kind, int spinNanos, String expected, int races, Map<String, Integer> verdicts, int asExpected,
+                Double medianExtraCpuPercent, List<Race> runs) {}
+
+    record Summary(String schema, String command, String date, String what, BenchReport.Machine machine, List<Kind> kinds) {}
+
+    public static void main(String[] args) throws Exception {
+        Path dir = Path.of(args[0]);
+        Map<Integer, List<Race>> byKind = new TreeMap<>();
+        BenchReport.Machine machine = null;
+        String date = null;
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.filter(p -> p.toString().endsWith(".json")).sorted().toList();
+        }
+        for (Path f : files) {
+            String name = f.getFileName().toString();
+            int spin = name.startsWith("self-") ? 0 : Integer.parseInt(name.split("-")[1]);
+            BenchReport r = BenchReport.read(Files.readString(f));
+            machine = r.machine();
+            if (date == null) date = r.date();
+            BenchReport.WorkloadEntry hello = r.workloads().stream().filter(w -> w.id().equals("hello")).findFirst().orElseThrow();
+            BenchReport.LoadResult learner = (BenchReport.LoadResult) hello.results().get(0);
+            BenchReport.LoadResult reference = (BenchReport.LoadResult) hello.results().get(1);
+            BenchReport.Interval i = learner.ratio().decided();
+            BenchReport.Interval rps = learner.ratio().rpsInterval();
+            byKind.computeIfAbsent(spin, k -> new ArrayList<>()).add(new Race(name, i.verdict(), i.figure(), i.ratio(), i.low(), i.high(),
+                    i.detectable(), micros(learner), micros(reference), learner.ratio().rps(), rps == null ? null : rps.low(),
+                    rps == null ? null : rps.high(), rps == null ? null : rps.verdict(), learner.loadCpuPercent(), r.seconds()));
+        }
+        List<Kind> kinds = new ArrayList<>();
+        for (var e : byKind.entrySet()) {
+            String expected = e.getKey() == 0 ? Verdict.SAME : Verdict.SLOWER;
+            Map<String, Integer> counts = new TreeMap<>();
+            e.getValue().forEach(x -> counts.merge(x.verdict(), 1, Integer::sum));
+            double extra = Stats.median(e.getValue().stream().map(x -> x.ratio() == null ? Double.NaN : (x.ratio() - 1) * 100).toList());
+            kinds.add(new Kind(e.getKey() == 0 ? "the reference against itself" : "the reference plus a spin of " + e.getKey() + " ns per request",
+                    e.getKey(), expected, e.getValue().size(), counts, counts.getOrDefault(expected, 0), Stats.figure(extra), e.getValue()));
+        }
+        Summary summary = new Summary("course-bench-power/1", args[2], date,
+                "quick races of chapter 03 on hello (3 turns of 2 s after 2-4 warm-ups), decided on the server's CPU time per request;"
+                        + " the slower servers are solutions/03-reactor.java with scripts/test/fixtures/bench/03-slower.txt (BENCH_SPIN_NANOS)",
+                machine, kinds);
+        Files.createDirectories(Path.of(args[1]).toAbsolutePath().getParent());
+        Files.writeString(Path.of(args[1]), Jackson.write(summary));
+        for (Kind k : kinds) {
+            System.out.printf("%-50s %d of %d %s (median extra CPU per request %s%%) %s%n", k.kind(), k.asExpected(), k.races(), k.expected(),
+                    k.medianExtraCpuPercent(), k.verdicts());
+        }
+    }
+
+    private static Double micros(BenchReport.LoadResult r) {
+        return r.cpuMillisPerRequest() == null ? null : Stats.figure(r.cpuMillisPerRequest() * 1000);
+    }
+}
