@@ -22,8 +22,8 @@ class Power {
                 Double learnerMicros, Double referenceMicros, Double rpsRatio, Double rpsLow, Double rpsHigh, String rpsVerdict,
                 Double loadCpuPercent, long seconds) {}
 
-    /** A kind of race: {@code spinNanos} 0 for the self-race; how often each verdict came out. */
-    record Kind(String kind, int spinNanos, String expected, int races, Map<String, Integer> verdicts, int asExpected,
+    /** A kind of race, {@code id} "self" or "spin-N": {@code spinNanos} 0 for the self-race; how often each verdict came out. */
+    record Kind(String id, String kind, int spinNanos, String expected, int races, Map<String, Integer> verdicts, int asExpected,
                 Double medianExtraCpuPercent, List<Race> runs) {}
 
     record Summary(String schema, String command, String date, String what, BenchReport.Machine machine, List<Kind> kinds) {}
@@ -58,7 +58,7 @@ class Power {
             Map<String, Integer> counts = new TreeMap<>();
             e.getValue().forEach(x -> counts.merge(x.verdict(), 1, Integer::sum));
             double extra = Stats.median(e.getValue().stream().map(x -> x.ratio() == null ? Double.NaN : (x.ratio() - 1) * 100).toList());
-            kinds.add(new Kind(e.getKey() == 0 ? "the reference against itself" : "the reference plus a spin of " + e.getKey() + " ns per request",
+            kinds.add(new Kind(e.getKey() == 0 ? "self" : "spin-" + e.getKey(), e.getKey() == 0 ? "the reference against itself" : "the reference plus a spin of " + e.getKey() + " ns per request",
                     e.getKey(), expected, e.getValue().size(), counts, counts.getOrDefault(expected, 0), Stats.figure(extra), e.getValue()));
         }
         Summary summary = new Summary("course-bench-power/1", args[2], date,

@@ -187,4 +187,46 @@ class VerdictTests {
         assertEquals("≈ the same within the noise", Report.mark(same, Verdict.Figure.RPS));
     }
 
+    @Test
+    @DisplayName("the report: the verdict line names its figure, why it decided and what the race could tell; the req/s chart does not contradict it; the vs column has a legend; db names the servers' options; the JSON keeps it all")
+    void printed() {
+        List<BenchReport.Result> hello = Report.ratios(List.of(BenchTests.result(HELLO, "learner",
+                List.of(run(90_000, 13.1, 1_500L << 20, 97), run(95_000, 13.0, 1_500L << 20, 98), run(92_000, 13.2, 1_500L << 20, 97))),
+                BenchTests.result(HELLO, "reference", List.of(run(83_000, 10.4, 300L << 20, 97), run(84_000, 10.5, 300L << 20, 96),
+                        run(80_000, 10.3, 300L << 20, 98)))), "reference", "quick", "hello");
+        Plan.Workload db = Plan.pick("db").get(0);
+        BenchReport report = new BenchReport(BenchReport.SCHEMA, "chapter", "scripts/bench.sh 03", "03", "2026-01-01T00:00:00Z", 0,
+                "reference", null, null, List.of(), List.of(
+                        new BenchReport.WorkloadEntry("hello", "hello", HELLO.description(), "/", 256, 0, 5, null, null, hello),
+                        new BenchReport.WorkloadEntry("db", "db", db.description(), db.path(), 2000, 20, 15, db.boundRps(), null, List.of())),
+                null, null, null, null, List.of(), 9);
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        Report.print(new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8), report, false);
+        String out = bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(out.contains("learner vs reference: slower: CPU time per request 1.26x the reference's (1."), out);
+        assertTrue(out.contains("this race can tell differences larger than"), out);
+        assertTrue(out.contains("decided on µs/req: Bombardier used 97% of its CPU"), out);
+        assertTrue(out.contains("and it uses more memory: peak RSS 5.00x the reference's"), out);
+        assertTrue(out.lines().anyMatch(l -> l.contains("hello    learner") && l.contains("slower on µs/req")),
+                "the learner's longer req/s bar must say the verdict was slower, on µs/req: " + out);
+        assertTrue(out.contains("vs reference: the ratio of the figure that decided"), "no legend for the vs column: " + out);
+        assertTrue(out.contains("servers started with --db-pool 10 --db-wait 10000"), "the db workload does not name the servers' options: " + out);
+        BenchReport back = BenchReport.read(report.json());
+        BenchReport.LoadResult learner = BenchTests.load(back.workloads().get(0).results().get(0));
+        assertEquals("cpuPerRequest", learner.ratio().decided().figure());
+        assertEquals("peakRss", learner.ratio().callouts().get(0).figure());
+    }
+
+    @Test
+    @DisplayName("--learner FILE races that file instead of the exercise; with --all or --url it is refused in a sentence")
+    void learnerOption() throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("learner", ".java");
+        try {
+            assertEquals(file.toAbsolutePath().normalize(), Options.parse(new String[] {"03", "--learner", file.toString()}).learner());
+            assertEquals("scripts/bench.sh 03 --learner " + file.getFileName(), Options.command(new String[] {"03", "--learner", file.toString(), "--root", "/x"}));
+        } finally {
+            java.nio.file.Files.deleteIfExists(file);
+        }
+        assertNull(Options.parse(new String[] {"03"}).learner());
+    }
 }
