@@ -1,5 +1,3 @@
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -12,11 +10,10 @@ import org.opentest4j.TestAbortedException;
  * exited, or stopped answering, is started again if this harness started it, and the failed
  * check says so; one given with --url cannot be, and the later checks are skipped, once, with
  * the reason. A check whose server cannot be looked into ({@link Unavailable}) is skipped.
+ * What happened is noted on the failed check's own result ({@link Check#NOTE}), so a note never
+ * outlives the run that made it (a --watch or --all grading in the same JVM starts clean).
  */
 final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutionExceptionHandler {
-    /** Notes per check id, shown with its result. */
-    static final Map<String, String> NOTES = new ConcurrentHashMap<>();
-
     static final int PROBE_MS = 1000;
 
     /** Why the later checks cannot run (a --url server that stopped answering); null while they can. */
@@ -38,7 +35,7 @@ final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutio
         ProcessHandle server = pid == null ? null : ProcessHandle.of(pid).orElse(null);
         boolean dead = pid != null && (server == null || !server.isAlive());
         if (dead) {
-            NOTES.put(context.getUniqueId(), "the server process exited during this check; the grader restarted it for the next one"
+            note(context, "the server process exited during this check; the grader restarted it for the next one"
                     + logTail(t));
             return;
         }
@@ -46,11 +43,15 @@ final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutio
                 + Client.seconds(PROBE_MS) + ")";
         if (t.startedHere()) {
             t.restart();
-            NOTES.put(context.getUniqueId(), what + "; the grader restarted it for the next check" + logTail(t));
+            note(context, what + "; the grader restarted it for the next check" + logTail(t));
         } else {
-            NOTES.put(context.getUniqueId(), what + "; the later checks are skipped");
+            note(context, what + "; the later checks are skipped");
             gone = "skipped: the server stopped answering during '" + context.getDisplayName() + "'";
         }
+    }
+
+    private static void note(ExtensionContext context, String note) {
+        context.publishReportEntry(Check.NOTE, note);
     }
 
     /** The last lines of the server's log, where this harness keeps one. */

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.TestReporter;
 
 /** Chapter 02, the thread pool, started with --threads 4 --queue 4. */
 @Check.Suite
@@ -87,7 +88,7 @@ class Ch02Checks {
            hint = "A worker serving a keep-alive connection blocks in read() while the client thinks. When connections wait in the queue, "
             + "let the idle one go: BlockingHttp.serve(socket, othersWaiting) closes it when othersWaiting says yes.",
            see = "chapters/02-thread-pool#let-idle-connections-go")
-    void releasesIdle() throws Exception {
+    void releasesIdle(TestReporter reporter) throws Exception {
         try (Clients idle = new Clients()) {
             settle();
             for (int i = 0; i < THREADS; i++) {
@@ -105,7 +106,27 @@ class Ch02Checks {
             }
             fifth.reply().assertStatus(200);
             assertTrue(fifth.ms() < 1500, "the 5th connection was served after " + fifth.ms() + " ms while the 4 workers' connections were idle");
+            if (stillOpen(idle) == THREADS) {
+                reporter.publishEntry(Check.NOTE, "passes only because the 5th connection got a thread of its own while the " + THREADS
+                        + " idle ones kept theirs: there is no pool of " + THREADS + " workers yet; after TODO(pool) this check tests TODO(release)");
+            }
         }
+    }
+
+    /** How many of {@code clients} the server has not closed (a read that waits 100 ms and gets no end of stream). */
+    static int stillOpen(Clients clients) throws java.io.IOException {
+        int open = 0;
+        for (Client c : clients) {
+            c.socket().setSoTimeout(100);
+            try {
+                if (c.socket().getInputStream().read() != -1) open++;
+            } catch (java.net.SocketTimeoutException e) {
+                open++;
+            } catch (java.io.IOException e) {
+                // reset: closed
+            }
+        }
+        return open;
     }
     // end::releases[]
 

@@ -8,6 +8,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import jdk.jfr.consumer.RecordedEvent;
+import org.junit.jupiter.api.TestReporter;
 
 /** Chapter 05, virtual threads, started with --max-concurrent 2500 --db-pool 10 --db-wait 1000 --carriers 2 --idle-timeout 3000 --header-timeout 1500. */
 @Check.Suite
@@ -70,25 +71,69 @@ class Ch05Checks {
     }
     // end::two-thousand[]
 
-    @Check(order = 3, title = "answers 503 at once beyond --max-concurrent connections, and serves again when they close",
-           hint = "Semaphore.tryAcquire() says no at once when every permit is taken. Answer 503 then, and release the permit when a connection ends.",
+    /** Connections refused at the door in the first round of {@link #limit}: each may invent a permit. */
+    static final int REFUSED = 5;
+
+    // tag::limit[]
+    @Check(order = 3, title = "answers 503 at once beyond --max-concurrent connections, and after those refusals still serves exactly 2500 at once",
+           hint = "Semaphore.tryAcquire() says no at once when every permit is taken: answer 503 then. A permit goes back once, by the "
+                   + "connection that took it, in a finally around serving it. A refusal took none, so it gives none back: a release "
+                   + "that also runs for a refused connection adds a permit each time.",
            see = "chapters/05-virtual-threads#limiting-concurrency")
     void limit() throws Exception {
-        try (Clients held = new Clients().connectAtOnce(LIMIT, 10_000)) {
-            // A head and no body on each: the server has every connection then (a client's connect can
-            // return before the server has queued it, under a burst), and each waits for the body. Not
-            // half a head: --header-timeout (1.5 s) would answer 408 and free the first permits while
-            // the last connections are still sending; a body may wait --idle-timeout (3 s).
-            held.sendAll("POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\n\r\n");
-            Thread.sleep(500); // all accepted, all holding a permit
-            Client.Timed extra = Client.timed(Client.request("GET", "/"), 2000);
-            assertEquals(503, extra.reply().status(),
-                    () -> "with " + LIMIT + " connections open, the next one got '" + extra.reply().statusLine() + "'");
-            assertTrue(extra.ms() < 500, "the 503 took " + extra.ms() + " ms");
+        try (Clients held = holdEvery()) {
+            for (int i = 0; i < REFUSED; i++) {
+                Client.Timed extra = Client.timed(Client.request("GET", "/"), 2000);
+                int n = i + 1;
+                assertEquals(503, extra.reply().status(),
+                        () -> "with " + LIMIT + " connections open, new connection " + n + " got '" + extra.reply().statusLine() + "'");
+                assertTrue(extra.ms() < 500, "the 503 took " + extra.ms() + " ms");
+            }
         }
-        Thread.sleep(500);
-        assertEquals(200, Client.get("/").status(), "after the held connections closed, a new one should be served");
+        awaitServed("after the held connections closed, a new one should be served");
+        // The same again: the refusals must have given back nothing, and the permits of the
+        // connections that closed must all be back.
+        try (Clients held = holdEvery()) {
+            Client.Timed extra = Client.timed(Client.request("GET", "/"), 2000);
+            assertEquals(503, extra.reply().status(), () -> "after " + REFUSED + " connections were refused and the " + LIMIT
+                    + " held ones closed, " + LIMIT + " were held again and the next one got '" + extra.reply().statusLine()
+                    + "', not 503: the limit grew, so a refusal gave back a permit it never took");
+            int refused = 0; // a held connection answered before its body came was refused at the door
+            for (Client c : held) {
+                if (c.socket().getInputStream().available() > 0 && c.read().status() == 503) refused++;
+            }
+            assertEquals(0, refused, refused + " of " + LIMIT + " connections got 503 although only " + LIMIT
+                    + " were open: permits of connections that ended earlier were never given back");
+        }
+        awaitServed("after the held connections closed again, a new one should be served");
     }
+    // end::limit[]
+
+    /**
+     * {@value #LIMIT} connections, each holding a permit: a head and no body on each. The server
+     * has every connection then (a client's connect can return before the server has queued it,
+     * under a burst), and each waits for the body. Not half a head: --header-timeout (1.5 s)
+     * would answer 408 and free the first permits while the last connections are still
+     * sending; a body may wait --idle-timeout (3 s).
+     */
+    static Clients holdEvery() throws Exception {
+        Clients held = new Clients().connectAtOnce(LIMIT, 10_000);
+        held.sendAll("POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\n\r\n");
+        Thread.sleep(500); // all accepted, all holding a permit
+        return held;
+    }
+
+    /** A GET / on a new connection is answered 200 within 5 s (the server needs a moment to see the held connections close). */
+    static void awaitServed(String what) throws Exception {
+        Elapsed waiting = Elapsed.start();
+        int status;
+        do {
+            Thread.sleep(200);
+            status = Client.get("/").status();
+        } while (status != 200 && waiting.ms() < 5000);
+        assertEquals(200, status, what);
+    }
+
     /** Waits until no query holds a connection (those of clients gone end by themselves), 5 s at most. */
     static void awaitNoQueries() throws Exception {
         Elapsed waiting = Elapsed.start();
@@ -138,12 +183,15 @@ class Ch05Checks {
         }
     }
 
-    @Check(order = 6, title = "gives every connection back: after 1000 queries, some failing, some abandoned by their clients, the whole pool serves",
-           hint = "A permit not given back is a connection lost for good. Release it in a finally block around Database.run: a query that fails (/db?fail=1) throws.",
+    // tag::pool-exact[]
+    @Check(order = 6, title = "keeps exactly --db-pool connections through every unhappy path: after failing queries, clients gone and 503s past --db-wait, 10 queries hold one at once, never 11",
+           hint = "A permit goes back once, and only by the query that took it: release in a finally that begins after tryAcquire(...) "
+                   + "said yes. A finally around tryAcquire also runs when the wait timed out, and gives back a connection never taken; "
+                   + "a release outside a finally is skipped when the query throws (/db?fail=1), and that connection is lost.",
            see = "chapters/05-virtual-threads#a-pool-of-connections")
     void dbWhole() throws Exception {
         awaitNoQueries();
-        int refused = 0;
+        // Failing queries, and clients gone before their answer.
         for (int round = 0; round < 5; round++) {
             try (Clients clients = new Clients().connectAtOnce(200, 10_000)) {
                 for (int i = 0; i < clients.size(); i++) {
@@ -151,21 +199,50 @@ class Ch05Checks {
                     if (i % 10 == 5) clients.get(i).close(); // gone before the answer
                 }
                 for (int i = 0; i < clients.size(); i++) {
-                    if (i % 10 == 5) continue;
-                    if (clients.get(i).read().status() == 503) refused++;
+                    if (i % 10 != 5) clients.get(i).read();
                 }
             }
         }
-        awaitNoQueries();
-        String during = refused == 0 ? "" : " (" + refused + " of the 1000 queries before got 503)";
-        try (Clients clients = new Clients().connectAtOnce(POOL, 10_000)) {
-            clients.sendAll(Client.request("GET", "/db?ms=1200"));
-            int served = 0;
-            for (Client c : clients) if (c.read().status() == 200) served++;
-            assertEquals(POOL, served, "of " + POOL + " queries of 1.2 s at once, " + served
-                    + " were served: the pool should have " + POOL + " connections again, and a 1.2 s wait is over --db-wait" + during);
+        int refused = 0;
+        // Waits that time out: the pool held, queries that get 503 after --db-wait, and two clients gone while they waited.
+        try (Clients held = new Clients().connectAtOnce(POOL, 10_000); Clients late = new Clients().connectAtOnce(TIMED_OUT, 10_000)) {
+            held.sendAll(Client.request("GET", "/db?ms=1500"));
+            Thread.sleep(200);
+            late.sendAll(Client.request("GET", "/db?ms=10"));
+            late.get(0).close();
+            late.get(1).close();
+            for (int i = 2; i < TIMED_OUT; i++) if (late.get(i).read().status() == 503) refused++;
+            for (Client c : held) c.read();
         }
+        awaitNoQueries();
+        // Then more queries than the pool at once: exactly the pool's size may hold a connection.
+        int most = 0;
+        try (Clients burst = new Clients().connectAtOnce(POOL + 4, 10_000)) {
+            burst.sendAll(Client.request("GET", "/db?ms=1500"));
+            Elapsed watching = Elapsed.start();
+            while (watching.ms() < 1300) {
+                most = (int) Math.max(most, Client.stat("dbInUse"));
+                Thread.sleep(50);
+            }
+            for (Client c : burst) c.read();
+        }
+        long peak = Client.stat("dbPeak");
+        int seen = most;
+        if (refused == 0 && seen > POOL) {
+            throw new AssertionError("nothing limits the queries yet: with the pool's " + POOL + " connections held, " + (TIMED_OUT - 2)
+                    + " more queries got no 503, and " + (POOL + 4) + " queries at once held " + seen + " connections (dbPeak " + peak + ")");
+        }
+        assertTrue(seen <= POOL && peak <= POOL, () -> (POOL + 4) + " queries at once, after the unhappy paths, held up to " + Math.max(seen, peak)
+                + " database connections at once (dbInUse " + seen + ", dbPeak " + peak + "); the pool has " + POOL
+                + ": a connection was given back that no query took");
+        assertEquals(POOL, seen, () -> (POOL + 4) + " queries of 1.5 s at once, after the unhappy paths, held at most " + seen
+                + " database connections at once (dbInUse); the pool has " + POOL + ": " + (POOL - seen)
+                + " connections were taken and never given back");
     }
+    // end::pool-exact[]
+
+    /** Queries that wait for a pool held by others until --db-wait runs out (two of them by clients gone meanwhile). */
+    static final int TIMED_OUT = 6;
 
     // tag::cpu[]
     @Check(order = 7, title = "answers GET / within 1 s while as many /cpu?ms=2000 as there are carriers (2) burn",
@@ -173,10 +250,11 @@ class Ch05Checks {
                    + "Let fewer burn at once than there are carriers (a Semaphore); the rest wait for a permit, unmounted. "
                    + "A slow GET / can also be a machine too busy to run the server: try again with other programs closed.",
            see = "chapters/05-virtual-threads#cpu-work")
-    void cpuCapped() throws Exception {
+    void cpuCapped(TestReporter reporter) throws Exception {
         try (Clients burning = new Clients().connectAtOnce(CARRIERS, 15_000)) {
             burning.sendAll(Client.request("GET", "/cpu?ms=2000"));
             Thread.sleep(300); // they burn by now
+            noteIfPlatformThreads(reporter);
             Client.Timed hello = Client.timed(Client.request("GET", "/"), 10_000);
             hello.reply().assertStatus(200);
             assertTrue(hello.ms() < 1000, "GET / took " + hello.ms() + " ms while " + CARRIERS + " requests burned CPU on "
@@ -185,6 +263,22 @@ class Ch05Checks {
         }
     }
     // end::cpu[]
+
+    /**
+     * While requests burn CPU, a server with no virtual thread at all serves on platform threads,
+     * which the OS preempts: GET / gets a core without any limit on CPU work, so a pass says
+     * nothing about TODO(cpu) yet. The note says so (nothing for a server that is not a JVM).
+     */
+    static void noteIfPlatformThreads(TestReporter reporter) {
+        try {
+            if (Target.get().inspect().threads().stream().noneMatch(Inspect.ThreadInfo::virtual)) {
+                reporter.publishEntry(Check.NOTE, "passes only because the connections run on platform threads, which the OS preempts;"
+                        + " after TODO(virtual) this check tests TODO(cpu)");
+            }
+        } catch (Unavailable | java.io.IOException e) {
+            // no thread dump: nothing to note
+        }
+    }
 
     @Check(order = 8, title = "closes a keep-alive connection idle for --idle-timeout (3 s), and not long before",
            hint = "BlockingHttp.serve(socket) waits for the next request for ever, holding a virtual thread and a permit. Serve with BlockingHttp.serve(socket, timeouts).",

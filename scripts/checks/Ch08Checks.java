@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestReporter;
 
 /**
  * Chapter 08, fan-out, started with --backend (the grader's {@link Backend}, which watches every
@@ -111,30 +112,92 @@ class Ch08Checks {
     }
 
     // tag::outbound[]
-    @Check(order = 5, title = "never has more than --max-outbound 8 calls to the backend in flight",
+    @Check(order = 5, title = "has --max-outbound 8 calls to the backend in flight when 16 legs want one, never more",
            hint = "Each leg takes a permit of one Semaphore of --max-outbound permits, shared by every trip, before its call, "
                    + "and gives it back in a finally. A leg that waits for a permit is an unmounted virtual thread.",
            see = "chapters/08-fan-out#bounding-the-calls")
     void maxOutbound() throws Exception {
+        assertExactlyTheLimit("4 trips of 4 legs at once");
+    }
+    // end::outbound[]
+
+    /**
+     * Four trips of 4 legs of 600 ms at once want 16 calls: exactly --max-outbound of them are in
+     * flight together. More: the bound is missing or a permit was made up; fewer: the legs run one
+     * after another (TODO(fan-out)), or permits were lost; trips that stall: every permit is lost.
+     */
+    void assertExactlyTheLimit(String what) throws Exception {
+        backend.reset();
         List<Future<Client.Timed>> trips = new ArrayList<>();
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < 4; i++) {
                 String id = "check-outbound-" + i;
-                trips.add(pool.submit(() -> trip("legs=4&ms=500", id, 8000)));
+                trips.add(pool.submit(() -> trip("legs=4&ms=600", id, 8000)));
             }
         }
-        for (Future<Client.Timed> f : trips) f.get().reply().assertStatus(200);
-        assertTrue(backend.maxInFlight() <= MAX_OUTBOUND, "4 trips of 4 legs at once put " + backend.maxInFlight()
-                + " calls in flight at the backend; --max-outbound is " + MAX_OUTBOUND);
+        int most = backend.maxInFlight();
+        long stalled = trips.stream().filter(f -> f.state() != Future.State.SUCCESS).count();
+        if (stalled > 0) {
+            throw new AssertionError(what + ": " + stalled + " of the 4 got no answer within 8 s, and at most " + most
+                    + " calls were in flight at once: their legs wait for permits that were taken and never given back");
+        }
+        for (Future<Client.Timed> f : trips) f.resultNow().reply().assertStatus(200);
+        assertTrue(most <= MAX_OUTBOUND, what + " put " + most + " calls in flight at the backend at once; --max-outbound is " + MAX_OUTBOUND);
+        if (most < MAX_OUTBOUND && !legsOverlapped("check-outbound-")) {
+            throw new Check.Symptom("fan-out", what + " had at most " + most + " calls in flight at once, of the " + MAX_OUTBOUND
+                    + " --max-outbound allows: each trip's legs ran one after another");
+        }
+        assertEquals(MAX_OUTBOUND, most, what + " wanted 16 calls; at most " + most + " were in flight at once, and --max-outbound is "
+                + MAX_OUTBOUND + ": " + (MAX_OUTBOUND - most) + " permits were taken and never given back");
     }
-    // end::outbound[]
+
+    /** Whether two calls of one trip (an id starting with {@code prefix}) were ever in flight together. */
+    boolean legsOverlapped(String prefix) {
+        Map<String, List<Backend.Call>> byTrip = backend.calls().stream().filter(c -> c.id() != null && c.id().startsWith(prefix))
+                .collect(Collectors.groupingBy(Backend.Call::id));
+        for (List<Backend.Call> calls : byTrip.values()) {
+            for (Backend.Call a : calls) {
+                for (Backend.Call b : calls) {
+                    if (a != b && a.startNanos() < b.endNanos() && b.startNanos() < a.endNanos()) return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    // tag::permits-kept[]
+    @Check(order = 6, title = "keeps exactly --max-outbound 8 permits through cancellations: after legs cancelled while they ran and while they waited for a permit, 8 calls are in flight at once, never 9",
+           hint = "A leg takes its permit itself, on its own thread, and gives it back in a finally that begins after the permit was "
+                   + "taken. A permit taken before fork() is kept by a leg that is cancelled before it runs; a finally around acquire() "
+                   + "gives back a permit never taken when the wait is interrupted; a release outside a finally is skipped when the call is cancelled.",
+           see = "chapters/08-fan-out#bounding-the-calls")
+    void permitsKept() throws Exception {
+        // The trips before the measure are what they are: a server that loses permits may leave
+        // them unanswered (the pool waits for each, 8 s at most), and the measure says why.
+        // Legs cancelled while they wait for a permit: one trip holds all 8, three more time out behind it.
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            pool.submit(() -> trip("legs=8&ms=1500", "check-hold", 8000));
+            Thread.sleep(300);
+            for (int i = 0; i < 3; i++) pool.submit(() -> trip("legs=4&ms=100&deadline=400", "check-wait", 8000));
+        }
+        // Legs cancelled while they run (and some while they wait): deadlines and failures at once.
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 3; i++) {
+                pool.submit(() -> trip("legs=3&ms=2000&deadline=300", "check-late", 8000));
+                pool.submit(() -> trip("legs=4&ms=2000&fail=1", "check-fail", 8000));
+            }
+        }
+        backend.awaitIdle(3000);
+        assertExactlyTheLimit("after those trips, 4 trips of 4 legs at once");
+    }
+    // end::permits-kept[]
 
     // tag::request-id[]
-    @Check(order = 6, title = "every leg carries its trip's X-Request-Id, with two trips at once, and one the server made",
+    @Check(order = 7, title = "every leg carries its trip's X-Request-Id, with two trips at once, and one the server made",
            hint = "A ThreadLocal set on the request's thread is not seen by the legs' threads. Bind a ScopedValue around the trip "
                    + "(ScopedValue.where(REQUEST_ID, id).call(...)): forks of a scope opened inside see the binding.",
            see = "chapters/08-fan-out#the-request-id")
-    void requestId() throws Exception {
+    void requestId(TestReporter reporter) throws Exception {
         Future<Client.Timed> a;
         Future<Client.Timed> c;
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -151,10 +214,14 @@ class Ch08Checks {
         String made = ours.header(ID_HEADER);
         assertTrue(made != null && !made.isBlank(), "a trip sent without X-Request-Id got no X-Request-Id in its answer");
         assertEquals(2L, byId.getOrDefault(made, 0L), "calls with the id the server made, " + made + ", of 2 legs; the backend saw " + byId);
+        if (!legsOverlapped("check-id-")) {
+            reporter.publishEntry(Check.NOTE, "passes only because each trip's legs ran one after another, on the request's own thread,"
+                    + " which sees what it set; after TODO(fan-out) this check tests TODO(request-id)");
+        }
     }
     // end::request-id[]
 
-    @Check(order = 7, title = "reuses its connections to the backend: 20 trips of 4 legs open at most 8",
+    @Check(order = 8, title = "reuses its connections to the backend: 20 trips of 4 legs open at most 8",
            hint = "A new HttpClient per call opens a connection per call, and a thread, until the garbage collector finds it. "
                    + "Make one client, once, and share it: HTTP/1.1 keep-alive reuses its connections.",
            see = "chapters/08-fan-out#one-client")
@@ -163,24 +230,37 @@ class Ch08Checks {
         assertTrue(backend.opened() <= 2 * 4, "20 trips of 4 legs, one after another, opened " + backend.opened() + " connections to the backend");
     }
 
-    @Check(order = 8, title = "leaves nothing behind: after 1000 trips (some failing, some late) no call, thread or file is left",
-           hint = "Every leg must end with its trip: a scope closed by try-with-resources joins or cancels all it forked, and a "
-                   + "permit taken goes back in a finally. Threads or files that grow: a client per call, or legs never cancelled.",
+    @Check(order = 9, title = "leaves nothing behind: after 1000 trips (some failing, some late) no call, thread or file is left",
+           hint = "Every leg must end with its trip: a scope closed by try-with-resources joins or cancels all it forked. "
+                   + "What happened names what to look at: trips that stall wait for lost permits; missing 504s, a deadline; "
+                   + "calls still in flight, legs never cancelled; threads or files that grow, a client per call.",
            see = "chapters/08-fan-out#cancellation")
     void nothingLeft() throws Exception {
         trip("legs=2&ms=0", "check-warm", 5000).reply().assertStatus(200);
         Footprint before = Footprint.now();
         backend.reset();
         Map<Integer, Long> counts = tripsOfEveryKind(1000);
-        assertEquals(Map.of(200, 533L, 502, 267L, 504, 200L), counts, "the 1000 trips' statuses (0: no answer within 5 s, "
-                + "-1: not sent, after one got none or past 40 s)");
-        assertTrue(backend.awaitIdle(3000), backend.inFlight() + " calls were still in flight at the backend 3 s after the last trip was answered");
+        Map<Integer, Long> expected = Map.of(200, 533L, 502, 267L, 504, 200L);
+        String statuses = "the 1000 trips' statuses were " + counts + ", not " + new TreeMap<>(expected)
+                + " (0: no answer within 5 s, -1: not sent, after one got none or past 40 s)";
+        if (counts.containsKey(0) || counts.containsKey(-1)) {
+            throw new Check.Symptom("outbound", statuses + ": trips stalled, their legs waiting for permits that cancelled legs took and never gave back");
+        }
+        if (counts.getOrDefault(504, 0L) < expected.get(504)) {
+            throw new Check.Symptom("deadline", statuses + ": trips past their deadline were not answered 504");
+        }
+        if (!counts.equals(expected)) throw new Check.Symptom("fan-out", statuses + ": a failing leg makes its trip 502");
+        if (!backend.awaitIdle(3000)) {
+            throw new Check.Symptom("fan-out", backend.inFlight() + " calls were still in flight at the backend 3 s after the last trip was answered:"
+                    + " the legs of trips that were answered 502 or 504 were never cancelled");
+        }
         Footprint after = Footprint.now();
-        assertTrue(after.threads() <= before.threads() + LEFT_OVER, "the server had " + before.threads() + " platform threads before the 1000 trips and "
-                + after.threads() + " after");
-        if (before.files().isPresent() && after.files().isPresent()) {
-            assertTrue(after.files().getAsInt() <= before.files().getAsInt() + LEFT_OVER, "the server had " + before.files().getAsInt()
-                    + " open files before the 1000 trips and " + after.files().getAsInt() + " after; the backend has " + backend.open() + " connections open");
+        if (after.threads() > before.threads() + LEFT_OVER) {
+            throw new Check.Symptom("client", "the server had " + before.threads() + " platform threads before the 1000 trips and " + after.threads() + " after");
+        }
+        if (before.files().isPresent() && after.files().isPresent() && after.files().getAsInt() > before.files().getAsInt() + LEFT_OVER) {
+            throw new Check.Symptom("client", "the server had " + before.files().getAsInt() + " open files before the 1000 trips and "
+                    + after.files().getAsInt() + " after; the backend has " + backend.open() + " connections open");
         }
     }
 

@@ -11,17 +11,19 @@ import java.util.List;
  * @param time      when, ISO-8601
  * @param server    the file or URL graded; absent when it could not run
  * @param passed    absent, like failed and skipped, when it could not run
+ * @param total     the chapter's checks, when fewer ran (--only): a partial run, which is never
+ *                  kept as progress; absent for a whole grading
  * @param restarts  how often a server that stopped answering was started again; absent when never
  * @param exit      0 all passed (or failed as expected), 1 a check failed, 2 it could not run
  * @param error     why it could not run
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 record CheckReport(String chapter, String title, String target, String time, String server, Long passed, Long failed,
-                   Long skipped, List<Check> checks, Integer restarts, int exit, String error) {
+                   Long skipped, Long total, List<Check> checks, Integer restarts, int exit, String error) {
 
     /** A report of checks that could not run at all. */
     static CheckReport couldNotRun(String chapter, String title, String target, String time, String error) {
-        return new CheckReport(chapter, title, target, time, null, null, null, null, List.of(), null, 2, error);
+        return new CheckReport(chapter, title, target, time, null, null, null, null, null, List.of(), null, 2, error);
     }
 
     static CheckReport read(String json) {
@@ -34,11 +36,12 @@ record CheckReport(String chapter, String title, String target, String time, Str
 
     /**
      * One check: {@code status} pass, fail or skip; {@code message} what happened (absent when
-     * nothing to say); for a failure, {@code todo} (the TODO tag of the exercise that covers it,
-     * if one does), {@code hint} and {@code see} (the page that explains it).
+     * nothing to say); {@code note} what the check noted beside its result, such as a pass that
+     * waits on an earlier TODO; for a failure, {@code todo} (the TODO tag its symptom points at,
+     * or the one that covers it), {@code hint} and {@code see} (the page that explains it).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Check(String id, String name, String status, String message, String todo, String hint, String see) {
+    record Check(String id, String name, String status, String message, String note, String todo, String hint, String see) {
         boolean failed() {
             return "fail".equals(status);
         }

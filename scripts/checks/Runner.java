@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.reporting.ReportEntry;
 import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
 import org.junit.platform.launcher.TestExecutionListener;
@@ -14,8 +15,13 @@ import org.junit.platform.launcher.core.LauncherFactory;
 
 /** Runs JUnit 5 classes in-process and collects one result per check, with its hint. */
 final class Runner {
-    /** One check's outcome. {@code status} is pass, fail or skip; {@code ms} how long it ran. */
-    record Result(String id, String name, String status, String message, String hint, String see, long ms) {
+    /**
+     * One check's outcome. {@code status} is pass, fail or skip; {@code note} what the check or the
+     * harness noted beside it ("" when nothing), such as why a pass says little; {@code todo} the
+     * TODO its symptom points at, when the check named one ({@link Check.Symptom}), else null;
+     * {@code ms} how long it ran.
+     */
+    record Result(String id, String name, String status, String message, String note, String todo, String hint, String see, long ms) {
         boolean failed() {
             return status.equals("fail");
         }
@@ -48,6 +54,8 @@ final class Runner {
                 .build();
         List<Result> results = new ArrayList<>();
         Map<String, Long> started = new java.util.concurrent.ConcurrentHashMap<>();
+        // Notes published during this run only (Check.NOTE): one run's notes never reach another's results.
+        Map<String, List<String>> notes = new java.util.concurrent.ConcurrentHashMap<>();
         TestExecutionListener listener = new TestExecutionListener() {
             @Override
             public void executionStarted(TestIdentifier id) {
@@ -55,8 +63,14 @@ final class Runner {
             }
 
             @Override
+            public void reportingEntryPublished(TestIdentifier id, ReportEntry entry) {
+                String note = entry.getKeyValuePairs().get(Check.NOTE);
+                if (note != null) notes.computeIfAbsent(id.getUniqueId(), k -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(note);
+            }
+
+            @Override
             public void executionSkipped(TestIdentifier id, String reason) {
-                if (id.isTest()) add(id, "skip", reason);
+                if (id.isTest()) add(id, "skip", reason, null);
             }
 
             @Override
@@ -67,17 +81,16 @@ final class Runner {
                         case ABORTED -> "skip";
                         case FAILED -> "fail";
                     };
-                    String message = result.getThrowable().map(Runner::describe).orElse("");
-                    String note = Alive.NOTES.get(id.getUniqueId());
-                    if (note != null) message = message.isEmpty() ? note : message + " (" + note + ")";
-                    add(id, status, message);
+                    Throwable thrown = result.getThrowable().orElse(null);
+                    String message = thrown == null ? "" : status.equals("skip") ? skipped(thrown) : describe(thrown);
+                    add(id, status, message, thrown instanceof Check.Symptom s ? s.todo : null);
                 } else if (result.getStatus() == TestExecutionResult.Status.FAILED) {
                     // a whole class failed before its checks ran
-                    add(id, "fail", result.getThrowable().map(Runner::describe).orElse("failed"));
+                    add(id, "fail", result.getThrowable().map(Runner::describe).orElse("failed"), null);
                 }
             }
 
-            private void add(TestIdentifier id, String status, String message) {
+            private void add(TestIdentifier id, String status, String message, String todo) {
                 String checkId = id.getDisplayName();
                 String hint = "";
                 String see = "";
@@ -102,7 +115,8 @@ final class Runner {
                 }
                 Long start = started.remove(id.getUniqueId());
                 long ms = start == null ? 0 : (System.nanoTime() - start) / 1_000_000;
-                Result r = new Result(checkId, id.getDisplayName(), status, message, hint, see, ms);
+                String note = String.join("; ", notes.getOrDefault(id.getUniqueId(), List.of()));
+                Result r = new Result(checkId, id.getDisplayName(), status, message, note, todo, hint, see, ms);
                 results.add(r);
                 if (progress != null) progress.finished(r);
             }
@@ -136,7 +150,9 @@ final class Runner {
             if (!known.contains(id)) throw new IllegalArgumentException("no check '" + id + "' in this chapter");
             int dot = id.indexOf('.');
             Class<?> owner = classes.stream().filter(c -> idPrefix(c).equals(id.substring(0, dot))).findFirst().orElseThrow();
-            selectors.add(org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod(owner, id.substring(dot + 1)));
+            Method check = java.util.Arrays.stream(owner.getDeclaredMethods())
+                    .filter(m -> m.getName().equals(id.substring(dot + 1)) && m.isAnnotationPresent(Check.class)).findFirst().orElseThrow();
+            selectors.add(org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod(owner, check)); // its parameters too (a TestReporter)
         }
         return selectors;
     }
@@ -163,6 +179,13 @@ final class Runner {
     /** The first part of a check's id: "ch03" for Ch03Checks, "protocol" for ProtocolChecks. */
     static String idPrefix(Class<?> checks) {
         return checks.getSimpleName().replace("Checks", "").toLowerCase();
+    }
+
+    /** Why a check was skipped, in plain words: the reason alone, without JUnit's "Assumption failed:" or a class name. */
+    static String skipped(Throwable t) {
+        String message = t.getMessage() == null ? "" : t.getMessage().strip();
+        if (message.startsWith("Assumption failed:")) message = message.substring("Assumption failed:".length()).strip();
+        return message.isEmpty() ? "skipped" : message;
     }
 
     /** An assertion's message without JUnit's noise; other exceptions with their type. */

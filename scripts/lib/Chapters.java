@@ -43,7 +43,7 @@ final class Chapters {
         /** The TODO tag whose checks include {@code checkId} ("ch03.slowReader"), if any. */
         Optional<String> todoFor(String checkId) {
             return todos.entrySet().stream()
-                    .filter(e -> e.getValue().stream().anyMatch(c -> c.replace("?", "").equals(checkId)))
+                    .filter(e -> e.getValue().stream().anyMatch(c -> c.replaceFirst("^[?~]", "").equals(checkId)))
                     .map(Map.Entry::getKey).findFirst();
         }
     }

@@ -37,6 +37,9 @@ class HarnessTests {
                 Runner.selectors(classes, List.of("protocol")));
         assertEquals(List.of(org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod(ProtocolChecks.class, "hello")),
                 Runner.selectors(classes, List.of("protocol.hello")));
+        // A check that takes a TestReporter is selected with its parameter.
+        assertEquals(List.of(org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod(Ch08Checks.class, "requestId",
+                org.junit.jupiter.api.TestReporter.class)), Runner.selectors(List.of(ProtocolChecks.class, Ch08Checks.class), List.of("ch08.requestId")));
         assertThrows(IllegalArgumentException.class, () -> Runner.selectors(classes, List.of("protocols")));
     }
 
@@ -170,12 +173,51 @@ class HarnessTests {
     void failureLine() {
         Path root = Path.of(System.getProperty("course.root", "."));
         Chapters.Chapter ch03 = Chapters.read(root).get("03");
-        Runner.Result failed = new Runner.Result("ch03.noLeaks", "leaks no file descriptors", "fail", "open files grew", "close them", "chapters/03-reactor#closing", 0);
+        Runner.Result failed = new Runner.Result("ch03.noLeaks", "leaks no file descriptors", "fail", "open files grew", "", null, "close them", "chapters/03-reactor#closing", 0);
         String exercise = new Grade(Grade.Options.of(root)).line(ch03, failed);
         assertTrue(exercise.contains("TODO(close) in exercises/03-reactor.java"), exercise);
         assertTrue(exercise.contains("this check alone: scripts/check.sh 03 --only ch03.noLeaks") && !exercise.contains("--solution"), exercise);
         String solution = new Grade(Grade.Options.of(root).grading("solution", null)).line(ch03, failed);
         assertTrue(solution.contains("scripts/check.sh 03 --only ch03.noLeaks --solution"), solution);
+        // A symptom that points elsewhere names its own TODO; a note is printed under the line, pass or fail.
+        Runner.Result elsewhere = new Runner.Result("ch03.noLeaks", "leaks no file descriptors", "fail", "open files grew", "the server restarted", "write", "close them", "chapters/03-reactor#closing", 0);
+        String symptom = new Grade(Grade.Options.of(root)).line(ch03, elsewhere);
+        assertTrue(symptom.contains("TODO(write) in exercises/03-reactor.java") && symptom.contains("note: the server restarted"), symptom);
+        Runner.Result noted = new Runner.Result("ch03.noLeaks", "leaks no file descriptors", "pass", "", "passes only because", null, "", "", 0);
+        assertTrue(new Grade(Grade.Options.of(root)).line(ch03, noted).contains("note: passes only because"));
+    }
+
+    @Test
+    @DisplayName("a partial run (--only) says how many of the chapter's checks ran, never 'done', and keeps no progress record")
+    void partialRun() throws Exception {
+        Path root = Path.of(System.getProperty("course.root", "."));
+        Chapters.Chapter ch01 = Chapters.read(root).get("01");
+        assertTrue(Grade.summary(ch01, 26, 0, 0, 26).endsWith("chapter 01 done!"));
+        String partial = Grade.summary(ch01, 1, 0, 0, 26);
+        assertTrue(partial.contains("1 of 26 checks ran") && !partial.contains("done"), partial);
+        assertFalse(Grade.summary(ch01, 25, 0, 1, 26).contains("done"));
+        Path dir = java.nio.file.Files.createTempDirectory("partial");
+        java.nio.file.Files.createDirectories(dir.resolve(Chapters.FILE).getParent());
+        java.nio.file.Files.copy(root.resolve(Chapters.FILE), dir.resolve(Chapters.FILE));
+        CheckReport whole = new CheckReport("01", "t", "exercise", "now", "x", 2L, 0L, 0L, null, List.of(), null, 0, null);
+        CheckReport part = new CheckReport("01", "t", "exercise", "now", "x", 1L, 0L, 0L, 2L, List.of(), null, 0, null);
+        Grade elsewhere = new Grade(new Grade.Options(dir, Grade.JBANG, "exercise", null, null, null, false, true,
+                new java.io.PrintStream(java.io.OutputStream.nullOutputStream()), List.of()));
+        elsewhere.save(ch01, whole);
+        elsewhere.save(ch01, part);
+        assertEquals(2L, CheckReport.read(java.nio.file.Files.readString(dir.resolve(".results/checks/01.json"))).passed(),
+                "a partial run replaced a whole grading's record");
+        Grade selfTest = new Grade(new Grade.Options(dir, Grade.JBANG, "exercise", null, null, null, false, true, null, List.of()).notSaving());
+        selfTest.save(ch01, new CheckReport("01", "t", "exercise", "now", "x", 0L, 2L, 0L, null, List.of(), null, 1, null));
+        assertEquals(2L, CheckReport.read(java.nio.file.Files.readString(dir.resolve(".results/checks/01.json"))).passed(),
+                "a grading that keeps no record (the self-test's) replaced one");
+    }
+
+    @Test
+    @DisplayName("tips: a compile error the pages see coming gets one line in the course's words")
+    void tips() {
+        assertEquals(1, Tips.forOutput("08-fan-out.java:80: error: exception TimeoutException is never thrown in body of corresponding try statement").size());
+        assertTrue(Tips.forOutput("the server did not start: it exited").isEmpty());
     }
 
     @Test

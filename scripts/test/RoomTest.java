@@ -104,10 +104,10 @@ class RoomTest {
         for (int i = 0; i < 5; i++) {
             boolean fails = i < failing;
             checks.add(new CheckReport.Check("protocol.c" + i, i == 0 ? failingName : "check " + i, fails ? "fail" : "pass",
-                    null, null, null, null));
+                    null, null, null, null, null));
         }
         CheckReport report = new CheckReport("01", "The blocking server", "exercise", Instant.now().toString(), "exercises/01-blocking.java",
-                (long) (5 - failing), (long) failing, 0L, checks, null, failing == 0 ? 0 : 1, null);
+                (long) (5 - failing), (long) failing, 0L, null, checks, null, failing == 0 ? 0 : 1, null);
         return new Room.Handin(Room.SCHEMA, name, Instant.now().toString(), List.of(report), List.of());
     }
 
