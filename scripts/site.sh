@@ -33,6 +33,14 @@ absolute() {
   esac
 }
 
+# The figures of the committed runs as AsciiDoc attributes (site/generated/figures.adoc, which
+# pages include as {figures}), and no page quoting one as a literal: scripts/site/Figures.java.
+figures() {
+  setup_java >/dev/null || return 2
+  setup_jbang >/dev/null || return 2
+  "${JBANG}" "${ROOT}/scripts/site/Figures.java" "${ROOT}" >/dev/null
+}
+
 build() {
   if [[ $# -gt 1 ]]; then
     usage >&2
@@ -46,6 +54,7 @@ build() {
     echo "site: ${dest} is not empty and holds no earlier build: give a new or empty folder" >&2
     exit 2
   fi
+  figures || { echo "site: the pages' figures (above) stop the build" >&2; return 1; }
   log="$(mktemp)"
   "${HUGO}" --source "${ROOT}" --destination "${dest}" --cleanDestinationDir --logLevel warn \
     >"${log}" 2>&1 || status=$?
@@ -120,6 +129,8 @@ serve() {
   mkdir -p "${ROOT}/.results/checks" "${ROOT}/.results/bench" "${ROOT}/.results/site"
   # The list the pages read; check.sh and bench.sh rewrite it with each result.
   [[ -f "${ROOT}/.results/site/results.json" ]] || echo '[]' >"${ROOT}/.results/site/results.json"
+  # (A page that refers to a new figure needs this again: restart serve.)
+  figures || exit 1
   local config
   config="${ROOT}/.results/serve.toml"
   cat >"${config}" <<'TOML'
@@ -148,6 +159,7 @@ main() {
   setup_hugo || exit 2
   setup_asciidoctor || exit 2
   export HUGO_MARKUP_ASCIIDOCEXT_ATTRIBUTES_REPOROOT="${ROOT}"
+  export HUGO_MARKUP_ASCIIDOCEXT_ATTRIBUTES_FIGURES="${ROOT}/site/generated/figures.adoc"
   case "${command}" in
     build) build "$@" || exit 1 ;;
     pack) pack "$@" || exit 1 ;;

@@ -76,7 +76,7 @@ final class EventLoop {
         return b != null ? b : ByteBuffer.allocate(16 * 1024);
     }
 
-    /** Takes a read buffer back; keeps up to 16 for the next reads, as Netty's pooled allocator keeps its buffers. */
+    /** Takes a read buffer back; keeps up to 16 for the next reads, as Netty's allocator (adaptive in 4.2, pooled in 4.1) keeps its buffers. */
     void takeBack(ByteBuffer b) {
         b.clear();
         if (buffers.size() < 16) buffers.push(b);
