@@ -517,6 +517,9 @@ step_site() {
     fail "site content (see above)"
   fi
   step_pack
+  # The pages' figures come from the committed runs: an edited run changes them, a literal copy
+  # or a missing figure fails the build (three builds of copies, about 40 s).
+  count_lines "${JBANG}" "${ROOT}/scripts/test/FiguresTest.java" "${ROOT}" || true
   # The build must be able to fail: a copy of the site whose page includes a missing tag.
   local copy="${site_dir}/broken-copy"
   mkdir -p "${copy}"
