@@ -150,6 +150,7 @@ class Bench {
         } else out.println(p.dim("  " + mode.warmups() + (mode.maxWarmups() > mode.warmups() ? " to " + mode.maxWarmups() : "")
                 + " warm-up run(s) of " + mode.warmupSeconds() + " s (discarded; more while still over 10% faster than the last), then "
                 + mode.runs() + " runs of " + mode.runSeconds() + " s"
+                + (mode.runsFor(Plan.WORKLOADS.get(0)) != mode.runs() ? " (hello: " + mode.runsFor(Plan.WORKLOADS.get(0)) + ")" : "")
                 + (mode.ioRunSeconds() != mode.runSeconds() ? " (io: " + mode.ioRunSeconds() + " s)" : "")
                 + " per server, taking turns (who goes first alternates); median reported, and a verdict from the turns"
                 + (mode.warmGroupOnce() ? "; io-1000 and io-2000 reuse io-100's warm-up" : "")));

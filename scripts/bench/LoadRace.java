@@ -48,7 +48,7 @@ final class LoadRace {
                 turn(w, t, what, true, round, mode.warmupSeconds());
             }
         }
-        for (int round = 0; round < mode.runs(); round++) {
+        for (int round = 0; round < mode.runsFor(w); round++) {
             // Who goes first alternates (A B, B A, ...), so that going first or second favours no one.
             List<Tally> order = new ArrayList<>(tallies);
             if (round % 2 == 1) java.util.Collections.reverse(order);
@@ -57,7 +57,7 @@ final class LoadRace {
                     progress.skip(mode.runSecondsFor(w) + 1);
                     continue;
                 }
-                String what = w.id() + ": " + t.server.id + " run " + (round + 1) + "/" + mode.runs();
+                String what = w.id() + ": " + t.server.id + " run " + (round + 1) + "/" + mode.runsFor(w);
                 turn(w, t, what, false, round, mode.runSecondsFor(w));
             }
         }
@@ -113,16 +113,19 @@ final class LoadRace {
                 : bombardier.start(s.url + w.background().path(), w.background().connections(), seconds + w.timeoutSeconds() + 5, w.timeoutSeconds());
         Bombardier.Result r;
         double cpuBefore;
+        java.util.Map<Long, Double> jitBefore;
         try {
             if (background != null) Bench.pause(500); // the other load is on before the measured one starts
             cpuBefore = s.cpuSeconds();
+            jitBefore = s.compilerCpu();
             sampler.start();
             r = bombardier.run(s.url + w.path(), w.connections(), seconds, w.timeoutSeconds(), w.rate());
         } finally {
             sampler.stop();
             if (background != null) Bombardier.stop(background);
         }
-        double cpu = s.cpuSeconds() - cpuBefore;
+        // The JIT compiling late is warming up, not serving: its threads' CPU is left out (where /proc shows threads).
+        double cpu = s.cpuSeconds() - cpuBefore - Server.grown(jitBefore, s.compilerCpu());
         return new Tally.Run(r, cpu, sampler.peakRss.get(), sampler.peakThreads.get(), Stats.percentOf(r.rps(), s.bound(w)),
                 r.cpuPercent(bombardier.cores()));
     }

@@ -146,6 +146,15 @@ final class Plan {
             return name.equals("quick") && w.group().equals("io");
         }
 
+        /**
+         * How many measured runs (turns) of {@code w}: {@link #QUICK_HELLO_RUNS} on hello in quick
+         * mode, where the verdict reads CPU per request and three turns (t = 4.3) left intervals
+         * too wide on a busy machine to tell 25% apart; else {@code runs}.
+         */
+        int runsFor(Workload w) {
+            return name.equals("quick") && w.loadCostsCpu() ? Math.max(runs, QUICK_HELLO_RUNS) : runs;
+        }
+
         /** At least this many warm-ups for the workload (0 when it reuses its group's). */
         int warmupsFor(Workload w) {
             List<Workload> all = w.ramp() ? ramp(Integer.MAX_VALUE, false) : WORKLOADS;
@@ -169,6 +178,9 @@ final class Plan {
             "quick", new Mode("quick", 2, 4, 2, 3, 2, 2, true),        // about 3.5 minutes for a chapter, all workloads (05: 3m26s here)
             "thorough", new Mode("thorough", 2, 6, 10, 5, 10, 30, false),
             "smoke", new Mode("smoke", 1, 1, 1, 2, 1, 1, true));
+
+    /** Turns on hello in a quick race ({@link Mode#runsFor}). */
+    static final int QUICK_HELLO_RUNS = 5;
 
     /** The shorter of a steady run's two loads ({@link Mode#steady}). */
     static final int STEADY_SHORT_SECONDS = 1;
@@ -232,7 +244,9 @@ final class Plan {
             notes.add("servers start unpinned, so each JVM sizes itself (GC, carriers, event loops) for every CPU, and are pinned "
                     + "before each workload (taskset -a -p); a server on fewer CPUs than it sized itself for is like one on a busy machine");
         }
-        notes.add("cpuMillisPerRequest: the server's CPU time / its 2xx answers; unlike req/s on hello, it does not depend on the load generator keeping up");
+        notes.add("cpuMillisPerRequest: the server's CPU time / its 2xx answers, leaving out the JIT compiler threads' (a one-off cost of warming up,"
+                + " where /proc shows threads); unlike req/s on hello, it does not depend on the load generator keeping up");
+        if (mode.name().equals("quick")) notes.add("hello: " + QUICK_HELLO_RUNS + " turns, not " + mode.runs() + ": its verdict reads CPU per request, which needs them");
         return new BenchReport.Methodology(mode.name(), mode.warmups(), mode.maxWarmups(),
                 "at least warmups, at most maxWarmups: another while the last warm-up was over 10% faster than the one before",
                 mode.warmupSeconds(), mode.runs(), mode.runSeconds(), mode.ioRunSeconds(), mode.warmGroupOnce(),

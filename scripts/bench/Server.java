@@ -229,6 +229,26 @@ final class Server {
         }
     }
 
+    /**
+     * CPU seconds so far of each of its JIT compiler threads ("C1 CompilerThre", "C2 CompilerThre"),
+     * by thread id; empty where /proc does not show threads, or for a server not a JVM.
+     */
+    java.util.Map<Long, Double> compilerCpu() {
+        java.util.Map<Long, Double> jit = new java.util.HashMap<>();
+        if (inspect == null) return jit;
+        for (Inspect.ThreadCpu t : inspect.threadCpu()) {
+            if (t.name().matches("C[12] CompilerThre.*")) jit.put(t.tid(), t.cpu().toNanos() / 1e9);
+        }
+        return jit;
+    }
+
+    /** How much the threads of {@code after} used since {@code before} (a thread new since: all of it). */
+    static double grown(java.util.Map<Long, Double> before, java.util.Map<Long, Double> after) {
+        double sum = 0;
+        for (var e : after.entrySet()) sum += Math.max(0, e.getValue() - before.getOrDefault(e.getKey(), 0.0));
+        return sum;
+    }
+
     /** Heap in use after a full GC, or NaN when the server is not a JVM we can attach to. */
     double heapAfterGc() {
         if (inspect == null) return Double.NaN;

@@ -229,4 +229,17 @@ class VerdictTests {
         }
         assertNull(Options.parse(new String[] {"03"}).learner());
     }
+    @Test
+    @DisplayName("quick mode runs 5 turns on hello (its verdict reads CPU per request) and 3 elsewhere; the JIT compilers' CPU during a run is left out")
+    void helloTurnsAndJit() {
+        Plan.Mode quick = Plan.MODES.get("quick");
+        assertEquals(5, quick.runsFor(HELLO));
+        assertEquals(3, quick.runsFor(BenchTests.IO));
+        assertEquals(2, Plan.MODES.get("smoke").runsFor(HELLO));
+        assertTrue(quick.steady(Plan.pick("io-2000").get(0)));
+        assertFalse(quick.steady(HELLO));
+        assertFalse(Plan.MODES.get("thorough").steady(Plan.pick("io-2000").get(0)));
+        // a compiler thread that grew by 0.2 s, one new since (0.1 s), one gone (not counted)
+        assertEquals(0.3, Server.grown(java.util.Map.of(1L, 1.0, 2L, 5.0), java.util.Map.of(1L, 1.2, 3L, 0.1)), 1e-9);
+    }
 }
