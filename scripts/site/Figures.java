@@ -71,12 +71,6 @@ class Figures {
             "ioRunSeconds", "sampleMillis", "pid", "steps", "base", "peak", "cycles", "cycle", "windowSeconds",
             "peakSeconds", "recoveredWithinPercent", "minutes", "growthPercent", "rate", "maxErrorPercent", "maxP99Ms",
             "confidence", "turns", "exit", "asked", "seconds", "atSeconds", "legs", "legMillis", "pool", "waitMillis");
-    /**
-     * Pages whose literal figures are still reported but do not yet fail the build: being edited
-     * by others when the check came (issue 28). Remove a page once it reads its figures by reference.
-     */
-    static final Set<String> PENDING = Set.of("site/content/chapters/03-reactor.adoc",
-            "site/content/protocol.adoc", "site/content/guide/instructor.adoc");
     static final Set<String> UNITS = Set.of("us", "ms", "s", "kib", "mib", "gib", "pct");
     static final Set<String> OPS = Set.of("over", "minus", "plus", "times");
     static final String PRECISION = "int|d[0-3]|sig[23]|raw";
@@ -118,9 +112,7 @@ class Figures {
                     }
                 }
             }
-            List<String> literals = Literals.find(where, lines, figures);
-            if (PENDING.contains(where)) literals.forEach(l -> System.err.println("figures: (not yet enforced) " + l));
-            else problems.addAll(literals);
+            problems.addAll(Literals.find(where, lines, figures));
         }
         StringBuilder out = new StringBuilder("""
                 // Written by scripts/site/Figures.java from the committed runs (site/static/bench/*.json)
