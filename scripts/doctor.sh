@@ -82,7 +82,7 @@ check_asciidoctor() {
 check_go_tool() {
   local name="$1" purpose="$2" fix="$2: $3" var
   command -v go >/dev/null 2>&1 && fix="not built yet: scripts/setup.sh builds it with Go (${purpose} only)"
-  var="${name^^}"
+  var="$(printf '%s' "${name}" | tr '[:lower:]' '[:upper:]')" # tr, not bash 4's case change: macOS ships bash 3.2
   if "find_${name}"; then
     ok "${name}" "at ${!var}"
   else

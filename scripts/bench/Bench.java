@@ -5,7 +5,7 @@
 //SOURCES MachineFacts.java Cpus.java Ramp.java Spike.java Soak.java BenchReport.java Report.java Verdict.java Stats.java
 //SOURCES Bombardier.java Progress.java Framework.java OpenLoop.java Vegeta.java
 //SOURCES ../lib/Jackson.java ../lib/Chapters.java ../lib/Results.java ../lib/Target.java
-//SOURCES ../lib/Inspect.java ../lib/Unavailable.java
+//SOURCES ../lib/Inspect.java ../lib/InspectAgent.java ../lib/Unavailable.java
 
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;

@@ -35,7 +35,7 @@ class Ch04Checks {
     void spread() throws Exception {
         Inspect inspect = Target.get().inspect();
         List<Inspect.ThreadCpu> before = inspect.threadCpu();
-        org.junit.jupiter.api.Assumptions.assumeFalse(before.isEmpty(), "this check reads per-thread CPU time from /proc (Linux only)");
+        org.junit.jupiter.api.Assumptions.assumeFalse(before.isEmpty(), "this check reads the server's CPU time per thread: Linux's /proc for any server, or a JVM's own account (pass --pid for a server given with --url)");
         List<Future<Integer>> done = new ArrayList<>();
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < 4; i++) {

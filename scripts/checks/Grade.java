@@ -3,7 +3,7 @@
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-//SOURCES ../lib/Jackson.java ../lib/Results.java ../lib/Target.java ../lib/Inspect.java ../lib/Unavailable.java ../lib/Chapters.java
+//SOURCES ../lib/Jackson.java ../lib/Results.java ../lib/Target.java ../lib/Inspect.java ../lib/InspectAgent.java ../lib/Unavailable.java ../lib/Chapters.java
 //SOURCES CheckReport.java Client.java Clients.java Elapsed.java Check.java Alive.java Runner.java
 //SOURCES ProtocolChecks.java Ch01Checks.java Ch02Checks.java Ch03Checks.java Ch04Checks.java Ch05Checks.java Ch06Checks.java
 //SOURCES Ch08Checks.java Backend.java Tips.java

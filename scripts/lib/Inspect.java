@@ -13,7 +13,11 @@ import jdk.jfr.consumer.RecordingFile;
 
 /**
  * Looks inside the running server process: its threads (a JSON thread dump, virtual threads
- * included), its open file descriptors, its CPU time, and JFR events. Uses the JDK's own jcmd.
+ * included), its open file descriptors, its CPU time, and JFR events. For a JVM it asks the JVM
+ * (the JDK's jcmd, and the attach API), which works on every OS; Linux's /proc is read where it
+ * is there, and lsof, ps or Windows' PowerShell for a process in another language elsewhere.
+ * {@code COURSE_PORTABLE_INSPECT=1} (or the system property {@code course.inspect=portable})
+ * makes it act as on a machine without /proc: the self-test proves the macOS and Windows paths so.
  */
 final class Inspect {
     /** One thread from a thread dump. */
@@ -31,9 +35,22 @@ final class Inspect {
     }
 
     private final long pid;
+    /** Whether to read Linux's /proc. */
+    private final boolean proc;
 
     Inspect(long pid) {
+        this(pid, procWanted());
+    }
+
+    Inspect(long pid, boolean proc) {
         this.pid = pid;
+        this.proc = proc;
+    }
+
+    /** /proc is read where it is there, unless the portable paths are asked for. */
+    static boolean procWanted() {
+        boolean portable = "1".equals(System.getenv("COURSE_PORTABLE_INSPECT")) || "portable".equals(System.getProperty("course.inspect"));
+        return !portable && Files.isDirectory(Path.of("/proc/self"));
     }
 
     /** Every thread of the server, platform and virtual, from {@code jcmd PID Thread.dump_to_file -format=json}. */
@@ -64,23 +81,83 @@ final class Inspect {
         return threads().stream().filter(t -> !t.virtual()).toList();
     }
 
-    /** Number of open file descriptors (Linux /proc, or lsof elsewhere); empty if unknown. */
+    /**
+     * Number of open file descriptors: Linux /proc; a JVM's own count (its
+     * UnixOperatingSystemMXBean, read by {@link InspectAgent}); lsof; or, on Windows, the
+     * process's handles, sockets among them. Empty if unknown.
+     */
     OptionalInt openFiles() {
         Path fds = Path.of("/proc", String.valueOf(pid), "fd");
-        if (Files.isDirectory(fds)) {
+        if (proc && Files.isDirectory(fds)) {
             try (var list = Files.list(fds)) {
                 return OptionalInt.of((int) list.count());
             } catch (IOException e) {
                 return OptionalInt.empty();
             }
         }
-        try {
-            Process p = new ProcessBuilder("lsof", "-p", String.valueOf(pid)).redirectErrorStream(true).start();
-            long lines = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().count();
-            return p.waitFor() == 0 ? OptionalInt.of((int) Math.max(0, lines - 1)) : OptionalInt.empty();
-        } catch (IOException | InterruptedException e) {
-            return OptionalInt.empty();
+        if (Boolean.TRUE.equals(javaProcess())) {
+            String counted = agentProperty(InspectAgent.OPEN_FILES);
+            if (counted != null) return OptionalInt.of(Integer.parseInt(counted));
         }
+        if (WINDOWS) {
+            String handles = output("powershell", "-NoProfile", "-Command", "(Get-Process -Id " + pid + ").HandleCount");
+            return handles != null && handles.matches("\\d+") ? OptionalInt.of(Integer.parseInt(handles)) : OptionalInt.empty();
+        }
+        String listed = output("lsof", "-p", String.valueOf(pid));
+        return listed == null ? OptionalInt.empty() : OptionalInt.of((int) Math.max(0, listed.lines().count() - 1));
+    }
+
+    static final boolean WINDOWS = System.getProperty("os.name", "").startsWith("Windows");
+
+    /** What {@code command} printed, stripped, when it ran and exited 0; null otherwise (not installed, say). */
+    private static String output(String... command) {
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            return p.waitFor() == 0 ? out : null;
+        } catch (IOException | InterruptedException e) {
+            return null;
+        }
+    }
+
+    /**
+     * A property {@link InspectAgent} publishes in the server's JVM: attaches, loads the agent
+     * (it counts, and returns), reads the JVM's system properties and detaches. Null when the
+     * JVM cannot be attached to, or has no such count (Windows).
+     */
+    private String agentProperty(String name) {
+        try {
+            com.sun.tools.attach.VirtualMachine vm = com.sun.tools.attach.VirtualMachine.attach(String.valueOf(pid));
+            try {
+                vm.loadAgent(agentJar().toString());
+                return vm.getSystemProperties().getProperty(name);
+            } finally {
+                vm.detach();
+            }
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    private static Path agentJar;
+
+    /** A jar of {@link InspectAgent} alone, made once per run from this program's own class, deleted on exit. */
+    private static synchronized Path agentJar() throws IOException {
+        if (agentJar != null) return agentJar;
+        Path jar = Files.createTempFile("inspect-agent-", ".jar");
+        jar.toFile().deleteOnExit();
+        java.util.jar.Manifest manifest = new java.util.jar.Manifest();
+        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().putValue("Agent-Class", InspectAgent.class.getName());
+        try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar), manifest);
+             var in = InspectAgent.class.getResourceAsStream(InspectAgent.class.getSimpleName() + ".class")) {
+            if (in == null) throw new IOException("cannot find InspectAgent.class beside the grader");
+            out.putNextEntry(new java.util.jar.JarEntry(InspectAgent.class.getName().replace('.', '/') + ".class"));
+            in.transferTo(out);
+            out.closeEntry();
+        }
+        agentJar = jar;
+        return jar;
     }
 
     /** CPU time the whole process has used so far (user + system, all threads). */
@@ -89,11 +166,18 @@ final class Inspect {
                 .orElseThrow(() -> new IllegalStateException("cannot read the CPU time of process " + pid));
     }
 
-    /** Resident memory of the process in bytes (Linux /proc, else ps), heap, stacks and direct buffers alike; empty if unknown. */
+    /**
+     * Resident memory of the process in bytes (Linux /proc, else ps, else Windows' working set),
+     * heap, stacks and direct buffers alike; empty if unknown.
+     */
     OptionalLong residentBytes() {
         Path status = Path.of("/proc", String.valueOf(pid), "status");
+        if (!proc && WINDOWS) {
+            String set = output("powershell", "-NoProfile", "-Command", "(Get-Process -Id " + pid + ").WorkingSet64");
+            return set != null && set.matches("\\d+") ? OptionalLong.of(Long.parseLong(set)) : OptionalLong.empty();
+        }
         try {
-            if (Files.isReadable(status)) {
+            if (proc && Files.isReadable(status)) {
                 for (String line : Files.readAllLines(status)) {
                     if (line.startsWith("VmRSS:")) return OptionalLong.of(Long.parseLong(line.replaceAll("\\D", "")) * 1024);
                 }
@@ -138,17 +222,25 @@ final class Inspect {
         return total;
     }
 
-    /** One OS thread's CPU time so far, from /proc/PID/task/TID. */
+    /** One OS thread's CPU time so far: {@code tid} the OS's id of the thread. */
     record ThreadCpu(long tid, String name, Duration cpu) {}
 
     /**
-     * CPU time per OS thread (Linux /proc: {@code schedstat} in nanoseconds, or {@code stat} in
-     * clock ticks of 10 ms); empty where there is no /proc. Works for any process, not only a JVM.
+     * CPU time per OS thread: Linux /proc ({@code schedstat} in nanoseconds, or {@code stat} in
+     * clock ticks of 10 ms), for any process; elsewhere, for a JVM, its own account
+     * ({@code jcmd Thread.print}: each thread's {@code cpu=} and native id). Empty if unknown.
      */
     List<ThreadCpu> threadCpu() {
         List<ThreadCpu> all = new ArrayList<>();
         Path tasks = Path.of("/proc", String.valueOf(pid), "task");
-        if (!Files.isDirectory(tasks)) return all;
+        if (!proc || !Files.isDirectory(tasks)) {
+            if (!Boolean.TRUE.equals(javaProcess())) return all;
+            try {
+                return threadCpu(jcmdOutput("Thread.print"));
+            } catch (IOException | Unavailable e) {
+                return all;
+            }
+        }
         try (var list = Files.list(tasks)) {
             for (Path task : list.toList()) {
                 try {
@@ -173,11 +265,38 @@ final class Inspect {
         return all;
     }
 
-    /** Number of OS threads of the process (Linux /proc, else ps -M); empty if unknown. Virtual threads are not OS threads. */
+    private static final java.util.regex.Pattern PRINTED_THREAD = java.util.regex.Pattern.compile(
+            "(?m)^\"(.*)\" .*?\\bcpu=([0-9.]+)(ms|s)\\b.*?\\bnid=(0x[0-9a-fA-F]+|\\d+)");
+
+    /** Each thread of a {@code jcmd Thread.print} (platform threads, the JVM's own among them) with its CPU time. */
+    static List<ThreadCpu> threadCpu(String printed) {
+        List<ThreadCpu> all = new ArrayList<>();
+        java.util.regex.Matcher m = PRINTED_THREAD.matcher(printed);
+        while (m.find()) {
+            double amount = Double.parseDouble(m.group(2));
+            long nanos = (long) (amount * (m.group(3).equals("s") ? 1e9 : 1e6));
+            String nid = m.group(4);
+            long tid = nid.startsWith("0x") ? Long.parseLong(nid.substring(2), 16) : Long.parseLong(nid);
+            all.add(new ThreadCpu(tid, m.group(1), Duration.ofNanos(nanos)));
+        }
+        return all;
+    }
+
+    /**
+     * Number of OS threads of the process (Linux /proc; a JVM's threads in {@code jcmd
+     * Thread.print}; ps -M); empty if unknown. Virtual threads are not OS threads.
+     */
     OptionalInt osThreads() {
         Path status = Path.of("/proc", String.valueOf(pid), "status");
+        if ((!proc || !Files.isReadable(status)) && Boolean.TRUE.equals(javaProcess())) {
+            try {
+                return OptionalInt.of(threadCpu(jcmdOutput("Thread.print")).size());
+            } catch (IOException | Unavailable e) {
+                return OptionalInt.empty();
+            }
+        }
         try {
-            if (Files.isReadable(status)) {
+            if (proc && Files.isReadable(status)) {
                 for (String line : Files.readAllLines(status)) {
                     if (line.startsWith("Threads:")) return OptionalInt.of(Integer.parseInt(line.substring(8).strip()));
                 }
@@ -191,9 +310,13 @@ final class Inspect {
         }
     }
 
-    /** The process's soft limit on open files (Linux /proc/PID/limits); empty if unknown or unlimited. */
+    /** The process's soft limit on open files (Linux /proc/PID/limits, or a JVM's own count); empty if unknown or unlimited. */
     OptionalLong maxOpenFiles() {
         Path limits = Path.of("/proc", String.valueOf(pid), "limits");
+        if (!proc || !Files.isReadable(limits)) {
+            String max = Boolean.TRUE.equals(javaProcess()) ? agentProperty(InspectAgent.MAX_OPEN_FILES) : null;
+            return max != null && max.matches("\\d+") ? OptionalLong.of(Long.parseLong(max)) : OptionalLong.empty();
+        }
         try {
             for (String line : Files.readAllLines(limits)) {
                 if (line.startsWith("Max open files")) {
@@ -276,7 +399,7 @@ final class Inspect {
      */
     private Boolean javaProcess() {
         Path maps = Path.of("/proc", String.valueOf(pid), "maps");
-        if (Files.isReadable(maps)) {
+        if (proc && Files.isReadable(maps)) {
             try (var lines = Files.lines(maps, StandardCharsets.ISO_8859_1)) {
                 return lines.anyMatch(l -> l.contains("/libjvm."));
             } catch (IOException | java.io.UncheckedIOException e) {

@@ -158,4 +158,44 @@ class CourseFilesTests {
         }
         assertEquals(List.of(), found, "statements found wrong before");
     }
+
+    /** What bash 3.2 (macOS's /bin/bash) cannot run, and GNU-only flags; each with what to write instead. */
+    static final Map<java.util.regex.Pattern, String> NOT_PORTABLE = Map.ofEntries(
+            Map.entry(java.util.regex.Pattern.compile("\\$\\{[A-Za-z_][A-Za-z_0-9]*(\\^\\^|,,|\\^|,)\\}"), "case changes in ${x^^} or ${x,,} (bash 4): use tr"),
+            Map.entry(java.util.regex.Pattern.compile("\\b(declare|local|typeset) -[a-zA-Z]*[An]"), "associative arrays and namerefs (bash 4)"),
+            Map.entry(java.util.regex.Pattern.compile("\\b(mapfile|readarray)\\b"), "mapfile/readarray (bash 4): a while read loop"),
+            Map.entry(java.util.regex.Pattern.compile("\\|&|&>>"), "|& and &>> (bash 4): 2>&1 |, >> f 2>&1"),
+            Map.entry(java.util.regex.Pattern.compile("\\[\\[ -v "), "[[ -v (bash 4.2): ${x+set}"),
+            Map.entry(java.util.regex.Pattern.compile("\\[-[0-9]+\\]}"), "negative array indices (bash 4.3)"),
+            Map.entry(java.util.regex.Pattern.compile("\\bwait -n\\b"), "wait -n (bash 4.3)"),
+            Map.entry(java.util.regex.Pattern.compile("(^|[;&|(!]\\s*|\\$\\(\\s*)timeout "), "timeout (GNU coreutils; not on macOS)"),
+            Map.entry(java.util.regex.Pattern.compile("\\bsed -i( |$)"), "sed -i without a suffix (BSD sed takes the next word as one)"),
+            Map.entry(java.util.regex.Pattern.compile("\\breadlink -f\\b"), "readlink -f (GNU)"),
+            Map.entry(java.util.regex.Pattern.compile("\\bdate \\+%N|%N"), "date +%N (GNU)"),
+            Map.entry(java.util.regex.Pattern.compile("\\bstat -c\\b"), "stat -c (GNU; BSD stat takes -f)"),
+            Map.entry(java.util.regex.Pattern.compile("\\bgrep -[a-zA-Z]*P"), "grep -P (GNU)"));
+
+    @Test
+    @DisplayName("the learner's scripts run on macOS's bash 3.2 and BSD tools: no bash 4 syntax, no GNU-only flag without a fallback on its line")
+    void portableShell() throws IOException {
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> scripts = Files.list(ROOT.resolve("scripts"))) {
+            for (Path script : scripts.filter(p -> p.toString().endsWith(".sh")).sorted().toList()) {
+                if (script.getFileName().toString().equals("test.sh")) continue; // the self-test runs on CI's Linux only
+                List<String> lines = Files.readAllLines(script);
+                for (int i = 0; i < lines.size(); i++) {
+                    String line = lines.get(i).strip();
+                    if (line.startsWith("#")) continue;
+                    for (var rule : NOT_PORTABLE.entrySet()) {
+                        boolean gnu = rule.getValue().contains("GNU") || rule.getValue().contains("BSD");
+                        if (rule.getKey().matcher(line).find() && !(gnu && line.contains("||"))) {
+                            found.add(ROOT.relativize(script) + ":" + (i + 1) + ": " + rule.getValue() + ": " + line);
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(found.isEmpty(), String.join("\n", found));
+        assertTrue(NOT_PORTABLE.keySet().stream().anyMatch(p -> p.matcher("var=\"${name^^}\"").find()), "the lint must see ${name^^}");
+    }
 }

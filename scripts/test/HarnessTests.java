@@ -110,6 +110,37 @@ class HarnessTests {
     }
 
     @Test
+    @DisplayName("inspect, portable (as on macOS or Windows, no /proc): the JVM counts its own files, threads and per-thread CPU time")
+    void portable() throws Exception {
+        Inspect portable = new Inspect(server.pid(), false);
+        int before = portable.openFiles().orElseThrow();
+        try (Client c = Client.connect()) {
+            c.send(Client.request("GET", "/")).read();
+            assertEquals(before + 1, portable.openFiles().orElseThrow(), "open files, counted by the JVM, with one connection more");
+        }
+        assertTrue(portable.maxOpenFiles().orElseThrow() > 0);
+        Client.get("/cpu?ms=200");
+        Inspect.ThreadCpu main = portable.threadCpu().stream().filter(t -> t.name().equals("main")).findFirst().orElseThrow();
+        assertTrue(main.cpu().toMillis() >= 150, "main's CPU time after /cpu?ms=200, from jcmd Thread.print: " + main);
+        int threads = portable.osThreads().orElseThrow();
+        int counted = server.inspect().osThreads().orElseThrow();
+        assertTrue(Math.abs(threads - counted) <= 3, "threads from jcmd " + threads + ", from /proc " + counted);
+        assertTrue(portable.residentBytes().orElseThrow() > 1 << 20);
+    }
+
+    @Test
+    @DisplayName("inspect: a jcmd Thread.print line gives a thread's name, native id and CPU time")
+    void printedThreads() {
+        List<Inspect.ThreadCpu> threads = Inspect.threadCpu("""
+                "main" #3 [10668] prio=5 os_prio=0 cpu=408.45ms elapsed=3.41s tid=0x00007f28e402aa70 nid=10668 waiting on condition  [0x0]
+                   java.lang.Thread.State: TIMED_WAITING (sleeping)
+                "VM Thread" os_prio=0 cpu=1.5s elapsed=3.40s tid=0x00007f28e40a8e40 nid=0x29a7 runnable
+                """);
+        assertEquals(List.of(new Inspect.ThreadCpu(10668, "main", Duration.ofNanos(408_450_000)),
+                new Inspect.ThreadCpu(0x29a7, "VM Thread", Duration.ofMillis(1500))), threads);
+    }
+
+    @Test
     @DisplayName("inspect: CPU time grows by about the burned time")
     void cpu() throws Exception {
         Client.get("/cpu?ms=10");

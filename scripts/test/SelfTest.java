@@ -64,6 +64,9 @@ class SelfTest {
             section("Chapter " + chapter.number() + ": the solution passes every check");
             expect(graded.grading("solution", null), chapter, "solution", Set.of(), null);
 
+            section("Chapter " + chapter.number() + ": the solution passes every check with the portable inspection (as on macOS or Windows: no /proc), none skipped");
+            portable(graded.grading("solution", null), chapter);
+
             section("Chapter " + chapter.number() + ": the untouched exercise fails what its TODOs are about");
             Path exercise = new Grade(graded.grading("exercise", null)).serverFile(chapter);
             Set<String> tags = new TreeSet<>();
@@ -191,6 +194,26 @@ class SelfTest {
                         : caught ? " is caught by " + named : " fails exactly " + expected)
                 + " [" + seconds + " s]", ok,
                 report.error() != null ? report.error() : "failing: " + actual + (silent.isEmpty() ? "" : "; passed without a note: " + silent));
+    }
+
+    /**
+     * Grades with the inspection that a machine without /proc gets (Inspect's portable paths: the
+     * JVM's own counts, jcmd, lsof, ps): every check must run, and pass.
+     */
+    static void portable(Grade.Options options, Chapters.Chapter chapter) throws IOException {
+        System.setProperty("course.inspect", "portable");
+        try {
+            Grade grade = new Grade(options);
+            long start = System.nanoTime();
+            CheckReport report = grade.grade(chapter);
+            long seconds = Math.round((System.nanoTime() - start) / 1e9);
+            List<String> notClean = report.checks().stream().filter(c -> !"pass".equals(c.status()))
+                    .map(c -> c.id() + " " + c.status() + (c.message() == null ? "" : ": " + c.message())).toList();
+            record(chapter.number() + " solution passes every check, none skipped, with the portable inspection [" + seconds + " s]",
+                    report.error() == null && notClean.isEmpty(), report.error() != null ? report.error() : String.join("; ", notClean));
+        } finally {
+            System.clearProperty("course.inspect");
+        }
     }
 
     static void record(String name, boolean ok, String detail) {
