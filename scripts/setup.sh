@@ -100,6 +100,11 @@ find_tool() {
 }
 
 find_jbang() {
+  # A JBang that setup.sh installed from an older scripts/tools/jbang/pom.xml is installed again.
+  if [[ -x "${TOOLS}/bin/jbang" ]] && ! cmp -s "${ROOT}/scripts/tools/jbang/pom.xml" "${TOOLS}/jbang/pom.xml"; then
+    JBANG="$(command -v jbang 2>/dev/null)" && [[ "${JBANG}" != "${TOOLS}/bin/jbang" ]]
+    return
+  fi
   find_tool jbang JBANG
 }
 
@@ -109,12 +114,14 @@ install_jbang() {
     return 2
   fi
   setup_say "installing JBang ${JBANG_VERSION} from Maven Central into ${TOOLS} (once)"
+  rm -rf "${TOOLS}/jbang/lib"
   mkdir -p "${TOOLS}/bin" "${TOOLS}/jbang"
   if ! mvn -q -f "${ROOT}/scripts/tools/jbang/pom.xml" dependency:copy-dependencies \
        -DoutputDirectory="${TOOLS}/jbang/lib" >"${TOOLS}/jbang/install.log" 2>&1; then
     echo "setup: could not fetch JBang from Maven Central (see ${TOOLS}/jbang/install.log): install JBang by hand, https://www.jbang.dev/download/" >&2
     return 2
   fi
+  cp "${ROOT}/scripts/tools/jbang/pom.xml" "${TOOLS}/jbang/pom.xml"
   cat >"${TOOLS}/bin/jbang" <<'WRAPPER'
 #!/usr/bin/env bash
 # JBang, installed by scripts/setup.sh from Maven Central. Like the official launcher: JBang

@@ -4,6 +4,7 @@
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES ../lib/Jackson.java ../lib/Results.java ../lib/Target.java ../lib/Inspect.java ../lib/InspectAgent.java ../lib/Unavailable.java ../lib/Chapters.java
+//SOURCES ../lib/Root.java ../lib/Tools.java
 //SOURCES CheckReport.java Client.java Clients.java Elapsed.java Check.java Alive.java Runner.java
 //SOURCES ProtocolChecks.java Ch01Checks.java Ch02Checks.java Ch03Checks.java Ch04Checks.java Ch05Checks.java Ch06Checks.java
 //SOURCES Ch08Checks.java Backend.java Tips.java
@@ -89,6 +90,7 @@ final class Grade {
     }
 
     public static void main(String[] args) throws Exception {
+        args = Root.withRoot(args); // jbang check 03, from any folder of the course
         Path root = Path.of(".").toAbsolutePath().normalize();
         String jbang = JBANG;
         String which = "exercise";
@@ -176,7 +178,8 @@ final class Grade {
                 Path log = options.root().resolve(".results/logs/" + chapter.number() + "-" + options.which() + ".log");
                 Files.createDirectories(log.getParent());
                 Files.deleteIfExists(log);
-                List<String> command = new ArrayList<>(List.of(options.jbang(), server.toString(), "--port", "0"));
+                List<String> command = new ArrayList<>(Tools.jbang(options.root(), options.jbang()));
+                command.addAll(List.of(server.toString(), "--port", "0"));
                 command.addAll(args);
                 target = Target.start(command, log, Duration.ofSeconds(180));
             }

@@ -1,0 +1,43 @@
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Where the course is: the folder holding site/data/course.json, found by walking up from the
+ * current folder, so that {@code jbang check 03} works from the repository root and any folder
+ * inside it (as JBang finds the root's jbang-catalog.json the same way).
+ */
+final class Root {
+    private Root() {}
+
+    /** The chapter registry, relative to the root. */
+    static final Path REGISTRY = Path.of("site", "data", "course.json");
+
+    /** The course's root above {@code from} (or {@code from} itself), or null when there is none. */
+    static Path above(Path from) {
+        for (Path dir = from.toAbsolutePath().normalize(); dir != null; dir = dir.getParent()) {
+            if (Files.isRegularFile(dir.resolve(REGISTRY))) return dir;
+        }
+        return null;
+    }
+
+    /** The course's root above the current folder, or an exit 2 that says where to run from. */
+    static Path find() {
+        Path root = above(Path.of(""));
+        if (root == null) {
+            System.err.println("run this from the course's folder (the one with site/data/course.json) or a folder inside it, not from "
+                    + Path.of("").toAbsolutePath());
+            System.exit(2);
+        }
+        return root;
+    }
+
+    /** {@code args} with {@code --root ROOT} added when they name no root ({@code --root} is the shell wrappers' option). */
+    static String[] withRoot(String[] args) {
+        if (List.of(args).contains("--root") || List.of(args).contains("-h") || List.of(args).contains("--help")) return args;
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--root", find().toString()));
+        return all.toArray(String[]::new);
+    }
+}
