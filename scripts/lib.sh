@@ -8,7 +8,6 @@
 #
 # Functions:
 #   java_wrapper_setup NARGS      usage when called with no arguments, else Java 25 and JBang, or exit 2
-#   parse_args "--opt ..." ARG... one word into ARG_WORD and each --opt VALUE into OPT_opt, or usage and exit
 #   run_and_wait CMD ARG...       runs CMD so that Ctrl-C and every exit stop it; exits with its status
 
 # shellcheck source=scripts/setup.sh
@@ -47,32 +46,4 @@ run_and_wait() {
   wait "${background_pid}" || status=$?
   background_pid=""
   exit "${status}"
-}
-
-# Parses a wrapper's arguments: at most one word (ARG_WORD) and the options named in $1, each
-# with a value ("--out --to --code" sets OPT_out, OPT_to, OPT_code; unset ones stay empty).
-# Calls the script's own usage: on -h/--help it prints it and exits 0; on anything else
-# unexpected, exits 2.
-ARG_WORD=""
-# The options the wrappers take, set by parse_args (declared here for the reader, and shellcheck).
-# shellcheck disable=SC2034
-OPT_out="" OPT_to="" OPT_code="" OPT_host="" OPT_port="" OPT_dir=""
-parse_args() {
-  local allowed=" $1 " name
-  shift
-  ARG_WORD=""
-  for name in ${allowed}; do printf -v "OPT_${name#--}" '%s' ""; done
-  while [[ $# -gt 0 ]]; do
-    case "$1" in
-      -h|--help) usage; exit 0 ;;
-      -*)
-        if [[ "${allowed}" != *" $1 "* || $# -lt 2 ]]; then usage >&2; exit 2; fi
-        printf -v "OPT_${1#--}" '%s' "$2"
-        shift ;;
-      *)
-        if [[ -n "${ARG_WORD}" ]]; then usage >&2; exit 2; fi
-        ARG_WORD="$1" ;;
-    esac
-    shift
-  done
 }

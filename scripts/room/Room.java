@@ -69,7 +69,7 @@ class Room {
         List<CheckReport> checks = readAll(root.resolve(".results/checks"), CheckReport.class);
         List<BenchReport> bench = readAll(root.resolve(".results/bench"), BenchReport.class);
         if (checks.isEmpty() && bench.isEmpty()) {
-            fail(1, "nothing to hand in yet: grade your own server first (scripts/check.sh 01), or race it (scripts/bench.sh 01); "
+            fail(1, "nothing to hand in yet: grade your own server first (jbang check 01, or scripts/check.sh 01), or race it (jbang bench 01); "
                     + "grading the reference (check.sh --solution) or another file (--file) is not handed in");
         }
         return new Handin(SCHEMA, name, Instant.now().toString(), checks, bench);
@@ -109,7 +109,7 @@ class Room {
             answer = client.send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             fail(1, "could not reach the room at " + url + " (" + e.getMessage() + "): check the address, and that this laptop is on the room's network; "
-                    + "or hand in a file: scripts/handin.sh " + name);
+                    + "or hand in a file: jbang handin " + name + " (or scripts/handin.sh " + name + ")");
             return;
         }
         if (answer.statusCode() != 200) fail(1, "the room refused the hand-in (" + answer.statusCode() + "): " + answer.body().strip());

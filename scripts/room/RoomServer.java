@@ -56,7 +56,7 @@ final class RoomServer {
         List<String> addresses = host.equals("0.0.0.0") ? addresses() : List.of(host);
         for (String address : addresses) {
             System.out.println("room: learners run: scripts/handin.sh NAME --to http://" + address + ":" + bound + "/"
-                    + (code == null ? "" : " --code " + code));
+                    + (code == null ? "" : " --code " + code) + "   (or: jbang handin NAME --to ... with the same options)");
         }
         if (host.startsWith("127.") || host.equals("localhost") || host.equals("::1")) {
             System.out.println("room: only this machine can reach it; to open it to the room, start with --host 0.0.0.0"
