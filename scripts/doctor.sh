@@ -4,7 +4,7 @@
 # missing, plus the limits that matter for load tests. Installs nothing.
 #
 # Usage: scripts/doctor.sh
-# The checks are Java (scripts/doctor/Doctor.java, also `jbang doctor`); this script only says
+# The checks are Java (scripts/tools/Doctor.java, also `jbang doctor`); this script only says
 # how to get Java 25 and JBang when they are missing, since the Java needs both to run.
 # Exit status: 0 ready for the workshop, 2 something the workshop needs is missing.
 
@@ -70,7 +70,7 @@ main() {
   esac
   if find_java && find_jbang; then
     export JAVA_HOME
-    exec "${JBANG}" "${ROOT}/scripts/doctor/Doctor.java" --root "${ROOT}"
+    exec "${JBANG}" "${ROOT}/scripts/tools/Doctor.java" --root "${ROOT}"
   fi
   check_java
   check_jbang

@@ -5,7 +5,7 @@
 //SOURCES MachineFacts.java Cpus.java Ramp.java Spike.java Soak.java BenchReport.java Report.java Verdict.java Stats.java
 //SOURCES Bombardier.java Progress.java Framework.java OpenLoop.java Vegeta.java
 //SOURCES ../lib/Jackson.java ../lib/Chapters.java ../lib/Results.java ../lib/Target.java
-//SOURCES ../lib/Inspect.java ../lib/InspectAgent.java ../lib/Unavailable.java
+//SOURCES ../lib/Inspect.java ../lib/InspectAgent.java ../lib/Unavailable.java ../lib/Root.java ../lib/Tools.java
 
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -29,6 +29,10 @@ class Bench {
     static final PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
 
     public static void main(String[] args) throws Exception {
+        args = Root.withRoot(args); // jbang bench 03, from any folder of the course: find it, and the tools
+        args = Tools.withTool(args, "--bombardier", "bombardier");
+        if (List.of(args).contains("--open-loop")) args = Tools.withTool(args, "--vegeta", "vegeta");
+        if (Tools.onPath("taskset").isEmpty() && !List.of(args).contains("--help")) System.err.println("bench: " + Tools.install("taskset"));
         Options given = Options.parse(args);
         Map<String, Chapters.Chapter> chapters = null;
         try {

@@ -147,7 +147,8 @@ final class Server {
 
     /** Starts the file with JBang on a free port, unpinned, its output in .results/logs/bench-ID.log. */
     private void launch(Options o) {
-        List<String> command = new ArrayList<>(List.of(o.jbang(), file.toString(), "--port", "0"));
+        List<String> command = new ArrayList<>(Tools.jbang(o.root(), o.jbang()));
+        command.addAll(List.of(file.toString(), "--port", "0"));
         command.addAll(Plan.dbOptions());
         for (String a : args) command.add(backendUrl == null ? a : a.replace(BACKEND, backendUrl));
         Path log = o.root().resolve(".results/logs/bench-" + id + ".log");
@@ -207,7 +208,8 @@ final class Server {
      * racing a server that is already running.
      */
     static Target startBackend(Options o) {
-        List<String> command = new ArrayList<>(List.of(o.jbang(), o.root().resolve("scripts/checks/Backend.java").toString(),
+        List<String> command = new ArrayList<>(Tools.jbang(o.root(), o.jbang()));
+        command.addAll(List.of(o.root().resolve(Path.of("scripts", "checks", "Backend.java")).toString(),
                 "--port", o.url() == null ? "0" : "8081"));
         try {
             Target backend = Target.start(command, o.root().resolve(".results/logs/bench-backend.log"), Duration.ofSeconds(180));
