@@ -19,7 +19,9 @@
 #    whose verdict must be "the same" on hello, io-1000 and cpu, and a quick race of a server made
 #    slower on purpose whose verdict on hello must be "slower" (scripts/bench.sh);
 # 4. every JBang script's dependencies are cached and it builds offline (scripts/prefetch.sh);
-# 5. hand-ins and the room summary (scripts/handin.sh, scripts/room.sh) on a fixture room;
+# 5. hand-ins and the room summary (scripts/handin.sh, scripts/room.sh) on a fixture room; then the
+#    catalog's aliases (jbang check, doctor, handin, room, bench) with no shell on PATH, JBang run
+#    by its launcher in Java (scripts/tools/jbang/JBang.java);
 # 6. the site builds with no warnings, and every page shows the code it includes;
 # 7. the built site, served under a sub-path, in Chromium: every page loads cleanly, and every
 #    feature of js/course/ works (scripts/test/browser.mjs; screenshots in .results/screenshots/);
@@ -502,6 +504,82 @@ stop_room() {
   room_pid=""
 }
 
+# The catalog's aliases (jbang-catalog.json) with no shell at all: a PATH holding only java, and
+# JBang run by scripts/tools/jbang/JBang.java (a launcher in Java, which runs JBang's jar and the
+# command it prints) instead of JBang's bash script; each from a different folder of the course.
+step_no_shell() {
+  section "jbang check, doctor, handin, room and bench with no shell on PATH (jbang-catalog.json)"
+  local dir bin out status url log
+  dir="$(mktemp -d)"
+  bin="${dir}/bin"
+  mkdir -p "${bin}" "${dir}/learner/.results" "${dir}/room" "${dir}/live"
+  ln -s "${JAVA_HOME}/bin/java" "${bin}/java"
+  cp -R "${ROOT}/scripts/test/fixtures/room/ada-results/." "${dir}/learner/.results/"
+  if [[ -e "${bin}/bash" || -e "${bin}/sh" ]]; then fail "the shell-less PATH holds a shell"; return; fi
+
+  out="$(cd "${ROOT}/exercises" && no_shell "${bin}" check 01 --solution 2>&1)" && status=0 || status=$?
+  if [[ ${status} -eq 0 && "${out}" == *" 0 failed"* && "${out}" == *"chapter 01 done"* ]]; then
+    pass "jbang check 01 --solution from exercises/, no shell: every check passes"
+  else
+    fail "jbang check 01 --solution with no shell exits ${status}: $(tail -n 3 <<<"${out}" | tr '\n' ' ')"
+  fi
+
+  # Only java on PATH: the doctor must find JBang through the Java launcher, and say Asciidoctor is missing.
+  out="$(cd "${ROOT}/site" && no_shell "${bin}" doctor 2>&1)" && status=0 || status=$?
+  if [[ ${status} -eq 2 && "${out}" =~ ok\ +jbang\ .*JBang\.java && "${out}" =~ missing\ +asciidoctor ]]; then
+    pass "jbang doctor from site/, no shell: finds JBang through the Java launcher, reports Asciidoctor missing, exits 2"
+  else
+    fail "jbang doctor with no shell exits ${status}: $(grep -E 'jbang|asciidoctor' <<<"${out}" | tr '\n' ' ')"
+  fi
+
+  out="$(cd "${ROOT}/scripts" && no_shell "${bin}" handin ada --root "${dir}/learner" --out "${dir}/room" 2>&1)" && status=0 || status=$?
+  if [[ ${status} -eq 0 && -f "${dir}/room/ada.json" ]] \
+     && (cd "${ROOT}/scripts" && no_shell "${bin}" room "${dir}/room" >/dev/null 2>&1) && grep -q '1 learner(s)' "${dir}/room/room.html"; then
+    pass "jbang handin ada and jbang room FOLDER from scripts/, no shell: a hand-in, and its summary"
+  else
+    fail "jbang handin or jbang room FOLDER with no shell (exit ${status}): $(tail -n 2 <<<"${out}" | tr '\n' ' ')"
+  fi
+  log="${dir}/serve.log"
+  no_shell_command "${bin}"
+  # exec: the PID is the launcher's JVM, whose shutdown hook stops the room it started.
+  (cd "${ROOT}" && exec "${no_shell_run[@]}" room serve --port 0 --dir "${dir}/live" --code sesame >"${log}" 2>&1) &
+  room_pid=$!
+  url="$(await_line "${log}" "${room_pid}" 's|^room: learners run: scripts/handin.sh NAME --to \(http://[^ ]*\).*|\1|p' 150)"
+  if [[ -n "${url}" ]] && no_shell "${bin}" handin ada --root "${dir}/learner" --to "${url}" --code sesame >/dev/null 2>&1 \
+     && [[ -f "${dir}/live/ada.json" ]]; then
+    pass "jbang room serve and jbang handin ada --to URL, no shell: the live room keeps the hand-in"
+  else
+    fail "the live room with no shell did not take a hand-in (see ${log})"
+  fi
+  stop_room
+
+  out="$(cd "${ROOT}/scripts" && no_shell "${bin}" bench 03 --smoke --out "${dir}/bench-03.json" 2>&1)" && status=0 || status=$?
+  if [[ ${status} -le 1 ]] && grep -q '"bombardier" *: *"bombardier version' "${dir}/bench-03.json" 2>/dev/null; then
+    pass "jbang bench 03 --smoke from scripts/, no shell: finds Bombardier in .tools/bin and races (exit ${status})"
+  else
+    fail "jbang bench 03 --smoke with no shell exits ${status}: $(tail -n 3 <<<"${out}" | tr '\n' ' ')"
+  fi
+  rm -rf "${dir}"
+}
+
+# Runs a catalog alias as a machine with no shell would: PATH is folder $1 (only java in it) and
+# JBang is the Java launcher; the environment is cleared but for what JBang and the leftover check need.
+no_shell() {
+  no_shell_command "$1"
+  shift
+  "${no_shell_run[@]}" "$@"
+}
+
+# no_shell_run: the command no_shell runs, for PATH folder $1.
+no_shell_run=()
+no_shell_command() {
+  no_shell_run=(env -i HOME="${HOME}" PATH="$1" JAVA_HOME="${JAVA_HOME}" COURSE_TEST_RUN="${COURSE_TEST_RUN}")
+  if [[ -n "${JBANG_DIR:-}" ]]; then no_shell_run+=(JBANG_DIR="${JBANG_DIR}"); fi
+  if [[ -n "${JBANG_REPO:-}" ]]; then no_shell_run+=(JBANG_REPO="${JBANG_REPO}"); fi
+  if [[ -n "${COURSE_TOOLS_DIR:-}" ]]; then no_shell_run+=(COURSE_TOOLS_DIR="${COURSE_TOOLS_DIR}"); fi
+  no_shell_run+=("$1/java" "${ROOT}/scripts/tools/jbang/JBang.java")
+}
+
 step_site() {
   section "The site"
   site_dir="$(mktemp -d)"
@@ -673,6 +751,7 @@ main() {
   step_bench
   step_prefetch
   step_room
+  step_no_shell
   step_site
   step_browser
   step_leftovers
