@@ -150,7 +150,8 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
                    scripts/bench.sh --spring-demo     Spring Boot on Tomcat with 16 and 50 platform threads, and with virtual
                                                       threads, on GET /io?ms=400 at 2000 connections (a well-known demo's shape)
 
-              --quick             2-4 warm-ups of 2 s and 3 runs of 2 s per workload and server (the default; 1.5-3 min a chapter here)
+              --quick             2-4 warm-ups of 2 s and 3 runs of 2 s per workload and server (hello: 5 runs; io: each run two
+                                  loads, of 1 s and 3 s, for the steady rate); the default, about 4 min a chapter here
               --thorough          2-6 warm-ups of 10 s and 5 runs of 10 s (io: 30 s): steadier figures, several times longer
               --smoke             1 s runs, of hello only (or the chapter's own workloads): proves the bench works, measures nothing
               --workloads LIST    some of hello,io,cpu,mixed,db,idle (or io-100, io-1000, io-2000), trip

@@ -37,6 +37,8 @@ class Power {
         try (Stream<Path> s = Files.list(dir)) {
             files = s.filter(p -> p.toString().endsWith(".json")).sorted().toList();
         }
+        Path commands = dir.resolve("commands.txt");
+        String command = Files.isRegularFile(commands) ? String.join("; then ", Files.readAllLines(commands)) : args.length > 2 ? args[2] : null;
         for (Path f : files) {
             String name = f.getFileName().toString();
             int spin = name.startsWith("self-") ? 0 : Integer.parseInt(name.split("-")[1]);
@@ -61,7 +63,7 @@ class Power {
             kinds.add(new Kind(e.getKey() == 0 ? "self" : "spin-" + e.getKey(), e.getKey() == 0 ? "the reference against itself" : "the reference plus a spin of " + e.getKey() + " ns per request",
                     e.getKey(), expected, e.getValue().size(), counts, counts.getOrDefault(expected, 0), Stats.figure(extra), e.getValue()));
         }
-        Summary summary = new Summary("course-bench-power/1", args[2], date,
+        Summary summary = new Summary("course-bench-power/1", command, date,
                 "quick races of chapter 03 on hello (3 turns of 2 s after 2-4 warm-ups), decided on the server's CPU time per request;"
                         + " the slower servers are solutions/03-reactor.java with scripts/test/fixtures/bench/03-slower.txt (BENCH_SPIN_NANOS)",
                 machine, kinds);

@@ -4,10 +4,11 @@
 # against itself made slower on purpose (scripts/test/fixtures/bench/03-slower.txt: a spin of
 # N ns per request), each several times, then writes how often each verdict came out.
 #
-# Usage: scripts/bench/power.sh [--races N] [--spins "3000 1000"] [--out FILE]
+# Usage: scripts/bench/power.sh [--races N] [--spins "3000 1000"] [--out FILE] [--keep]
 #   --races N      races of each kind (default 5)
 #   --spins LIST   the spins, in ns per request, of the slower servers (default "3000")
-#   --out FILE     the summary (default .results/bench/power.json); each race's JSON goes beside it
+#   --out FILE     the summary (default .results/bench/power.json); the races' JSON go in FILE-races/
+#   --keep         keep the races of an earlier run to the same FILE, and summarise them all
 # About 45 s a race on a 2-core machine. Exit 0 done, 2 could not run.
 
 set -o errexit -o nounset -o pipefail
@@ -20,33 +21,38 @@ usage() {
 }
 
 main() {
-  local races=5 spins="3000" out="${ROOT}/.results/bench/power.json"
+  local races=5 spins="3000" out="${ROOT}/.results/bench/power.json" keep=0 command="scripts/bench/power.sh $*"
   while [[ $# -gt 0 ]]; do
     case "$1" in
       --races) races="${2:?--races needs a number}"; shift 2 ;;
       --spins) spins="${2:?--spins needs a list of nanoseconds}"; shift 2 ;;
       --out) out="${2:?--out needs a file}"; shift 2 ;;
+      --keep) keep=1; shift ;;
       -h|--help) usage; exit 0 ;;
       *) echo "power: unknown option $1; see --help" >&2; exit 2 ;;
     esac
   done
   java_wrapper_setup 1
-  local dir learner="${ROOT}/.broken/03-bench-slower.java" i spin
-  dir="$(dirname "${out}")/power-races"
+  local dir learner="${ROOT}/.broken/03-bench-slower.java" i spin n
+  dir="${out%.json}-races"
   mkdir -p "${dir}"
-  rm -f "${dir}"/*.json
+  if [[ ${keep} -eq 0 ]]; then rm -f "${dir}"/*.json "${dir}/commands.txt"; fi
+  # The commands that made the races, one a line: the summary names them all.
+  echo "${command}" >>"${dir}/commands.txt"
   "${JBANG}" "${ROOT}/scripts/bench/TestBench.java" --mutate "${ROOT}/scripts/test/fixtures/bench/03-slower.txt" \
     "${ROOT}/solutions/03-reactor.java" "${learner}"
   # Interleaved, so that the machine's drift falls on every kind alike.
   for ((i = 1; i <= races; i++)); do
     echo "power: round ${i} of ${races}" >&2
-    "${ROOT}/scripts/bench.sh" 03 --solution-vs-solution --quick --workloads hello --out "${dir}/self-${i}.json" >/dev/null || true
+    n="$(find "${dir}" -name 'self-*.json' | wc -l)"
+    "${ROOT}/scripts/bench.sh" 03 --solution-vs-solution --quick --workloads hello --out "${dir}/self-$((n + 1)).json" >/dev/null || true
     for spin in ${spins}; do
+      n="$(find "${dir}" -name "spin-${spin}-*.json" | wc -l)"
       BENCH_SPIN_NANOS="${spin}" "${ROOT}/scripts/bench.sh" 03 --learner "${learner}" --quick --workloads hello \
-        --out "${dir}/spin-${spin}-${i}.json" >/dev/null || true
+        --out "${dir}/spin-${spin}-$((n + 1)).json" >/dev/null || true
     done
   done
-  "${JBANG}" "${ROOT}/scripts/bench/Power.java" "${dir}" "${out}" "scripts/bench/power.sh --races ${races} --spins \"${spins}\""
+  "${JBANG}" "${ROOT}/scripts/bench/Power.java" "${dir}" "${out}"
 }
 
 main "$@"
