@@ -82,7 +82,7 @@ class Bench {
         String compareTo = o.all() ? (o.baseline() ? "netty" : null) : "reference";
         for (Plan.Workload w : o.workloads()) {
             BenchReport.CpuSplit split = cpus.of(w);
-            LoadRace load = new LoadRace(o.mode(), share(cpus, split, servers, calls, bombardier), progress);
+            LoadRace load = new LoadRace(o.mode(), share(cpus, split, servers, calls, bombardier), progress, o.workloads());
             List<BenchReport.Result> results = Report.ratios(w.idle() ? IdleRace.run(w, servers, idle.connections(), progress)
                     : load.run(w, servers, s -> Ramp.sitOut(brokeAt, s.id)), compareTo, o.mode().name(), w.group());
             for (BenchReport.Result r : results) {

@@ -16,8 +16,11 @@ final class LoadRace {
     private final Plan.Mode mode;
     private final Bombardier bombardier;
     private final Progress progress;
+    private final List<Plan.Workload> plan;
 
-    LoadRace(Plan.Mode mode, Bombardier bombardier, Progress progress) {
+    /** A race of the workloads of {@code plan}, one at a time ({@link #run}). */
+    LoadRace(Plan.Mode mode, Bombardier bombardier, Progress progress, List<Plan.Workload> plan) {
+        this.plan = plan;
         this.mode = mode;
         this.bombardier = bombardier;
         this.progress = progress;
@@ -36,8 +39,8 @@ final class LoadRace {
             tallies.add(new Tally(s, out != null ? out : probe(s, w)));
         }
         // Warm up, each server until it is steady (or the most warm-ups), taking turns; then the measured runs, taking turns.
-        int minWarm = mode.warmupsFor(w);
-        int maxWarm = mode.maxWarmupsFor(w);
+        int minWarm = mode.warmupsFor(w, plan);
+        int maxWarm = mode.maxWarmupsFor(w, plan);
         for (int round = 0; round < maxWarm; round++) {
             for (Tally t : tallies) {
                 if (t.out() || !Tally.stillWarming(t.warmups, minWarm, maxWarm)) {

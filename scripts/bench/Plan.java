@@ -155,6 +155,21 @@ final class Plan {
             return name.equals("quick") && w.loadCostsCpu() ? Math.max(runs, QUICK_HELLO_RUNS) : runs;
         }
 
+        /**
+         * The same in a race of {@code raced}: a workload that would reuse its group's warm-up
+         * warms up itself when no workload of its group ran before it (io-1000 raced without io-100).
+         */
+        int warmupsFor(Workload w, List<Workload> raced) {
+            int at = raced.indexOf(w);
+            boolean warmedBefore = at > 0 && raced.subList(0, at).stream().anyMatch(x -> x.group().equals(w.group()));
+            return warmupsFor(w) == 0 && !warmedBefore ? warmups : warmupsFor(w);
+        }
+
+        /** The most warm-ups for the workload in a race of {@code raced}. */
+        int maxWarmupsFor(Workload w, List<Workload> raced) {
+            return warmupsFor(w, raced) == 0 ? 0 : Math.max(warmups, maxWarmups);
+        }
+
         /** At least this many warm-ups for the workload (0 when it reuses its group's). */
         int warmupsFor(Workload w) {
             List<Workload> all = w.ramp() ? ramp(Integer.MAX_VALUE, false) : WORKLOADS;

@@ -31,7 +31,7 @@ final class Progress {
         double t = servers * extra;
         for (Plan.Workload w : workloads) {
             t += w.idle() ? servers * 12.0
-                    : servers * (mode.warmupsFor(w) * (mode.warmupSeconds() + 1.0) + mode.runsFor(w) * (mode.runSecondsFor(w) + 1.0));
+                    : servers * (mode.warmupsFor(w, workloads) * (mode.warmupSeconds() + 1.0) + mode.runsFor(w) * (mode.runSecondsFor(w) + 1.0));
         }
         this.total = t;
         if (tty) {

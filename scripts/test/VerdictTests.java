@@ -230,7 +230,7 @@ class VerdictTests {
         assertNull(Options.parse(new String[] {"03"}).learner());
     }
     @Test
-    @DisplayName("quick mode runs 5 turns on hello (its verdict reads CPU per request) and 3 elsewhere; the JIT compilers' CPU during a run is left out")
+    @DisplayName("quick mode runs 5 turns on hello (its verdict reads CPU per request) and 3 elsewhere; io-1000 raced alone warms up; the JIT compilers' CPU during a run is left out")
     void helloTurnsAndJit() {
         Plan.Mode quick = Plan.MODES.get("quick");
         assertEquals(5, quick.runsFor(HELLO));
@@ -239,6 +239,11 @@ class VerdictTests {
         assertTrue(quick.steady(Plan.pick("io-2000").get(0)));
         assertFalse(quick.steady(HELLO));
         assertFalse(Plan.MODES.get("thorough").steady(Plan.pick("io-2000").get(0)));
+        // io-1000 reuses io-100's warm-up when io-100 ran before it, and warms up itself when raced without it
+        List<Plan.Workload> io = Plan.pick("io");
+        assertEquals(0, quick.warmupsFor(io.get(1), io));
+        assertEquals(2, quick.warmupsFor(io.get(1), Plan.pick("hello,io-1000,cpu")));
+        assertEquals(4, quick.maxWarmupsFor(io.get(2), Plan.pick("io-2000")));
         // a compiler thread that grew by 0.2 s, one new since (0.1 s), one gone (not counted)
         assertEquals(0.3, Server.grown(java.util.Map.of(1L, 1.0, 2L, 5.0), java.util.Map.of(1L, 1.2, 3L, 0.1)), 1e-9);
     }
