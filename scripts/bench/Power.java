@@ -22,11 +22,35 @@ class Power {
                 Double learnerMicros, Double referenceMicros, Double rpsRatio, Double rpsLow, Double rpsHigh, String rpsVerdict,
                 Double loadCpuPercent, long seconds) {}
 
-    /** A kind of race, {@code id} "self" or "spin-N": {@code spinNanos} 0 for the self-race; how often each verdict came out. */
-    record Kind(String id, String kind, int spinNanos, String expected, int races, Map<String, Integer> verdicts, int asExpected,
-                Double medianExtraCpuPercent, List<Race> runs) {}
+    /** How many races gave each verdict. */
+    record Counts(int faster, int slower, int same, int noisy) {
+        static Counts of(List<String> verdicts) {
+            return new Counts(count(verdicts, Verdict.FASTER), count(verdicts, Verdict.SLOWER), count(verdicts, Verdict.SAME),
+                    count(verdicts, Verdict.NOISY_VERDICT));
+        }
 
-    record Summary(String schema, String command, String date, String what, BenchReport.Machine machine, List<Kind> kinds) {}
+        private static int count(List<String> verdicts, String v) {
+            return (int) verdicts.stream().filter(v::equals).count();
+        }
+    }
+
+    /**
+     * A kind of race, {@code id} "self" or "spin-N": {@code spinNanos} 0 for the self-race; how
+     * often each verdict came out ({@code verdicts}), and how often req/s alone would have given
+     * each ({@code rpsVerdicts}); the median extra CPU per request and the lowest and highest
+     * bound of the intervals.
+     */
+    record Kind(String id, String kind, int spinNanos, String expected, int races, Counts verdicts, int asExpected, Counts rpsVerdicts,
+                Double medianExtraCpuPercent, Double lowestLow, Double highestHigh, List<Race> runs) {}
+
+    /**
+     * Over every race: the reference's CPU per request, what the races could tell (as a
+     * fraction: 0.06 is 6%), Bombardier's share of its CPU, and how long a race took, least and most.
+     */
+    record Overall(int races, Double referenceMicrosMin, Double referenceMicrosMax, Double detectableMin, Double detectableMax,
+                   Double loadCpuPercentMin, Double loadCpuPercentMax, Long secondsMin, Long secondsMax) {}
+
+    record Summary(String schema, String command, String date, String what, BenchReport.Machine machine, Overall overall, List<Kind> kinds) {}
 
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[0]);
@@ -57,22 +81,37 @@ class Power {
         List<Kind> kinds = new ArrayList<>();
         for (var e : byKind.entrySet()) {
             String expected = e.getKey() == 0 ? Verdict.SAME : Verdict.SLOWER;
-            Map<String, Integer> counts = new TreeMap<>();
-            e.getValue().forEach(x -> counts.merge(x.verdict(), 1, Integer::sum));
-            double extra = Stats.median(e.getValue().stream().map(x -> x.ratio() == null ? Double.NaN : (x.ratio() - 1) * 100).toList());
+            List<Race> rs = e.getValue();
+            Counts counts = Counts.of(rs.stream().map(Race::verdict).toList());
+            double extra = Stats.median(rs.stream().map(x -> x.ratio() == null ? Double.NaN : (x.ratio() - 1) * 100).toList());
             kinds.add(new Kind(e.getKey() == 0 ? "self" : "spin-" + e.getKey(), e.getKey() == 0 ? "the reference against itself" : "the reference plus a spin of " + e.getKey() + " ns per request",
-                    e.getKey(), expected, e.getValue().size(), counts, counts.getOrDefault(expected, 0), Stats.figure(extra), e.getValue()));
+                    e.getKey(), expected, rs.size(), counts, expected.equals(Verdict.SAME) ? counts.same() : counts.slower(),
+                    Counts.of(rs.stream().map(Race::rpsVerdict).toList()), Stats.figure(extra),
+                    min(rs.stream().map(Race::low)), max(rs.stream().map(Race::high)), rs));
         }
+        List<Race> all = byKind.values().stream().flatMap(List::stream).toList();
+        Overall overall = new Overall(all.size(), min(all.stream().map(Race::referenceMicros)), max(all.stream().map(Race::referenceMicros)),
+                min(all.stream().map(Race::detectable)), max(all.stream().map(Race::detectable)),
+                min(all.stream().map(Race::loadCpuPercent)), max(all.stream().map(Race::loadCpuPercent)),
+                all.stream().mapToLong(Race::seconds).min().orElse(0), all.stream().mapToLong(Race::seconds).max().orElse(0));
         Summary summary = new Summary("course-bench-power/1", command, date,
                 "quick races of chapter 03 on hello (3 turns of 2 s after 2-4 warm-ups), decided on the server's CPU time per request;"
                         + " the slower servers are solutions/03-reactor.java with scripts/test/fixtures/bench/03-slower.txt (BENCH_SPIN_NANOS)",
-                machine, kinds);
+                machine, overall, kinds);
         Files.createDirectories(Path.of(args[1]).toAbsolutePath().getParent());
         Files.writeString(Path.of(args[1]), Jackson.write(summary));
         for (Kind k : kinds) {
             System.out.printf("%-50s %d of %d %s (median extra CPU per request %s%%) %s%n", k.kind(), k.asExpected(), k.races(), k.expected(),
                     k.medianExtraCpuPercent(), k.verdicts());
         }
+    }
+
+    private static Double min(Stream<Double> values) {
+        return values.filter(java.util.Objects::nonNull).min(Double::compare).orElse(null);
+    }
+
+    private static Double max(Stream<Double> values) {
+        return values.filter(java.util.Objects::nonNull).max(Double::compare).orElse(null);
     }
 
     private static Double micros(BenchReport.LoadResult r) {
