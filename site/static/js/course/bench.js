@@ -110,7 +110,7 @@ function verdictText(doc, row) {
   (r.ratio.callouts || []).forEach(function (c) {
     var what = c.figure === "peakRss" ? "memory" : "CPU";
     text += ". It uses " + (c.verdict === "more" ? "more " : "less ") + what + ": " + FIGURES[figureOf(c)].words + " "
-      + num(c.ratio, 2) + "× " + (doc.compareTo === "netty" ? "plain Netty's" : "the reference's");
+      + num(c.ratio, c.ratio >= 10 ? 0 : 2) + "× " + (doc.compareTo === "netty" ? "plain Netty's" : "the reference's");
   });
   return text;
 }
