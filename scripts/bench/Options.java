@@ -15,7 +15,7 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
     static Options parse(String[] args) {
         String chapter = null;
         boolean all = false, baseline = false, selfRace = false, ramp = false, spike = false, tty = false, color = false;
-        boolean frameworks = true, springDemo = false, openLoop = false;
+        boolean frameworks = true, springDemo = false, openLoop = false, wrapped = false;
         double soakMinutes = 0;
         String url = null, workloadList = null, jbang = "jbang", bombardier = "bombardier", vegeta = "vegeta";
         Long pid = null;
@@ -53,7 +53,10 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
                 }
                 case "--solution-vs-solution" -> selfRace = true;
                 case "--learner" -> learner = Path.of(value(args, ++i)).toAbsolutePath().normalize();
-                case "--root" -> root = Path.of(value(args, ++i)).toAbsolutePath().normalize();
+                case "--root" -> {
+                    root = Path.of(value(args, ++i)).toAbsolutePath().normalize();
+                    wrapped = true;
+                }
                 case "--jbang" -> jbang = value(args, ++i);
                 case "--bombardier" -> bombardier = value(args, ++i);
                 case "--vegeta" -> vegeta = value(args, ++i);
@@ -66,6 +69,8 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
                 }
             }
         }
+        // Progress on a terminal only: scripts/bench.sh says so (--tty, and --root); run without it (jbang), ask Java.
+        if (!tty && !wrapped) tty = System.console() != null && System.console().isTerminal();
         if (springDemo && chapter == null) all = true; // the demo races Spring Boot's shapes, no chapter
         if (all == (chapter != null)) usage("say which chapter to race, e.g. 03, or --all");
         if (springDemo && (chapter != null || workloadList != null || ramp || spike || soakMinutes > 0 || openLoop)) {

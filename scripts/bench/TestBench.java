@@ -209,7 +209,7 @@ class TestBench {
                 if (!(result instanceof BenchReport.LoadResult r) || !"learner".equals(r.server())) continue;
                 BenchReport.Interval i = r.ratio() == null ? null : r.ratio().decided();
                 check("self-race " + w.id() + ": the reference against itself is \"the same\""
-                        + (i == null ? "" : " (" + Verdict.sentence(i, "itself") + ")"),
+                        + (i == null ? "" : " (" + Verdict.sentence(i, "the reference") + ")"),
                         i != null && Verdict.SAME.equals(i.verdict()), i == null ? "no interval: " + r.ratio() : "verdict " + i.verdict());
             }
         }
