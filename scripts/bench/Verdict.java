@@ -198,6 +198,9 @@ final class Verdict {
     static String power(BenchReport.Interval i) {
         if (i.detectable() == null) return "";
         double percent = Math.ceil(i.detectable() * 100);
+        if (NOISY_VERDICT.equals(i.verdict()) && i.detectable() >= 1) {
+            return "this race could not tell even a " + (i.detectable() >= 9 ? "tenfold" : "twofold") + " difference";
+        }
         return NOISY_VERDICT.equals(i.verdict())
                 ? String.format(Locale.ROOT, "this race could not tell differences under %.0f%%", percent)
                 : String.format(Locale.ROOT, "this race can tell differences larger than %.0f%%", percent);

@@ -88,6 +88,11 @@ class VerdictTests {
         assertNull(Verdict.advice("slower", 0.6, 0.05, "quick", false), "a clear verdict needs no advice");
         assertEquals(2.776, Verdict.t975(4), BenchTests.EPS);
         assertEquals(0.05, Verdict.detectable(0.05, 0), BenchTests.EPS);
+        // the busy laptop: 0.30x to 14x says so in words, not "under 1256%"
+        BenchReport.Interval laptop = verdict(new double[] {300, 14_000, 2_000}, new double[] {1000, 1000, 1000});
+        assertEquals("noisy", laptop.verdict());
+        assertTrue(Verdict.sentence(laptop, "the reference").startsWith("too noisy to compare: this race could not tell even a tenfold difference"),
+                Verdict.sentence(laptop, "the reference"));
     }
 
     @Test

@@ -67,6 +67,9 @@ function verdictWords(r) {
 function power(i) {
   if (typeof i.detectable !== "number") return "";
   var percent = Math.ceil(i.detectable * 100);
+  if (i.verdict === "noisy" && i.detectable >= 1) {
+    return "this race could not tell even a " + (i.detectable >= 9 ? "tenfold" : "twofold") + " difference";
+  }
   return i.verdict === "noisy" ? "this race could not tell differences under " + percent + "%"
     : "this race can tell differences larger than " + percent + "%";
 }
