@@ -178,7 +178,8 @@ final class Verdict {
     static String advice(String verdict, double detectable, double floor, String mode, boolean loadGeneratorBusy) {
         if (verdict.equals(FASTER) || verdict.equals(SLOWER) || detectable <= 2 * floor) return null;
         List<String> helps = new ArrayList<>();
-        helps.add("closing other programs (an IDE, a browser, a video call): another program used the CPU during some turns");
+        helps.add("closing other programs that use the CPU (an IDE, a browser, a video call): the turns disagree, and another program is"
+                + " the usual cause, though a server that stalls now and then does it too (its runs are in the JSON)");
         if (!"thorough".equals(mode)) helps.add("more and longer turns (--thorough)");
         if (loadGeneratorBusy) helps.add("racing with --pid, so that CPU per request can decide: Bombardier was near its CPU limit, so req/s measures it as much as the servers");
         return "what helps: " + String.join("; ", helps);

@@ -80,7 +80,7 @@ class VerdictTests {
         assertTrue(said.startsWith("too noisy to compare: this race could not tell differences under 6"), said);
         assertTrue(said.contains("0.64x to 1.60x"), said);
         assertTrue(wide.advice().contains("--thorough"), wide.advice());
-        assertTrue(wide.advice().contains("another program used the CPU"), wide.advice());
+        assertTrue(wide.advice().contains("another program is the usual cause"), wide.advice());
         assertFalse(wide.advice().contains("Bombardier"), "the load generator was not busy: " + wide.advice());
         String busy = Verdict.advice("noisy", 0.6, 0.2, "thorough", true);
         assertFalse(busy.contains("--thorough"), "a thorough race does not advise --thorough: " + busy);
