@@ -144,11 +144,6 @@ final class Verdict {
         return f == Figure.RPS && loadGeneratorBusy ? BUSY_FLOOR : FLOOR;
     }
 
-    /** The same for req/s. */
-    static double floor(boolean loadGeneratorBusy) {
-        return floor(Figure.RPS, loadGeneratorBusy);
-    }
-
     /**
      * Figure {@code f} when it lies far from the compared server's ({@code far}: the whole
      * interval beyond 1 + far, or under 1 / (1 + far)), as an interval whose verdict is
