@@ -358,8 +358,9 @@ count_lines() {
 }
 
 # The benchmark's unit tests, a smoke race (a solution against itself, hello only, seconds), a
-# quick self-race on three workloads whose verdict must be "the same" on each (about 80 s), and
-# a smoke race of db and mixed.
+# quick self-race on three workloads whose verdict must be "the same" on each (about 100 s), a
+# quick race of a server made slower on purpose that must be "slower" (about 45 s), and a smoke
+# race of db and mixed.
 step_bench() {
   section "The benchmark (scripts/bench.sh)"
   count_lines "${JBANG}" "${ROOT}/scripts/bench/TestBench.java" || true
