@@ -169,6 +169,26 @@ final class Client implements AutoCloseable {
         }
     }
 
+    /** Whether bytes of an answer have arrived on this connection, without waiting for any. */
+    boolean answered() throws IOException {
+        return in.available() > 0;
+    }
+
+    /**
+     * Whether the server has closed this connection: an end of stream or a reset within
+     * {@code waitMs}. False when it stays open, or sends more.
+     */
+    boolean closedByServer(int waitMs) throws IOException {
+        socket.setSoTimeout(waitMs);
+        try {
+            return in.read() == -1;
+        } catch (SocketTimeoutException e) {
+            return false;
+        } catch (java.net.SocketException e) {
+            return true; // a reset
+        }
+    }
+
     void assertClosedByServer() throws IOException {
         // A server that closes does so right after its answer: wait 0.7 s at most, not a whole read timeout.
         socket.setSoTimeout(Math.min(socket.getSoTimeout() == 0 ? 700 : socket.getSoTimeout(), 700));

@@ -99,15 +99,13 @@ final class Inspect {
             String counted = agentProperty(InspectAgent.OPEN_FILES);
             if (counted != null) return OptionalInt.of(Integer.parseInt(counted));
         }
-        if (WINDOWS) {
+        if (Tools.WINDOWS) {
             String handles = output("powershell", "-NoProfile", "-Command", "(Get-Process -Id " + pid + ").HandleCount");
             return handles != null && handles.matches("\\d+") ? OptionalInt.of(Integer.parseInt(handles)) : OptionalInt.empty();
         }
         String listed = output("lsof", "-p", String.valueOf(pid));
         return listed == null ? OptionalInt.empty() : OptionalInt.of((int) Math.max(0, listed.lines().count() - 1));
     }
-
-    static final boolean WINDOWS = System.getProperty("os.name", "").startsWith("Windows");
 
     /** What {@code command} printed, stripped, when it ran and exited 0; null otherwise (not installed, say). */
     private static String output(String... command) {
@@ -172,7 +170,7 @@ final class Inspect {
      */
     OptionalLong residentBytes() {
         Path status = Path.of("/proc", String.valueOf(pid), "status");
-        if (!proc && WINDOWS) {
+        if (!proc && Tools.WINDOWS) {
             String set = output("powershell", "-NoProfile", "-Command", "(Get-Process -Id " + pid + ").WorkingSet64");
             return set != null && set.matches("\\d+") ? OptionalLong.of(Long.parseLong(set)) : OptionalLong.empty();
         }
