@@ -1,3 +1,5 @@
+//SOURCES ../room/RoomLink.java
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,7 +12,8 @@ import java.util.stream.Stream;
  * {@code bench/NN.json}, and both keep {@code site/results.json}, the list of them that the locally
  * served site reads (it fetches only files that exist, and live reload shows a new result at once).
  * The list has a folder of its own because hugo server watches the folders below .results/, not
- * .results/ itself.
+ * .results/ itself. A copy of the course that joined a live room sends the room each result as it
+ * is written ({@link RoomLink#sendLater}).
  */
 final class Results {
     static final List<String> KINDS = List.of("checks", "bench");
@@ -23,6 +26,7 @@ final class Results {
         Files.createDirectories(file.getParent());
         Files.writeString(file, json);
         index(root);
+        RoomLink.sendLater(root);
         return file;
     }
 

@@ -1,135 +1,111 @@
-///usr/bin/env jbang "$0" "$@" ; exit $?
-//JAVA 25
-//DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-//SOURCES ../lib/Jackson.java ../lib/Chapters.java ../checks/CheckReport.java ../bench/BenchReport.java Summary.java RoomServer.java
+//SOURCES RoomLink.java Known.java Seat.java Summary.java RoomServer.java
+//SOURCES ../checks/Grade.java ../bench/Plan.java ../bench/Cpus.java ../bench/Stats.java ../bench/Verdict.java ../bench/BenchReport.java
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
- * Hand-ins and the room summary behind scripts/handin.sh and scripts/room.sh.
+ * The instructor's side of the room: the learners' seats read from a folder, the summary page
+ * written from them, and a name freed for another laptop. The live room is {@link RoomServer};
+ * the learner's side, {@link RoomLink}.
  *
- * <p>{@code handin ROOT NAME OUT}: one file, {@code OUT/NAME.json}, with the learner's latest
- * grading ({@code .results/checks/NN.json}) and races ({@code .results/bench/*.json}).
- * {@code send ROOT NAME URL [CODE]}: the same hand-in, posted to a live room.
- * {@code summary ROOT FOLDER OUT}: one self-contained HTML page from a folder of hand-ins (or of
- * raw {@code check.sh --json} and {@code bench.sh} files, named after the learner): {@link Summary}.
- * {@code serve ROOT DIR HOST PORT [CODE]}: the live room, {@link RoomServer}.
+ * <p>A folder holds the live room's seats ({@code NAME.json}, {@link Seat}), or hand-ins from
+ * {@code jbang handin NAME}, or raw {@code check.sh --json} and {@code bench.sh} files, each
+ * named after its learner. Names are the same without case; what the course does not know is
+ * left out ({@link Known}). A file's own times are not believed: a hand-in counts as received
+ * when its file was last written.
  */
-class Room {
-    static final String SCHEMA = "course-handin/1";
-    static String who = "room";
+final class Room {
+    private Room() {}
 
-    /** A hand-in: {@code schema} is {@link #SCHEMA}; the learner's latest check reports and races. */
-    record Handin(String schema, String learner, String time, List<CheckReport> checks, List<BenchReport> bench) {}
+    /** The seats in a folder, by name without case, and the files that could not be read (with why). */
+    record Folder(List<Seat> seats, List<String> skipped) {}
 
-    public static void main(String[] args) throws Exception {
-        if (args.length == 4 && args[0].equals("handin")) {
-            who = "handin";
-            handin(Path.of(args[1]), args[2], Path.of(args[3]));
-        } else if ((args.length == 4 || args.length == 5) && args[0].equals("send")) {
-            who = "handin";
-            send(Path.of(args[1]), args[2], args[3], args.length == 5 ? args[4] : null);
-        } else if (args.length == 4 && args[0].equals("summary")) {
-            summary(Path.of(args[1]), Path.of(args[2]), Path.of(args[3]));
-        } else if ((args.length == 5 || args.length == 6) && args[0].equals("serve")) {
-            RoomServer.serve(Path.of(args[1]), Path.of(args[2]), args[3], Integer.parseInt(args[4]), args.length == 6 ? args[5] : null);
-        } else {
-            System.err.println("usage: Room handin ROOT NAME OUT_DIR | Room send ROOT NAME URL [CODE] | Room summary ROOT FOLDER OUT_FILE"
-                    + " | Room serve ROOT DIR HOST PORT [CODE]");
-            System.exit(2);
+    static Folder read(Known known, Path folder) throws IOException {
+        Map<String, Seat> seats = new TreeMap<>();
+        Map<String, List<CheckReport>> reports = new LinkedHashMap<>();
+        Map<String, List<BenchReport>> races = new LinkedHashMap<>();
+        Map<String, String> spelled = new LinkedHashMap<>();
+        Map<String, Instant> received = new LinkedHashMap<>();
+        List<String> skipped = new ArrayList<>();
+        List<Path> files;
+        try (Stream<Path> list = Files.list(folder)) {
+            files = list.filter(p -> p.getFileName().toString().endsWith(".json") && !p.getFileName().toString().startsWith(".")).sorted().toList();
         }
-    }
-
-    // ---- The learner's side ----
-
-    /** A learner's name as the room takes it: 1 to 40 letters, digits, dots, dashes or underscores, not only dots. */
-    static boolean plainName(String name) {
-        return name != null && name.matches("[A-Za-z0-9._-]{1,40}") && !name.matches("\\.+");
-    }
-
-    static void handin(Path root, String name, Path outDir) throws IOException {
-        Handin handin = collect(root, name);
-        Files.createDirectories(outDir);
-        Path out = outDir.resolve(name + ".json");
-        Files.writeString(out, Jackson.write(handin));
-        System.out.println("handin: " + handin.checks().size() + " graded chapter(s) and " + handin.bench().size() + " race(s) in " + out
-                + "\nhandin: give that file to your instructor (a shared folder, a USB stick, or chat)");
-    }
-
-    /** The learner's latest gradings and races, or an exit with what to do first. */
-    static Handin collect(Path root, String name) throws IOException {
-        if (!plainName(name)) fail(2, "a name is 1 to 40 letters, digits, dots, dashes or underscores, not '" + name + "'");
-        List<CheckReport> checks = readAll(root.resolve(".results/checks"), CheckReport.class);
-        List<BenchReport> bench = readAll(root.resolve(".results/bench"), BenchReport.class);
-        if (checks.isEmpty() && bench.isEmpty()) {
-            fail(1, "nothing to hand in yet: grade your own server first (jbang check 01, or scripts/check.sh 01), or race it (jbang bench 01); "
-                    + "grading the reference (check.sh --solution) or another file (--file) is not handed in");
-        }
-        return new Handin(SCHEMA, name, Instant.now().toString(), checks, bench);
-    }
-
-    static <T> List<T> readAll(Path dir, Class<T> type) throws IOException {
-        List<T> all = new ArrayList<>();
-        if (!Files.isDirectory(dir)) return all;
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
-                try {
-                    all.add(Jackson.read(Files.readString(f), type));
-                } catch (RuntimeException e) {
-                    System.err.println("handin: skipping " + f + ": not JSON (" + e.getMessage() + ")");
+        for (Path f : files) {
+            String stem = f.getFileName().toString().replaceFirst("\\.json$", "");
+            try {
+                JsonNode doc = Jackson.tree(Files.readString(f));
+                Instant time = Files.getLastModifiedTime(f).toInstant();
+                if (Seat.SCHEMA.equals(doc.path("schema").asText())) {
+                    Seat seat = Jackson.convert(doc, Seat.class);
+                    if (!RoomLink.plainName(seat.learner())) throw new IllegalArgumentException("no learner's name in it");
+                    seats.put(RoomLink.key(seat.learner()), seat);
+                    continue;
                 }
+                String name = RoomLink.SCHEMA.equals(doc.path("schema").asText()) ? doc.path("learner").asText() : stem;
+                if (!RoomLink.plainName(name)) throw new IllegalArgumentException(RoomLink.NAME_RULE);
+                String key = RoomLink.key(name);
+                spelled.putIfAbsent(key, name);
+                received.merge(key, time, (a, b) -> a.isAfter(b) ? a : b);
+                collect(doc, reports.computeIfAbsent(key, k -> new ArrayList<>()), races.computeIfAbsent(key, k -> new ArrayList<>()));
+            } catch (RuntimeException | IOException e) {
+                skipped.add(f.getFileName() + " (" + e.getMessage() + ")");
             }
         }
-        return all;
+        for (String key : spelled.keySet()) {
+            seats.put(key, Seat.of(known, spelled.get(key), reports.get(key), races.get(key), received.get(key), seats.get(key)));
+        }
+        return new Folder(new ArrayList<>(seats.values()), skipped);
     }
 
-    /** Sends the hand-in to a live room ({@code scripts/room.sh serve}) instead of writing a file. */
-    static void send(Path root, String name, String url, String code) throws IOException, InterruptedException {
-        Handin handin = collect(root, name);
-        String base = url.endsWith("/") ? url : url + "/";
-        java.net.URI to;
-        try {
-            to = java.net.URI.create(base + "handin?name=" + name);
-        } catch (IllegalArgumentException e) {
-            fail(2, "'" + url + "' is no address: give the one the instructor's room.sh printed, such as http://10.0.0.5:8400/");
-            return;
+    /** The check reports and races in a hand-in, a check report (one or a list), or a bench result. */
+    static void collect(JsonNode doc, List<CheckReport> reports, List<BenchReport> races) {
+        if (RoomLink.SCHEMA.equals(doc.path("schema").asText())) {
+            for (JsonNode c : doc.path("checks")) collect(c, reports, races);
+            for (JsonNode b : doc.path("bench")) collect(b, reports, races);
+        } else if (doc.isArray()) {
+            for (JsonNode o : doc) collect(o, reports, races);
+        } else if (BenchReport.SCHEMA.equals(doc.path("schema").asText())) {
+            races.add(Jackson.convert(doc, BenchReport.class));
+        } else if (doc.has("chapter") && doc.has("exit")) {
+            reports.add(Jackson.convert(doc, CheckReport.class));
+        } else {
+            throw new IllegalArgumentException("neither a hand-in, a check report nor a bench result");
         }
-        var request = java.net.http.HttpRequest.newBuilder(to).timeout(java.time.Duration.ofSeconds(20))
-                .header("Content-Type", "application/json").header("X-Room-Code", code == null ? "" : code)
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(Jackson.write(handin))).build();
-        java.net.http.HttpResponse<String> answer;
-        try (var client = java.net.http.HttpClient.newBuilder().connectTimeout(java.time.Duration.ofSeconds(5)).build()) {
-            answer = client.send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            fail(1, "could not reach the room at " + url + " (" + e.getMessage() + "): check the address, and that this laptop is on the room's network; "
-                    + "or hand in a file: jbang handin " + name + " (or scripts/handin.sh " + name + ")");
-            return;
-        }
-        if (answer.statusCode() != 200) fail(1, "the room refused the hand-in (" + answer.statusCode() + "): " + answer.body().strip());
-        System.out.println("handin: " + answer.body().strip());
     }
-
-    // ---- The instructor's side ----
 
     /** The page for a folder of hand-ins, written to {@code out}. */
     static void summary(Path root, Path folder, Path out) throws IOException {
         if (!Files.isDirectory(folder)) fail(2, "no folder " + folder + ": give the folder that holds the hand-ins");
-        Summary.Handins room = Summary.read(folder);
-        if (room.learners().isEmpty()) fail(1, "no hand-ins in " + folder + " (files from scripts/handin.sh, check.sh --json or bench.sh)");
-        Files.writeString(out, Summary.html(Chapters.graded(root), room, Instant.now(), 0), StandardCharsets.UTF_8);
-        System.out.println("room: " + room.learners().size() + " learner(s) -> " + out
+        Known known = Known.of(root);
+        Folder room = read(known, folder);
+        if (room.seats().isEmpty()) fail(1, "no hand-ins in " + folder + " (files from jbang handin, check.sh --json or bench.sh)");
+        Files.writeString(out, Summary.page(known, room.seats(), Instant.now(), 0, room.skipped()), StandardCharsets.UTF_8);
+        System.out.println("room: " + room.seats().size() + " learner(s) -> " + out
                 + (room.skipped().isEmpty() ? "" : "; skipped " + room.skipped()));
     }
 
+    /** Lets another laptop take {@code name} in the room kept in {@code dir}; its results stay until that laptop hands in. */
+    static void free(Path dir, String name) throws IOException {
+        if (!RoomLink.plainName(name)) fail(2, RoomLink.NAME_RULE + ", not '" + name + "'");
+        boolean was = Files.deleteIfExists(RoomServer.owner(dir, name));
+        System.out.println(was ? "room: " + name + " is free: the next laptop that hands in as " + name + " takes it"
+                : "room: no laptop holds " + name + " in " + dir + ": the next one to hand in as " + name + " takes it");
+    }
+
     static void fail(int code, String message) {
-        System.err.println(who + ": " + message);
+        System.err.println("room: " + message);
         System.exit(code);
     }
 }

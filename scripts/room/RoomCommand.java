@@ -7,13 +7,15 @@ import java.nio.file.Path;
 
 /**
  * {@code jbang room} (and scripts/room.sh), for the instructor: the room summary from a folder
- * of hand-ins, or the live room. Reads the command line; {@link Room} and {@link RoomServer} do
- * the rest. Exit 0 written (or served until stopped), 1 no hand-ins found, 2 usage.
+ * of hand-ins, the live room, or a name freed for another laptop. Reads the command line;
+ * {@link Room} and {@link RoomServer} do the rest. Exit 0 written (or served until stopped, or
+ * freed), 1 no hand-ins found, 2 usage.
  */
 class RoomCommand {
     static final String USAGE = """
             usage: jbang room FOLDER [--out FILE]             (or scripts/room.sh FOLDER ...)
-                   jbang room serve [--host H] [--port P] [--dir D] [--code CODE]
+                   jbang room serve [--host H] [--port P] [--dir D] [--code CODE] [--view-code V] [--max-learners N]
+                   jbang room free NAME [--dir D]
 
               FOLDER       the hand-ins (NAME.json from jbang handin / scripts/handin.sh)
               --out FILE   the summary page to write (default: FOLDER/room.html)
@@ -22,10 +24,16 @@ class RoomCommand {
               --host H     the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 for the room)
               --port P     the port (default 8400; 0 takes any free one)
               --dir D      where hand-ins are kept (default handin/ in the course's folder)
-              --code CODE  only hand-ins that carry this code count (give it to the room with the URL)""";
+              --code CODE  only hand-ins that carry this code count (give it to the room with the URL)
+              --view-code V  the code that opens the room's page (default: a new one, printed for your screen only)
+              --max-learners N  the most names the room takes (default 60)
+              --refresh S  how often the room's page updates itself, in seconds (default 10)
+
+              free NAME    lets another laptop take NAME (a learner who changed laptops); their results stay""";
 
     public static void main(String[] args) throws Exception {
-        String word = null, out = null, host = "127.0.0.1", port = "8400", dir = null, code = null, root = null;
+        String word = null, out = null, host = "127.0.0.1", port = "8400", dir = null, code = null, root = null, viewCode = null;
+        String maxLearners = String.valueOf(RoomServer.MAX_LEARNERS), refresh = String.valueOf(RoomServer.REFRESH_SECONDS);
         java.util.List<String> rest = new java.util.ArrayList<>(java.util.List.of(args));
         int at = rest.indexOf("--root"); // the shell wrapper's, before the learner's words
         if (at >= 0) {
@@ -34,14 +42,18 @@ class RoomCommand {
         }
         args = rest.toArray(String[]::new);
         boolean serve = args.length > 0 && args[0].equals("serve");
-        for (int i = serve ? 1 : 0; i < args.length; i++) {
+        boolean free = args.length > 0 && args[0].equals("free");
+        for (int i = serve || free ? 1 : 0; i < args.length; i++) {
             switch (args[i]) {
                 case "-h", "--help" -> { System.out.println(USAGE); return; }
                 case "--out" -> out = serve ? usage("--out is for a summary, not serve") : value(args, ++i);
                 case "--host" -> host = serve ? value(args, ++i) : usage("--host goes with serve");
                 case "--port" -> port = serve ? value(args, ++i) : usage("--port goes with serve");
-                case "--dir" -> dir = serve ? value(args, ++i) : usage("--dir goes with serve");
+                case "--dir" -> dir = serve || free ? value(args, ++i) : usage("--dir goes with serve or free");
                 case "--code" -> code = serve ? value(args, ++i) : usage("--code goes with serve");
+                case "--view-code" -> viewCode = serve ? value(args, ++i) : usage("--view-code goes with serve");
+                case "--max-learners" -> maxLearners = serve ? value(args, ++i) : usage("--max-learners goes with serve");
+                case "--refresh" -> refresh = serve ? value(args, ++i) : usage("--refresh goes with serve");
                 default -> {
                     if (args[i].startsWith("-") || word != null || serve) usage("unknown option or extra word: " + args[i]);
                     word = args[i];
@@ -49,9 +61,20 @@ class RoomCommand {
             }
         }
         Path course = root != null ? Path.of(root).toAbsolutePath().normalize() : Root.find();
+        Path kept = dir != null ? Path.of(dir).toAbsolutePath() : course.resolve("handin");
         if (serve) {
             if (!port.matches("[0-9]{1,5}") || Integer.parseInt(port) > 65535) usage("--port must be a number from 0 to 65535, not '" + port + "'");
-            RoomServer.serve(course, dir != null ? Path.of(dir).toAbsolutePath() : course.resolve("handin"), host, Integer.parseInt(port), code);
+            if (!maxLearners.matches("[0-9]{1,4}") || Integer.parseInt(maxLearners) < 1) usage("--max-learners must be a number from 1 to 9999");
+            if (!refresh.matches("[0-9]{1,4}") || Integer.parseInt(refresh) < 1) usage("--refresh must be a number of seconds, 1 or more");
+            if (viewCode != null && !viewCode.matches("[A-Za-z0-9_-]{4,64}")) usage("--view-code is 4 to 64 letters, digits, - or _");
+            RoomServer.serve(course, new RoomServer.Settings(kept, code, viewCode != null ? viewCode : RoomServer.newViewCode(),
+                    Integer.parseInt(maxLearners), Integer.parseInt(refresh)), host, Integer.parseInt(port));
+            return;
+        }
+        if (free) {
+            if (out != null) usage("--out is for a summary, not free");
+            if (word == null) usage("say which name to free, e.g. jbang room free ada");
+            Room.free(kept, word);
             return;
         }
         if (word == null) usage("give the folder of hand-ins, or serve");

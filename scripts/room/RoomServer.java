@@ -8,127 +8,289 @@ import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
 
 /**
- * The live room, on the instructor's laptop: learners post their hand-ins
- * ({@code scripts/handin.sh NAME --to URL}), and {@code GET /} is the room summary, which reloads
- * itself. Hand-ins are kept in a folder, one file per learner ({@code NAME.json}, replaced by
- * their next hand-in), so a restart loses nothing and {@code room.sh FOLDER} reads the same
- * folder. A name is taken only as a plain name; a malformed, oversized or unknown hand-in is
- * refused with a one-line answer, and nothing else changes; with a room code, only posts that
- * carry it count.
+ * The live room, on the instructor's laptop. Learners post hand-ins ({@code jbang handin NAME
+ * --to URL}, then every grading and race by itself); the room keeps a {@link Seat} per learner
+ * in a folder ({@code name.json}, lower case), so a restart loses nothing and {@code room.sh
+ * FOLDER} reads the same folder.
+ *
+ * <p>A name belongs to the first laptop that hands in under it: the room answers that post with
+ * a token ({@value RoomLink#TOKEN_HEADER}), keeps only the token's SHA-256 (in {@code
+ * .owners/name}), and refuses the name to a post without it; {@code jbang room free NAME} lets
+ * another laptop take it. The room takes what the course knows and nothing else (see
+ * {@link Known}), at most {@link #MAX_BYTES} a hand-in and {@code maxLearners} learners, and
+ * reads at most {@link #AT_ONCE} hand-ins at a time. Only a screen that gave the viewer code,
+ * which the room prints for the instructor alone, sees the page.
  *
  * <pre>
- * POST /handin?name=NAME   body: a hand-in (course-handin/1); header X-Room-Code when the room has a code
- *   200 what was received · 400 not a hand-in, or a bad name · 403 wrong room code · 413 over 8 MiB
- * GET /                    the room summary
+ * POST /handin?name=NAME   a hand-in (course-handin/1); X-Room-Code, and X-Room-Token once the name is taken
+ *   200 taken (with X-Room-Token the first time) · 400 not a hand-in, or a bad name · 403 wrong room code
+ *   409 the name is another laptop's · 413 over MAX_BYTES · 503 the room is full, or busy
+ * GET /?view=CODE          sets the viewer's cookie, and sends the screen to /
+ * GET /                    the room summary (with the cookie), or a form that asks for the viewer code (401)
+ * GET /summary             the page's body, which the page fetches to update itself (with the cookie)
  * </pre>
  */
 final class RoomServer {
-    /** A hand-in holds the learner's reports and races; the largest seen are well under 1 MiB. */
-    static final int MAX_BYTES = 8 * 1024 * 1024;
+    /**
+     * The most a hand-in may be. A hand-in holds a chapter's latest grading and race for each
+     * chapter; all eight graded and raced, with every check failing, is far under this (the
+     * self-test's RoomTest measures the largest it can make and says by how much).
+     */
+    static final int MAX_BYTES = 1024 * 1024;
+    static final int MAX_LEARNERS = 60;
+    /** Hand-ins read and parsed at once; the others wait for a turn, up to 10 s, then 503. */
+    static final int AT_ONCE = 8;
     static final int REFRESH_SECONDS = 10;
+    static final String VIEW_COOKIE = "room-view";
 
     private RoomServer() {}
 
+    /**
+     * How the room runs: its folder, the code learners post with (or null), the viewer's code, the
+     * most learners, and how often the page updates itself.
+     */
+    record Settings(Path dir, String code, String viewCode, int maxLearners, int refreshSeconds) {
+        Settings(Path dir, String code, String viewCode) {
+            this(dir, code, viewCode, MAX_LEARNERS, REFRESH_SECONDS);
+        }
+    }
+
+    /** A viewer code: 8 letters and digits that read without doubt. */
+    static String newViewCode() {
+        String alphabet = "abcdefghjkmnpqrstuvwxyz23456789";
+        SecureRandom random = new SecureRandom();
+        StringBuilder code = new StringBuilder();
+        for (int i = 0; i < 8; i++) code.append(alphabet.charAt(random.nextInt(alphabet.length())));
+        return code.toString();
+    }
+
     /** Serves the room until the process is stopped. */
-    static void serve(Path root, Path dir, String host, int port, String code) throws IOException {
+    static void serve(Path root, Settings settings, String host, int port) throws IOException {
         HttpServer server;
         try {
-            server = start(root, dir, host, port, code);
+            server = start(root, settings, host, port);
         } catch (java.net.BindException e) {
             Room.fail(2, "cannot listen on " + host + ":" + port + " (" + e.getMessage() + "): stop the program using that port, or give --port 0");
             return;
         }
         int bound = server.getAddress().getPort();
-        System.out.println("room: serving the room summary at http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + bound
-                + "/ (hand-ins kept in " + dir + ")");
-        List<String> addresses = host.equals("0.0.0.0") ? addresses() : List.of(host);
+        String shown = host.contains(":") ? "[" + host + "]" : host;
+        boolean local = host.startsWith("127.") || host.equals("localhost") || host.equals("::1");
+        System.out.println("room: serving the room (hand-ins kept in " + settings.dir() + ")");
+        System.out.println("room: the room's page, for your screen only: http://" + (host.equals("0.0.0.0") ? "127.0.0.1" : shown) + ":" + bound
+                + "/?view=" + settings.viewCode() + "   (the viewer code is " + settings.viewCode() + "; the learners' code does not open it)");
+        List<String> addresses = host.equals("0.0.0.0") ? addresses() : List.of(shown);
         for (String address : addresses) {
-            System.out.println("room: learners run: scripts/handin.sh NAME --to http://" + address + ":" + bound + "/"
-                    + (code == null ? "" : " --code " + code) + "   (or: jbang handin NAME --to ... with the same options)");
+            System.out.println("room: learners run once: jbang handin NAME --to http://" + address + ":" + bound + "/"
+                    + (settings.code() == null ? "" : " --code " + settings.code())
+                    + "   (or scripts/handin.sh with the same words); then each grading and race reaches the room by itself");
         }
-        if (host.startsWith("127.") || host.equals("localhost") || host.equals("::1")) {
+        if (local) {
             System.out.println("room: only this machine can reach it; to open it to the room, start with --host 0.0.0.0"
                     + " (and --code, so that only the room can post)");
         }
     }
 
     /** Starts the room's HTTP server (port 0: any free port) on virtual threads, and returns it. */
-    static HttpServer start(Path root, Path dir, String host, int port, String code) throws IOException {
-        Files.createDirectories(dir);
-        Map<String, Chapters.Chapter> registry = Chapters.graded(root);
+    static HttpServer start(Path root, Settings settings, String host, int port) throws IOException {
+        Files.createDirectories(settings.dir().resolve(".owners"));
+        Known known = Known.of(root);
+        Semaphore turns = new Semaphore(AT_ONCE, true);
+        ReentrantLock seats = new ReentrantLock(); // names, tokens and seat files change one hand-in at a time
         HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 128);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.createContext("/", exchange -> {
             try (exchange) {
-                if (!exchange.getRequestURI().getPath().equals("/")) {
+                String path = exchange.getRequestURI().getPath();
+                if (!path.equals("/") && !path.equals("/summary")) {
                     answer(exchange, 404, "text/plain", "no page here: the room summary is at /, hand-ins go to POST /handin\n");
                 } else if (!exchange.getRequestMethod().equals("GET") && !exchange.getRequestMethod().equals("HEAD")) {
-                    answer(exchange, 405, "text/plain", "GET / only\n");
+                    answer(exchange, 405, "text/plain", "GET only\n");
+                } else if (path.equals("/") && query(exchange.getRequestURI().getRawQuery()).containsKey("view")) {
+                    String given = query(exchange.getRequestURI().getRawQuery()).get("view");
+                    if (!same(given, settings.viewCode())) {
+                        answer(exchange, 401, "text/html; charset=utf-8", askForCode("That is not the viewer code."));
+                    } else { // the code goes into a cookie, and out of the address bar the projector shows
+                        exchange.getResponseHeaders().add("Set-Cookie", VIEW_COOKIE + "=" + settings.viewCode() + "; Path=/; HttpOnly; SameSite=Strict");
+                        exchange.getResponseHeaders().set("Location", "/");
+                        answer(exchange, 303, "text/plain", "to /\n");
+                    }
+                } else if (!viewer(exchange, settings)) {
+                    answer(exchange, 401, "text/html; charset=utf-8", askForCode(""));
                 } else {
-                    answer(exchange, 200, "text/html; charset=utf-8",
-                            Summary.html(registry, Summary.read(dir), Instant.now(), REFRESH_SECONDS));
+                    Room.Folder room = Room.read(known, settings.dir());
+                    answer(exchange, 200, "text/html; charset=utf-8", path.equals("/")
+                            ? Summary.page(known, room.seats(), Instant.now(), settings.refreshSeconds(), room.skipped())
+                            : Summary.body(known, room.seats(), Instant.now(), settings.refreshSeconds(), room.skipped()));
                 }
             }
         });
         server.createContext("/handin", exchange -> {
             try (exchange) {
-                Answer a = take(exchange, dir, code);
+                Answer a;
+                if (!turns.tryAcquire(10, TimeUnit.SECONDS)) {
+                    a = new Answer(503, "the room is busy: your next grading or race sends your results again", null);
+                } else {
+                    try {
+                        a = take(exchange, known, settings, seats);
+                    } finally {
+                        turns.release();
+                    }
+                }
+                if (a.token() != null) exchange.getResponseHeaders().set(RoomLink.TOKEN_HEADER, a.token());
                 answer(exchange, a.status(), "text/plain", a.text() + "\n");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         });
         server.start();
         return server;
     }
 
-    record Answer(int status, String text) {}
+    /** What to answer a post: status, one line, and the name's new token when one was given. */
+    record Answer(int status, String text, String token) {}
 
-    /** Checks a posted hand-in and keeps it; what to answer. */
-    static Answer take(HttpExchange exchange, Path dir, String code) throws IOException {
-        if (!exchange.getRequestMethod().equals("POST")) return new Answer(405, "POST a hand-in here: scripts/handin.sh NAME --to URL");
-        if (code != null && !code.equals(exchange.getRequestHeaders().getFirst("X-Room-Code"))) {
-            return new Answer(403, "wrong or missing room code: ask the instructor for it, and give it with --code");
+    /** Checks a posted hand-in and keeps the learner's seat; what to answer. */
+    static Answer take(HttpExchange exchange, Known known, Settings settings, ReentrantLock seats) throws IOException {
+        if (!exchange.getRequestMethod().equals("POST")) return new Answer(405, "POST a hand-in here: jbang handin NAME --to URL", null);
+        if (settings.code() != null && !same(exchange.getRequestHeaders().getFirst(RoomLink.CODE_HEADER), settings.code())) {
+            return new Answer(403, "wrong or missing room code: ask the instructor for it, and give it with --code", null);
         }
         String name = query(exchange.getRequestURI().getRawQuery()).get("name");
-        if (!Room.plainName(name)) {
-            return new Answer(400, "a name is 1 to 40 letters, digits, dots, dashes or underscores");
-        }
+        if (!RoomLink.plainName(name)) return new Answer(400, RoomLink.NAME_RULE, null);
         byte[] body;
         try (InputStream in = exchange.getRequestBody()) {
             body = in.readNBytes(MAX_BYTES + 1);
         }
-        if (body.length > MAX_BYTES) return new Answer(413, "a hand-in is at most " + MAX_BYTES / (1024 * 1024) + " MiB");
-        Room.Handin handin;
+        if (body.length > MAX_BYTES) return new Answer(413, "a hand-in is at most " + MAX_BYTES / 1024 + " KiB", null);
+        List<CheckReport> reports = new ArrayList<>();
+        List<BenchReport> races = new ArrayList<>();
         try {
             JsonNode doc = Jackson.tree(new String(body, StandardCharsets.UTF_8));
-            if (!Room.SCHEMA.equals(doc.path("schema").asText())) throw new IllegalArgumentException("no \"schema\": \"" + Room.SCHEMA + "\"");
-            handin = Jackson.convert(doc, Room.Handin.class);
+            if (!RoomLink.SCHEMA.equals(doc.path("schema").asText())) throw new IllegalArgumentException("no \"schema\": \"" + RoomLink.SCHEMA + "\"");
+            if (!name.equals(doc.path("learner").asText())) return new Answer(400, "the hand-in is " + doc.path("learner").asText() + "'s, not " + name + "'s", null);
+            Room.collect(doc, reports, races);
         } catch (RuntimeException e) {
-            return new Answer(400, "not a hand-in from scripts/handin.sh (" + e.getMessage() + ")");
+            return new Answer(400, "not a hand-in from jbang handin (" + e.getMessage() + ")", null);
         }
-        if (!name.equals(handin.learner())) return new Answer(400, "the hand-in is " + handin.learner() + "'s, not " + name + "'s");
-        // Write aside, then move into place: a reader never sees half a file, and two posts never mix.
-        Path temporary = Files.createTempFile(dir, ".incoming-", ".json");
+        String token = exchange.getRequestHeaders().getFirst(RoomLink.TOKEN_HEADER);
+        seats.lock();
         try {
-            Files.write(temporary, body);
-            Files.move(temporary, dir.resolve(name + ".json"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            Path owner = owner(settings.dir(), name);
+            String issued = null;
+            if (Files.exists(owner)) {
+                if (token == null || !same(sha256(token), Files.readString(owner).strip())) {
+                    return new Answer(409, "the name " + name + " is another laptop's in this room: hand in under another name (jbang handin "
+                            + name + "-2 --to ...), or, if " + name + " is you on a new laptop, ask the instructor to run: jbang room free " + name, null);
+                }
+            } else {
+                if (learners(settings.dir()) >= settings.maxLearners()) {
+                    return new Answer(503, "the room is full (" + settings.maxLearners() + " learners): ask the instructor", null);
+                }
+                issued = newToken();
+                try {
+                    Files.writeString(owner, sha256(issued), java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
+                } catch (FileAlreadyExistsException e) {
+                    return new Answer(409, "the name " + name + " was just taken by another laptop: hand in under another name", null);
+                }
+            }
+            Path file = settings.dir().resolve(RoomLink.key(name) + ".json");
+            Seat before = null;
+            if (Files.exists(file)) {
+                try {
+                    before = Jackson.read(Files.readString(file), Seat.class);
+                } catch (RuntimeException e) {
+                    // an unreadable seat is replaced
+                }
+            }
+            Seat seat = Seat.of(known, name, reports, races, Instant.now(), before);
+            // Written aside, then moved into place: a reader never sees half a file.
+            Path temporary = Files.createTempFile(settings.dir(), ".incoming-", ".json");
+            try {
+                Files.writeString(temporary, Jackson.write(seat));
+                Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } finally {
+                Files.deleteIfExists(temporary);
+            }
+            long graded = seat.chapters().size(), raced = seat.races().size();
+            return new Answer(200, "the room has your results, " + name + ": " + graded + " graded chapter(s) and " + raced + " raced", issued);
         } finally {
-            Files.deleteIfExists(temporary);
+            seats.unlock();
         }
-        int checks = handin.checks() == null ? 0 : handin.checks().size();
-        int races = handin.bench() == null ? 0 : handin.bench().size();
-        return new Answer(200, "the room has your hand-in, " + name + ": " + checks + " graded chapter(s) and " + races + " race(s)");
+    }
+
+    /** Where the room keeps the SHA-256 of the token of {@code name}. */
+    static Path owner(Path dir, String name) {
+        return dir.resolve(".owners").resolve(RoomLink.key(name));
+    }
+
+    /** The names taken in the room. */
+    private static long learners(Path dir) throws IOException {
+        try (Stream<Path> owners = Files.list(dir.resolve(".owners"))) {
+            return owners.count();
+        }
+    }
+
+    private static String newToken() {
+        byte[] bytes = new byte[24];
+        new SecureRandom().nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Equal, in a time that does not tell how much of a guess was right; false for null. */
+    private static boolean same(String given, String expected) {
+        return given != null && expected != null
+                && MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8), expected.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Whether the request comes from a screen that gave the viewer code (its cookie). */
+    private static boolean viewer(HttpExchange exchange, Settings settings) {
+        for (String header : exchange.getRequestHeaders().getOrDefault("Cookie", List.of())) {
+            for (String pair : header.split(";")) {
+                String[] kv = pair.strip().split("=", 2);
+                if (kv.length == 2 && kv[0].equals(VIEW_COOKIE) && same(kv[1], settings.viewCode())) return true;
+            }
+        }
+        return false;
+    }
+
+    private static String askForCode(String problem) {
+        return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><link rel=\"icon\" href=\"data:,\"><title>Room summary</title></head>"
+                + "<body style=\"font-family:system-ui,sans-serif;margin:2rem\"><h1>Room summary</h1>"
+                + (problem.isEmpty() ? "" : "<p>" + problem + "</p>")
+                + "<p>This page shows every learner's results: it asks for the viewer code, which the room printed on the instructor's screen"
+                + " (the learners' code does not open it).</p><form method=\"get\" action=\"/\"><label>Viewer code "
+                + "<input name=\"view\" autocomplete=\"off\" autofocus></label> <button>Open</button></form></body></html>\n";
     }
 
     private static void answer(HttpExchange exchange, int status, String type, String text) throws IOException {
@@ -146,8 +308,12 @@ final class RoomServer {
         for (String pair : raw.split("&")) {
             int eq = pair.indexOf('=');
             if (eq > 0) {
-                values.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
-                        URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+                try {
+                    values.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+                            URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+                } catch (IllegalArgumentException e) {
+                    // a malformed escape: not a value
+                }
             }
         }
         return values;

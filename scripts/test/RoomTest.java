@@ -1,37 +1,54 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-//SOURCES ../room/Room.java ../lib/Outcomes.java
+//SOURCES ../room/Room.java ../lib/Outcomes.java ../lib/Results.java
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
 
 /**
  * The live room (scripts/room/RoomServer.java), in this process on loopback: 30 learners post at
- * once; bad hand-ins are refused and change nothing; names and messages show as text; a restart
- * keeps every hand-in. Usage: RoomTest ROOT. One ok/FAIL line per test, then "N passed, N failed".
+ * once; a name stays with the laptop that took it; what the course does not know is ignored;
+ * times are the room's; the caps hold under a flood with the page under {@link #PAGE_LIMIT};
+ * only the viewer code opens the page; a restart keeps every seat and owner. Usage: RoomTest
+ * ROOT. One ok/FAIL line per test, then "N passed, N failed".
  */
 class RoomTest {
     static final Outcomes outcomes = new Outcomes("room: ");
     static final String CODE = "sesame";
+    static final String VIEW = "viewer-test";
+    /** The page, for 30 learners at their largest real hand-ins, stays under this. */
+    static final int PAGE_LIMIT = 400 * 1024;
     static final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    static Known known;
+    static Path root;
+    /** Each learner's token, as their copy of the course keeps it. */
+    static final Map<String, String> tokens = new ConcurrentHashMap<>();
 
     public static void main(String[] args) throws Exception {
-        Path root = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
+        root = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
+        known = Known.of(root);
+        String first01 = known.checks().get("01").keySet().iterator().next();
         Path dir = Files.createTempDirectory("room-test");
-        HttpServer server = RoomServer.start(root, dir, "127.0.0.1", 0, CODE);
+        HttpServer server = RoomServer.start(root, new RoomServer.Settings(dir, CODE, VIEW), "127.0.0.1", 0);
         String url = "http://127.0.0.1:" + server.getAddress().getPort();
         try {
             // Thirty learners at once, each failing a different number of chapter 01's checks.
@@ -39,97 +56,318 @@ class RoomTest {
             try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
                 for (int i = 1; i <= 30; i++) {
                     String name = "learner-" + i;
-                    String body = Jackson.write(handin(name, i % 3));
+                    String body = handin(name, Map.of("01", i % 3)).toString();
                     posts.add(pool.submit(() -> post(url, name, body, CODE).statusCode()));
                 }
             }
             long accepted = posts.stream().filter(f -> f.resultNow() == 200).count();
-            outcomes.record("30 learners posting at once are all taken", accepted == 30, accepted + " answered 200");
-            outcomes.record("each is kept as its own file", files(dir) == 30, files(dir) + " files in " + dir);
+            outcomes.record("30 learners posting at once are all taken, each given a token", accepted == 30 && tokens.size() == 30,
+                    accepted + " answered 200, " + tokens.size() + " tokens");
+            outcomes.record("each is kept as its own seat", files(dir) == 30, files(dir) + " files in " + dir);
 
-            String page = get(url + "/").body();
-            outcomes.record("the page shows the 30 learners, and reloads itself", page.contains("30 learner(s)")
-                    && page.contains("http-equiv=\"refresh\""), "page: " + page.substring(0, Math.min(300, page.length())));
-            outcomes.record("the page shows the check most of the room is stuck on, and each learner's failing checks, folded",
-                    page.contains("Stuck on") && page.contains("answers GET / (20)") && page.contains("<details><summary>2 to fix</summary>"),
-                    "no 'answers GET / (20)' or folded list");
-            outcomes.record("the page says how long ago each learner handed in", page.contains("just now"), "no age");
+            // Only the viewer code opens the page.
+            expect(get(url + "/", null), 401, "the page without the viewer code");
+            expect(get(url + "/summary", null), 401, "the page's updates without the viewer code");
+            expect(get(url + "/?view=" + CODE, null), 401, "the page with the learners' code");
+            HttpResponse<String> in = get(url + "/?view=" + VIEW, null);
+            String cookie = in.headers().firstValue("Set-Cookie").orElse("").split(";")[0];
+            outcomes.record("the viewer code sets a cookie and sends the screen to /, out of the address bar",
+                    in.statusCode() == 303 && cookie.equals(RoomServer.VIEW_COOKIE + "=" + VIEW) && in.headers().firstValue("Location").orElse("").equals("/"),
+                    "answered " + in.statusCode() + ", cookie '" + cookie + "'");
+
+            String page = get(url + "/", cookie).body();
+            outcomes.record("the page shows the 30 learners, and updates itself in place", page.contains("30 learner(s)")
+                    && page.contains("fetch(\"summary\"") && page.contains("<noscript><meta http-equiv=\"refresh\"")
+                    && page.split("http-equiv").length == 2,
+                    "page: " + page.substring(0, Math.min(300, page.length())));
+            String title = known.title("01", first01);
+            outcomes.record("the page names the check most of the room is stuck on by its title, and folds each learner's failing checks",
+                    page.contains("Most stuck on") && page.contains(Summary.esc(title) + " (20 learner(s))")
+                            && page.contains("<summary>2 to fix</summary>") && page.contains("data-key=\"learner-2/01\""),
+                    "no '" + title + " (20 learner(s))' or folded list");
+            outcomes.record("the page shows who is stuck on which check, since when", page.contains("<h2>Stuck</h2>")
+                    && page.contains("First failing check") && page.contains("1 grading(s)"), "no Stuck table");
+            String body = get(url + "/summary", cookie).body();
+            outcomes.record("/summary is the page's body alone, for the page to put in place", body.contains("30 learner(s)")
+                    && !body.contains("<html") && !body.contains("<script"), body.substring(0, Math.min(200, body.length())));
+
+            // A name stays with the laptop that took it; case does not make another name.
+            String token1 = tokens.get("learner-1");
+            String again = handin("learner-1", Map.of("01", 0)).toString();
+            expect(post(url, "learner-1", again, CODE, null), 409, "another laptop (no token) handing in as learner-1");
+            expect(post(url, "learner-1", again, CODE, "not-the-token"), 409, "another laptop (a wrong token) handing in as learner-1");
+            expect(post(url, "Learner-1", handin("Learner-1", Map.of("01", 0)).toString(), CODE, null), 409,
+                    "another laptop handing in as Learner-1 (learner-1 in another case)");
+            HttpResponse<String> own = post(url, "Learner-1", handin("Learner-1", Map.of("01", 0)).toString(), CODE, token1);
+            outcomes.record("the laptop that took learner-1 hands in again, in any case, to the same seat",
+                    own.statusCode() == 200 && files(dir) == 30 && Files.exists(dir.resolve("learner-1.json")), own.statusCode() + ", " + files(dir) + " files");
+            Room.free(dir, "learner-1");
+            HttpResponse<String> taken = post(url, "learner-1", again, CODE, null);
+            String token1b = taken.headers().firstValue(RoomLink.TOKEN_HEADER).orElse(null);
+            outcomes.record("after jbang room free learner-1, a new laptop takes the name, and the old token no longer counts",
+                    taken.statusCode() == 200 && token1b != null && post(url, "learner-1", again, CODE, token1).statusCode() == 409,
+                    "answered " + taken.statusCode());
+            tokens.put("learner-1", token1b);
+
+            // What the course does not know is ignored: chapters, checks, workloads, verdicts.
+            ObjectNode sly = handin("sly", Map.of("01", 1));
+            ObjectNode made = (ObjectNode) sly.withArray("checks").get(0).deepCopy();
+            made.put("chapter", "99").put("title", "<i>Chapter 99</i>");
+            ((ArrayNode) sly.withArray("checks")).add(made);
+            ((ObjectNode) sly.withArray("checks").get(0).withArray("checks").get(0)).put("id", "ch01.madeUp").put("name", "<script>alert(1)</script>");
+            ((ArrayNode) sly.withArray("checks").get(0).withArray("checks")).add(check("ch01.alsoMadeUp", "fail", "<b>bold</b>"));
+            sly.withArray("bench").add(race("03", "made-up-workload", "<b>soon</b>"));
+            HttpResponse<String> slyAnswer = post(url, "sly", sly.toString(), CODE);
+            String after = get(url + "/", cookie).body();
+            Seat slySeat = Jackson.read(Files.readString(dir.resolve("sly.json")), Seat.class);
+            outcomes.record("a made-up chapter, check, workload or verdict is ignored: no heading, column, cell or row of its own",
+                    slyAnswer.statusCode() == 200 && !after.contains("Chapter 99") && !after.contains("madeUp") && !after.contains("alsoMadeUp")
+                            && !after.contains("made-up-workload") && !after.contains("soon") && !after.contains("<script>alert")
+                            && !after.contains("&lt;script&gt;") && slySeat.chapters().keySet().equals(java.util.Set.of("01"))
+                            && slySeat.races().getOrDefault("03", Map.of()).keySet().equals(java.util.Set.of("hello")),
+                    "the page or sly's seat holds something made up: " + Jackson.write(slySeat));
+
+            // The room's clock, not the learner's.
+            ObjectNode future = handin("zed", Map.of("01", 1));
+            future.put("time", "2099-01-01T00:00:00Z");
+            ((ObjectNode) future.withArray("checks").get(0)).put("time", "2099-01-01T00:00:00Z");
+            Instant before = Instant.now();
+            post(url, "zed", future.toString(), CODE);
+            Seat zed = Jackson.read(Files.readString(dir.resolve("zed.json")), Seat.class);
+            Instant since = Instant.parse(zed.chapters().get("01").since());
+            outcomes.record("a hand-in stamped 2099 counts as received now, by the room's clock", !zed.receivedAt().isBefore(before)
+                    && zed.receivedAt().isBefore(Instant.now().plusSeconds(1)) && !since.isBefore(before) && since.isBefore(Instant.now().plusSeconds(1)),
+                    "received " + zed.received() + ", stuck since " + since);
+
+            // Stuck since: the same first failing check keeps its time; another starts a new one.
+            post(url, "zed", handin("zed", Map.of("01", 1)).toString(), CODE);
+            Seat zed2 = Jackson.read(Files.readString(dir.resolve("zed.json")), Seat.class);
+            ObjectNode moved = handin("zed", Map.of("01", 2));
+            ((ObjectNode) moved.withArray("checks").get(0).withArray("checks").get(0)).put("status", "pass");
+            post(url, "zed", moved.toString(), CODE);
+            Seat zed3 = Jackson.read(Files.readString(dir.resolve("zed.json")), Seat.class);
+            outcomes.record("a grading that fails the same first check keeps its 'since' and counts; a new first failing check starts again",
+                    zed2.chapters().get("01").since().equals(zed.chapters().get("01").since()) && zed2.chapters().get("01").gradings() == 2
+                            && zed3.chapters().get("01").gradings() == 1 && !zed3.chapters().get("01").stuckOn().equals(first01),
+                    "gradings " + zed2.chapters().get("01").gradings() + " then " + zed3.chapters().get("01").gradings());
+
+            // A copy of the course that joined the room sends each result it saves, by itself.
+            Path learner = Files.createTempDirectory("room-learner");
+            RoomLink.join(learner, new RoomLink.Joined(url + "/", CODE, "Auto", null));
+            String report = handin("auto", Map.of("01", 2)).get("checks").get(0).toString();
+            long start = System.nanoTime();
+            Results.write(learner, "checks", "01", report);
+            long returnedMs = (System.nanoTime() - start) / 1_000_000;
+            Path autoSeat = dir.resolve("auto.json");
+            for (int i = 0; i < 100 && !Files.exists(autoSeat); i++) Thread.sleep(100);
+            outcomes.record("a grading saved in a copy that joined the room reaches the room by itself, without waiting for it",
+                    Files.exists(autoSeat) && returnedMs < 1000, "after 10 s no seat for Auto; the save took " + returnedMs + " ms");
+            for (int i = 0; i < 50 && RoomLink.joined(learner).token() == null; i++) Thread.sleep(100);
+            Results.write(learner, "checks", "03", handin("auto", Map.of("03", 1)).get("checks").get(0).toString());
+            boolean both = false;
+            for (int i = 0; i < 100 && !both; i++) {
+                Thread.sleep(100);
+                both = Jackson.read(Files.readString(autoSeat), Seat.class).chapters().containsKey("03");
+            }
+            outcomes.record("the copy keeps the token the room gave it, and its next result reaches the same seat", both,
+                    "token " + RoomLink.joined(learner).token() + "; Auto's seat has no chapter 03 after 10 s");
+            Path lost = Files.createTempDirectory("room-lost");
+            RoomLink.join(lost, new RoomLink.Joined("http://127.0.0.1:9/", CODE, "lost", null)); // port 9: nothing listens
+            start = System.nanoTime();
+            Results.write(lost, "checks", "01", report);
+            returnedMs = (System.nanoTime() - start) / 1_000_000;
+            outcomes.record("with the room out of reach, saving a result still returns at once", returnedMs < 1000, returnedMs + " ms");
 
             // Refused, and nothing changes.
-            String good = Jackson.write(handin("mallory", 0));
-            expect(post(url, "../evil", good, CODE), 400, "a name with a path in it");
-            expect(post(url, "<b>x</b>", good, CODE), 400, "a name with markup in it");
-            expect(post(url, "..", good, CODE), 400, "a name of dots only");
+            int seats = files(dir);
+            String good = handin("mallory", Map.of("01", 0)).toString();
+            for (String bad : List.of("../evil", "<b>x</b>", "..", ".hidden", "x.json", "con", "NUL", "com1", "a".repeat(33), "-dash")) {
+                expect(post(url, bad, good.replace("\"mallory\"", Jackson.write(bad).strip()), CODE), 400, "the name '" + bad + "'");
+            }
             expect(post(url, "mallory", "{not json", CODE), 400, "a body that is not JSON");
             expect(post(url, "mallory", "{\"schema\": \"something-else\"}", CODE), 400, "JSON that is not a hand-in");
-            expect(post(url, "mallory", Jackson.write(handin("alice", 0)), CODE), 400, "someone else's hand-in");
-            expect(post(url, "mallory", "x".repeat(RoomServer.MAX_BYTES + 1), CODE), 413, "a body over 8 MiB");
+            expect(post(url, "mallory", handin("alice", Map.of("01", 0)).toString(), CODE), 400, "someone else's hand-in");
+            expect(post(url, "mallory", "x".repeat(RoomServer.MAX_BYTES + 1), CODE), 413, "a body over " + RoomServer.MAX_BYTES / 1024 + " KiB");
             expect(post(url, "mallory", good, "wrong"), 403, "a wrong room code");
             expect(post(url, "mallory", good, null), 403, "no room code");
-            expect(get(url + "/handin"), 405, "GET /handin");
-            expect(get(url + "/room.html"), 404, "an unknown page");
-            outcomes.record("refused hand-ins leave nothing behind", files(dir) == 30 && !Files.exists(dir.getParent().resolve("evil.json")),
+            expect(get(url + "/handin", null), 405, "GET /handin");
+            expect(get(url + "/room.html", null), 404, "an unknown page");
+            outcomes.record("refused hand-ins leave nothing behind", files(dir) == seats && !Files.exists(dir.getParent().resolve("evil.json")),
                     files(dir) + " files");
-
-            // Text stays text: a check's name with markup in it.
-            HttpResponse<String> sly = post(url, "sly", Jackson.write(handin("sly", 1, "<script>alert(1)</script>")), CODE);
-            String after = get(url + "/").body();
-            outcomes.record("markup in a hand-in shows as text, not markup", sly.statusCode() == 200
-                    && after.contains("&lt;script&gt;alert(1)&lt;/script&gt;") && !after.contains("<script>alert"), "escaping");
-
-            // A learner's next hand-in replaces their last.
-            post(url, "learner-1", Jackson.write(handin("learner-1", 0)), CODE);
-            outcomes.record("a second hand-in replaces the first", files(dir) == 31, files(dir) + " files");
         } finally {
             server.stop(0);
         }
-        HttpServer again = RoomServer.start(root, dir, "127.0.0.1", 0, CODE);
+
+        // A restart keeps every seat, and every name's owner.
+        HttpServer restarted = RoomServer.start(root, new RoomServer.Settings(dir, CODE, VIEW), "127.0.0.1", 0);
         try {
-            String page = get("http://127.0.0.1:" + again.getAddress().getPort() + "/").body();
-            outcomes.record("a restarted room still has every hand-in", page.contains("31 learner(s)"), "after a restart the page says: "
+            String again = "http://127.0.0.1:" + restarted.getAddress().getPort();
+            String page = get(again + "/", RoomServer.VIEW_COOKIE + "=" + VIEW).body();
+            outcomes.record("a restarted room still has every seat", page.contains("33 learner(s)"), "after a restart the page says: "
                     + page.substring(page.indexOf("<p>"), Math.min(page.length(), page.indexOf("<p>") + 80)));
+            expect(post(again, "learner-2", handin("learner-2", Map.of("01", 0)).toString(), CODE, null), 409,
+                    "after a restart, another laptop handing in as learner-2");
         } finally {
-            again.stop(0);
+            restarted.stop(0);
         }
+        flood();
         outcomes.finish();
     }
 
-    /** A hand-in of chapter 01 that fails {@code failing} checks (0: all pass). */
-    static Room.Handin handin(String name, int failing) {
-        return handin(name, failing, "answers GET /");
+    /**
+     * A room of 30 learners at their largest real hand-ins (every chapter graded with every check
+     * failing, and raced on every workload), under a flood of made-up names: the learner cap holds,
+     * and the page stays under {@link #PAGE_LIMIT}.
+     */
+    static void flood() throws Exception {
+        Path dir = Files.createTempDirectory("room-flood");
+        HttpServer server = RoomServer.start(root, new RoomServer.Settings(dir, CODE, VIEW, 40, 10), "127.0.0.1", 0);
+        String url = "http://127.0.0.1:" + server.getAddress().getPort();
+        try {
+            Map<String, Integer> all = new java.util.LinkedHashMap<>();
+            known.checks().forEach((chapter, checks) -> all.put(chapter, checks.size()));
+            ObjectNode largest = handin("x", all);
+            JsonNode reference = Jackson.tree(Files.readString(root.resolve("site/static/bench/reference.json")));
+            for (String chapter : known.chapters().keySet()) largest.withArray("bench").add(chapterRace(reference, chapter));
+            int bytes = largest.toString().getBytes(StandardCharsets.UTF_8).length;
+            outcomes.record("the largest real hand-in (" + bytes / 1024 + " KiB) fits under the cap of " + RoomServer.MAX_BYTES / 1024 + " KiB",
+                    bytes < RoomServer.MAX_BYTES, bytes + " bytes");
+            List<Future<Integer>> real = new ArrayList<>(), made = new ArrayList<>();
+            try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int i = 1; i <= 30; i++) {
+                    String name = "learner-" + i;
+                    String body = largest.deepCopy().put("learner", name).toString();
+                    real.add(pool.submit(() -> post(url, name, body, CODE).statusCode()));
+                }
+                for (int i = 1; i <= 200; i++) {
+                    String name = "flood-" + i;
+                    String body = handin(name, Map.of("01", 3)).toString();
+                    made.add(pool.submit(() -> post(url, name, body, CODE).statusCode()));
+                }
+            }
+            long realTaken = real.stream().filter(f -> f.resultNow() == 200).count();
+            long madeTaken = made.stream().filter(f -> f.resultNow() == 200).count();
+            long full = made.stream().filter(f -> f.resultNow() == 503).count();
+            long owners;
+            try (Stream<Path> s = Files.list(dir.resolve(".owners"))) {
+                owners = s.count();
+            }
+            outcomes.record("under a flood of 200 made-up names, the room takes at most its 40 and says 'full' to the rest",
+                    owners <= 40 && files(dir) <= 40 && realTaken + madeTaken <= 40 && full == 200 - madeTaken,
+                    owners + " names, " + files(dir) + " seats, " + realTaken + " real and " + madeTaken + " made-up taken, " + full + " told full");
+            // The 30 at their largest, alone.
+            Path thirty = Files.createTempDirectory("room-thirty");
+            HttpServer quiet = RoomServer.start(root, new RoomServer.Settings(thirty, CODE, VIEW), "127.0.0.1", 0);
+            try {
+                String at = "http://127.0.0.1:" + quiet.getAddress().getPort();
+                long ok = 0;
+                for (int i = 1; i <= 30; i++) {
+                    String name = "learner-" + i;
+                    ObjectNode h = largest.deepCopy();
+                    h.put("learner", name);
+                    if (post(at, name, h.toString(), CODE).statusCode() == 200) ok++;
+                }
+                String page = get(at + "/", RoomServer.VIEW_COOKIE + "=" + VIEW).body();
+                int size = page.getBytes(StandardCharsets.UTF_8).length;
+                outcomes.record("with 30 learners at their largest real hand-ins, the page is " + size / 1024 + " KiB, under "
+                        + PAGE_LIMIT / 1024 + " KiB", ok == 30 && size < PAGE_LIMIT && page.contains("30 learner(s)"), ok + " taken, " + size + " bytes");
+            } finally {
+                quiet.stop(0);
+            }
+        } finally {
+            server.stop(0);
+        }
     }
 
-    static Room.Handin handin(String name, int failing, String failingName) {
-        List<CheckReport.Check> checks = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            boolean fails = i < failing;
-            checks.add(new CheckReport.Check("protocol.c" + i, i == 0 ? failingName : "check " + i, fails ? "fail" : "pass",
-                    null, null, null, null, null));
+    /** A hand-in of {@code name}: for each chapter, a whole grading that fails its first N checks (the others pass). */
+    static ObjectNode handin(String name, Map<String, Integer> failing) {
+        ObjectNode h = Jackson.MAPPER.createObjectNode();
+        h.put("schema", RoomLink.SCHEMA).put("learner", name).put("time", Instant.now().toString());
+        ArrayNode checks = h.putArray("checks");
+        for (var e : new java.util.TreeMap<>(failing).entrySet()) {
+            ObjectNode report = checks.addObject();
+            report.put("chapter", e.getKey()).put("title", known.chapters().get(e.getKey()).title()).put("target", "exercise")
+                    .put("time", Instant.now().toString()).put("server", "exercises/" + known.chapters().get(e.getKey()).fileName());
+            ArrayNode list = report.putArray("checks");
+            int i = 0;
+            for (var c : known.checks().get(e.getKey()).entrySet()) {
+                boolean fails = i++ < e.getValue();
+                list.add(check(c.getKey(), fails ? "fail" : "pass", c.getValue()));
+            }
+            report.put("passed", i - e.getValue()).put("failed", e.getValue()).put("skipped", 0).put("exit", e.getValue() == 0 ? 0 : 1);
         }
-        CheckReport report = new CheckReport("01", "The blocking server", "exercise", Instant.now().toString(), "exercises/01-blocking.java",
-                (long) (5 - failing), (long) failing, 0L, null, checks, null, failing == 0 ? 0 : 1, null);
-        return new Room.Handin(Room.SCHEMA, name, Instant.now().toString(), List.of(report), List.of());
+        h.putArray("bench");
+        return h;
+    }
+
+    /** A check as the grader reports it; a failure with a message and a hint as long as real ones. */
+    static ObjectNode check(String id, String status, String name) {
+        ObjectNode c = Jackson.MAPPER.createObjectNode().put("id", id).put("name", name).put("status", status);
+        if (status.equals("fail")) {
+            c.put("message", "expected the answer within 5 s, but the connection ".repeat(8)).put("todo", "keep-alive")
+                    .put("hint", "After the first answer, what happens to the socket? ".repeat(5)).put("see", "chapters/01-blocking#keep-alive");
+        }
+        return c;
+    }
+
+    /** A race of chapter {@code chapter} on one workload, with a made-up one beside it. */
+    static ObjectNode race(String chapter, String madeUp, String verdict) {
+        ObjectNode b = Jackson.MAPPER.createObjectNode().put("schema", BenchReport.SCHEMA).put("kind", "chapter").put("chapter", chapter)
+                .put("date", Instant.now().toString()).put("exit", 0);
+        ArrayNode workloads = b.putArray("workloads");
+        for (String id : List.of("hello", madeUp)) {
+            ObjectNode w = workloads.addObject().put("id", id);
+            ObjectNode learner = w.putArray("results").addObject().put("server", "learner").put("status", "measured").put("rps", 1000);
+            learner.putObject("ratio").put("rps", 0.9).put("p50", 1.0).put("p99", 1.0).putObject("verdict")
+                    .put("figure", "rps").put("ratio", 0.9).put("turns", 3).put("verdict", verdict);
+        }
+        return b;
+    }
+
+    /** A chapter's race on every workload of the committed reference run: its 03 as the learner, 04 as the reference. */
+    static ObjectNode chapterRace(JsonNode reference, String chapter) {
+        ObjectNode b = reference.deepCopy();
+        b.put("kind", "chapter").put("chapter", chapter);
+        for (JsonNode w : b.path("workloads")) {
+            ArrayNode kept = Jackson.MAPPER.createArrayNode();
+            for (JsonNode r : w.path("results")) {
+                String server = r.path("server").asText();
+                if (server.equals("03") || server.equals("04")) kept.add(((ObjectNode) r.deepCopy()).put("server", server.equals("03") ? "learner" : "reference"));
+            }
+            ((ObjectNode) w).set("results", kept);
+        }
+        return b;
     }
 
     static HttpResponse<String> post(String url, String name, String body, String code) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url + "/handin?name=" + java.net.URLEncoder.encode(name, "UTF-8")))
-                .timeout(Duration.ofSeconds(20)).POST(HttpRequest.BodyPublishers.ofString(body));
-        if (code != null) b.header("X-Room-Code", code);
+        return post(url, name, body, code, tokens.get(name));
+    }
+
+    static HttpResponse<String> post(String url, String name, String body, String code, String token) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url + "/handin?name=" + java.net.URLEncoder.encode(name, StandardCharsets.UTF_8)))
+                .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(body));
+        if (code != null) b.header(RoomLink.CODE_HEADER, code);
+        if (token != null) b.header(RoomLink.TOKEN_HEADER, token);
+        HttpResponse<String> answer = client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        answer.headers().firstValue(RoomLink.TOKEN_HEADER).ifPresent(t -> tokens.putIfAbsent(name, t));
+        return answer;
+    }
+
+    static HttpResponse<String> get(String url, String cookie) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20));
+        if (cookie != null) b.header("Cookie", cookie);
         return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    static HttpResponse<String> get(String url) throws Exception {
-        return client.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
     static void expect(HttpResponse<String> answer, int status, String what) {
-        outcomes.record(what + " is refused with " + status + ": " + answer.body().strip(), answer.statusCode() == status,
+        String said = answer.body().startsWith("<!DOCTYPE") ? "a page that asks for the viewer code" : answer.body().strip();
+        outcomes.record(what + " is refused with " + status + ": " + said, answer.statusCode() == status,
                 "answered " + answer.statusCode() + ": " + answer.body().strip());
     }
 
-    static long files(Path dir) throws Exception {
+    static int files(Path dir) throws Exception {
         try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> p.getFileName().toString().endsWith(".json")).count();
+            return (int) s.filter(p -> p.getFileName().toString().endsWith(".json") && !p.getFileName().toString().startsWith(".")).count();
         }
     }
 }

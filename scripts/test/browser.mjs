@@ -10,7 +10,7 @@
 // exits 0 when all passed, 1 when one failed, 2 when it could not run. The browser is closed on
 // every path.
 import { createRequire } from "node:module";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 const [base, outDir] = process.argv.slice(2);
@@ -44,6 +44,24 @@ try {
 }
 
 const url = (rel) => new URL(rel, base).href;
+
+// The live room scripts/test.sh started for this run, if any (see the live room test).
+const roomUrl = process.env.ROOM_URL || "";
+const fixtures = path.join(path.dirname(new URL(import.meta.url).pathname), "fixtures", "room");
+
+// Hands in as a learner's copy of the course would: ada's grading and race, or grace's grading.
+async function handIn(name) {
+  const read = (file) => JSON.parse(readFileSync(path.join(fixtures, file), "utf8"));
+  const handin = name === "ada"
+    ? { checks: [read("ada-results/checks/01.json"), read("ada-results/checks/03.json")], bench: [read("ada-results/bench/03.json")] }
+    : { checks: read("handins/grace.json"), bench: [] };
+  const answer = await fetch(`${roomUrl}handin?name=${name}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Room-Code": process.env.ROOM_CODE || "" },
+    body: JSON.stringify({ schema: "course-handin/1", learner: name, time: new Date().toISOString(), ...handin }),
+  });
+  if (answer.status !== 200) throw new Error(`the room refused ${name}'s hand-in: ${answer.status} ${await answer.text()}`);
+}
 const PAGES = {
   home: url("./"),
   ch01: url("chapters/01-blocking/"),
@@ -96,7 +114,9 @@ async function newContext(options = {}) {
   context.on("request", (request) => {
     const u = new URL(request.url());
     if (u.protocol === "data:" || u.protocol === "blob:") return;
-    if (u.hostname !== "127.0.0.1" || !request.url().startsWith(base)) strayRequests.push(request.url());
+    if (u.hostname !== "127.0.0.1" || !(request.url().startsWith(base) || (roomUrl && request.url().startsWith(roomUrl)))) {
+      strayRequests.push(request.url());
+    }
   });
   return context;
 }
@@ -573,8 +593,35 @@ async function features() {
     check(!(await list.isVisible()), "a learner's failing checks show before anyone asks");
     await folded.locator("summary").click();
     check(await list.isVisible() && (await list.locator("li").count()) > 0, "clicking 'N to fix' shows no failing checks");
-    check((await page.locator("tfoot").innerText()).includes("Stuck on"), "no 'Stuck on' row");
+    check((await page.locator("tfoot").innerText()).includes("Most stuck on"), "no 'Most stuck on' row");
   });
+
+  // The live room (scripts/room.sh serve), when scripts/test.sh started one: ROOM_URL, its
+  // learners' code ROOM_CODE, its viewer code ROOM_VIEW, the page updating every second.
+  if (roomUrl) {
+    await test("live room: the viewer code opens it; a new hand-in shows in place, and an open list stays open", async (make) => {
+      const page = await make();
+      await handIn("ada");
+      await open(page, `${roomUrl}?view=${process.env.ROOM_VIEW}`);
+      check(new URL(page.url()).search === "", `the viewer code stays in the address bar: ${page.url()}`);
+      check((await page.locator("main").innerText()).includes("1 learner(s)"), "the room does not show ada");
+      const list = page.locator('details[data-key="ada/03"]');
+      await list.locator("summary").click();
+      check(await list.evaluate((d) => d.open), "ada's failing checks of chapter 03 did not open");
+      await page.evaluate(() => { window.notReloaded = true; });
+      await handIn("grace");
+      await page.waitForFunction(() => document.querySelector("main").innerText.includes("2 learner(s)"), null, { timeout: 10000 })
+        .catch(() => { throw new Error("grace's hand-in did not show within 10 s"); });
+      check(await page.evaluate(() => window.notReloaded === true), "the page reloaded instead of updating in place");
+      check(await page.locator('details[data-key="ada/03"]').evaluate((d) => d.open), "the list the viewer opened closed when the page updated");
+      const cells = await page.locator("td.todo summary, td.done, td.none").allInnerTexts();
+      check(cells.every((t) => /to fix|pass|not graded|could not run|some checks ran/.test(t)), `a progress cell says nothing of what it holds: ${cells.join(" | ")}`);
+      const raced = await page.locator("h3 + table td.num").allInnerTexts();
+      check(raced.length > 0 && raced.every((t) => /(req\/s|CPU per request|heap per connection) [0-9.]+× the reference's|not raced|skipped|stalled/.test(t)),
+        `a race cell does not say which figure it is: ${raced.join(" | ")}`);
+      await page.screenshot({ path: path.join(outDir, "live-room.png"), fullPage: true });
+    });
+  }
 
   await test("Little's law: 2000 connections / 0.2 s = 10,000 req/s, and which bound binds", async (make) => {
     const page = await make();

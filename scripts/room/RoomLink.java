@@ -1,0 +1,211 @@
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
+
+/**
+ * The learner's side of the room. A hand-in is the learner's latest whole grading of each
+ * chapter ({@code .results/checks/NN.json}) and latest race of each chapter
+ * ({@code .results/bench/NN.json}), as they are on disk; it goes to a file or to a live room.
+ *
+ * <p>A copy of the course that has handed in to a live room once has joined it: {@code
+ * .results/room.json} keeps the room's address, its code, the learner's name and the token the
+ * room gave that name. From then on every grading and race that {@link Results} saves is sent
+ * by {@link #sendLater}, in the background: it never fails the learner's command, and delays its
+ * exit by at most {@link #EXIT_WAIT} when the room is slow or gone.
+ */
+final class RoomLink {
+    static final String SCHEMA = "course-handin/1";
+    static final String CODE_HEADER = "X-Room-Code";
+    /** Sent with every post of a joined name, and given back by the room when it gives a name to this machine. */
+    static final String TOKEN_HEADER = "X-Room-Token";
+    static final String NAME_RULE = "a name is 1 to 32 letters, digits, dashes or underscores, starting with a letter or digit"
+            + " (and not a name Windows keeps for devices, such as con, nul or com1)";
+    /** How long a grading or race waits, as it exits, for its hand-in to reach the room. */
+    static final Duration EXIT_WAIT = Duration.ofSeconds(2);
+
+    private RoomLink() {}
+
+    /** The room this copy of the course joined, and the name it has there. */
+    record Joined(String url, String code, String name, String token) {}
+
+    /**
+     * A learner's name as the room takes it. Names are compared without case (on a Mac or a
+     * Windows disk {@code Ada.json} and {@code ada.json} are one file): see {@link #key}.
+     */
+    static boolean plainName(String name) {
+        return name != null && name.matches("[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
+                && !name.toLowerCase(Locale.ROOT).matches("con|prn|aux|nul|com[0-9]|lpt[0-9]");
+    }
+
+    /** The name as the room files it: lower case. */
+    static String key(String name) {
+        return name.toLowerCase(Locale.ROOT);
+    }
+
+    // ---- The hand-in ----
+
+    /**
+     * The learner's hand-in, or null when there is nothing to hand in yet. Only a chapter's own
+     * races go in ({@code --all} and the stress phases are for the learner, and large).
+     */
+    static ObjectNode handin(Path root, String name) throws IOException {
+        JsonNodeFactory json = JsonNodeFactory.instance;
+        ArrayNode checks = json.arrayNode(), bench = json.arrayNode();
+        for (JsonNode doc : read(root.resolve(".results/checks"))) checks.add(doc);
+        for (JsonNode doc : read(root.resolve(".results/bench"))) {
+            if ("chapter".equals(doc.path("kind").asText())) bench.add(doc);
+        }
+        if (checks.isEmpty() && bench.isEmpty()) return null;
+        ObjectNode handin = json.objectNode();
+        handin.put("schema", SCHEMA).put("learner", name).put("time", Instant.now().toString());
+        handin.set("checks", checks);
+        handin.set("bench", bench);
+        return handin;
+    }
+
+    private static java.util.List<JsonNode> read(Path dir) throws IOException {
+        java.util.List<JsonNode> all = new java.util.ArrayList<>();
+        if (!Files.isDirectory(dir)) return all;
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
+                try {
+                    all.add(Jackson.tree(Files.readString(f)));
+                } catch (RuntimeException e) {
+                    System.err.println("handin: skipping " + f + ": not JSON (" + e.getMessage() + ")");
+                }
+            }
+        }
+        return all;
+    }
+
+    // ---- The room this copy joined ----
+
+    static Path joinedFile(Path root) {
+        return root.resolve(".results/room.json");
+    }
+
+    /** The room this copy joined, or null. */
+    static Joined joined(Path root) {
+        Path file = joinedFile(root);
+        if (!Files.isRegularFile(file)) return null;
+        try {
+            Joined j = Jackson.read(Files.readString(file), Joined.class);
+            return j.url() == null || !plainName(j.name()) ? null : j;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    static void join(Path root, Joined joined) throws IOException {
+        Files.createDirectories(joinedFile(root).getParent());
+        Files.writeString(joinedFile(root), Jackson.write(joined));
+    }
+
+    /** Forgets the room; true when there was one. */
+    static boolean leave(Path root) throws IOException {
+        return Files.deleteIfExists(joinedFile(root));
+    }
+
+    // ---- Posting ----
+
+    /** The room's answer: its status, its one line, and the name's token when it gave one. */
+    record Answer(int status, String text, String token) {}
+
+    /** Posts a hand-in to the room at {@code url}; IOException when the room cannot be reached. */
+    static Answer post(String url, String code, String name, String token, String body, Duration timeout)
+            throws IOException, InterruptedException {
+        URI to;
+        try {
+            to = URI.create((url.endsWith("/") ? url : url + "/") + "handin?name=" + name);
+            if (!"http".equals(to.getScheme()) && !"https".equals(to.getScheme())) throw new IllegalArgumentException("not http");
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("'" + url + "' is no address: give the one the instructor's room printed, such as http://10.0.0.5:8400/");
+        }
+        HttpRequest.Builder request = HttpRequest.newBuilder(to).timeout(timeout)
+                .header("Content-Type", "application/json").header(CODE_HEADER, code == null ? "" : code)
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (token != null) request.header(TOKEN_HEADER, token);
+        try (HttpClient client = HttpClient.newBuilder().connectTimeout(timeout).build()) {
+            HttpResponse<String> answer = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            return new Answer(answer.statusCode(), answer.body().strip(), answer.headers().firstValue(TOKEN_HEADER).orElse(null));
+        }
+    }
+
+    // ---- Sending each result as it is saved ----
+
+    /** One send at a time, in the order they were asked for: each reads the files when its turn comes. */
+    private static final ReentrantLock TURN = new ReentrantLock(true);
+    private static final AtomicReference<Thread> LATEST = new AtomicReference<>();
+    private static final AtomicBoolean WAITS_AT_EXIT = new AtomicBoolean();
+    private static final AtomicBoolean SAID = new AtomicBoolean();
+
+    /**
+     * Sends the learner's hand-in to the room this copy joined, if any, in the background: a
+     * failure prints one line (once a process) and changes nothing else; the next result sends
+     * everything again.
+     */
+    static void sendLater(Path root) {
+        Joined joined = joined(root);
+        if (joined == null) return;
+        Thread sender = Thread.ofPlatform().daemon().name("room-handin").unstarted(() -> send(root, joined));
+        if (WAITS_AT_EXIT.compareAndSet(false, true)) {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                Thread last = LATEST.get();
+                try {
+                    if (last != null) last.join(EXIT_WAIT);
+                } catch (InterruptedException e) {
+                    // exiting anyway
+                }
+            }));
+        }
+        LATEST.set(sender);
+        sender.start();
+    }
+
+    private static void send(Path root, Joined joined) {
+        TURN.lock();
+        try {
+            ObjectNode handin = handin(root, joined.name());
+            if (handin == null) return;
+            Answer answer = post(joined.url(), joined.code(), joined.name(), joined.token(), Jackson.write(handin), Duration.ofSeconds(5));
+            if (answer.status() != 200) {
+                say("the room at " + joined.url() + " refused your results (" + answer.status() + "): " + answer.text());
+            } else if (answer.token() != null) { // the room gave the name to this machine just now: keep the proof
+                join(root, new Joined(joined.url(), joined.code(), joined.name(), answer.token()));
+            }
+        } catch (IOException | RuntimeException e) {
+            say("could not reach the room at " + joined.url() + " (" + why(e) + "): your results are kept here and go with"
+                    + " your next grading or race; jbang handin --leave stops sending them");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            TURN.unlock();
+        }
+    }
+
+    /** Why a post failed, in words: a refused connection has no message of its own. */
+    static String why(Exception e) {
+        if (e instanceof java.net.ConnectException) return "nothing answers at that address";
+        if (e instanceof java.net.http.HttpTimeoutException) return "no answer in time";
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    }
+
+    private static void say(String line) {
+        if (SAID.compareAndSet(false, true)) System.err.println("room: " + line);
+    }
+}

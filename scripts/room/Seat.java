@@ -1,0 +1,170 @@
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the room keeps of one learner (schema {@value #SCHEMA}), made from what they handed in
+ * and holding only what the course knows ({@link Known}): per chapter their latest whole grading,
+ * and per chapter and workload their latest race against the reference. Every time in it is the
+ * room's clock: a learner's clock says nothing the room believes.
+ *
+ * @param learner  the name as the learner last spelled it (the room files it without case)
+ * @param received when the room last heard from them
+ * @param chapters by chapter, in the course's order
+ * @param races    by chapter, then workload
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+record Seat(String schema, String learner, String received, Map<String, Graded> chapters, Map<String, Map<String, Raced>> races) {
+    static final String SCHEMA = "course-room/1";
+    /** The most of a could-not-run message the room keeps. */
+    static final int MAX_ERROR = 200;
+
+    /**
+     * A chapter's latest whole grading. {@code failing}: the course's ids of the checks that fail,
+     * in the order the grader runs them; {@code error}: why it could not run; {@code partial}: only
+     * some checks ran ({@code --only}), never done. {@code graded}: the report's own time, only to
+     * tell one grading from the next. {@code stuckOn}: the first failing check, {@code since} when
+     * (the room's clock) it became the first, and {@code gradings} how many gradings have failed
+     * it since; {@code changed}: when this chapter was last graded anew.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Graded(long passed, long failed, boolean partial, List<String> failing, String error, String graded,
+                  String stuckOn, String since, int gradings, String changed) {
+        boolean done() {
+            return failed == 0 && passed > 0 && !partial && error == null;
+        }
+    }
+
+    /**
+     * The learner's server on one workload of their race: {@code status} "measured", "skipped" or
+     * "stalled"; {@code figure} the ratio's figure ("rps", "cpuPerRequest", "heapPerConnection"),
+     * {@code ratio} the learner's over the reference's, {@code verdict} the race's (a verdict the
+     * course knows, or absent).
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Raced(String status, String figure, Double ratio, String verdict) {}
+
+    Instant receivedAt() {
+        try {
+            return Instant.parse(received);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The chapter the learner graded last, or null: where they are now. Its grading's
+     * {@code changed} is the latest.
+     */
+    String current() {
+        String at = null, latest = "";
+        for (var e : chapters.entrySet()) {
+            String changed = e.getValue().changed() == null ? "" : e.getValue().changed();
+            if (at == null || changed.compareTo(latest) > 0) {
+                at = e.getKey();
+                latest = changed;
+            }
+        }
+        return at;
+    }
+
+    /**
+     * The seat of {@code name} after a hand-in of {@code reports} and {@code races}, received at
+     * {@code now} by the room's clock; {@code before}, their seat until now (or null), carries over
+     * the chapters and races this hand-in does not hold and how long they have been stuck.
+     */
+    static Seat of(Known known, String name, List<CheckReport> reports, List<BenchReport> races, Instant now, Seat before) {
+        Map<String, CheckReport> latest = new LinkedHashMap<>();
+        for (CheckReport r : reports) {
+            if (r == null || !known.chapters().containsKey(r.chapter())) continue;
+            latest.merge(r.chapter(), r, (a, b) -> String.valueOf(b.time()).compareTo(String.valueOf(a.time())) > 0 ? b : a);
+        }
+        Map<String, Graded> chapters = new LinkedHashMap<>();
+        for (String chapter : known.chapters().keySet()) {
+            Graded was = before == null || before.chapters() == null ? null : before.chapters().get(chapter);
+            CheckReport r = latest.get(chapter);
+            if (r == null) {
+                if (was != null) chapters.put(chapter, was);
+                continue;
+            }
+            chapters.put(chapter, graded(known, chapter, r, was, now));
+        }
+        Map<String, Map<String, Raced>> raced = new LinkedHashMap<>();
+        Map<String, BenchReport> latestRace = new LinkedHashMap<>();
+        for (BenchReport b : races) {
+            if (b == null || !"chapter".equals(b.kind()) || !known.chapters().containsKey(b.chapter()) || b.workloads() == null) continue;
+            latestRace.merge(b.chapter(), b, (x, y) -> String.valueOf(y.date()).compareTo(String.valueOf(x.date())) > 0 ? y : x);
+        }
+        for (String chapter : known.chapters().keySet()) {
+            BenchReport b = latestRace.get(chapter);
+            if (b != null) {
+                Map<String, Raced> cells = new LinkedHashMap<>();
+                for (BenchReport.WorkloadEntry w : b.workloads()) {
+                    if (w == null || !known.workloads().contains(w.id())) continue;
+                    Raced cell = raced(known, w);
+                    if (cell != null) cells.put(w.id(), cell);
+                }
+                if (!cells.isEmpty()) raced.put(chapter, cells);
+            } else if (before != null && before.races() != null && before.races().containsKey(chapter)) {
+                raced.put(chapter, before.races().get(chapter));
+            }
+        }
+        return new Seat(SCHEMA, name, now.toString(), chapters, raced);
+    }
+
+    private static Graded graded(Known known, String chapter, CheckReport r, Graded was, Instant now) {
+        List<String> failing = new ArrayList<>();
+        long passed = 0;
+        var checks = r.checks() == null ? List.<CheckReport.Check>of() : r.checks();
+        for (String id : known.checks().get(chapter).keySet()) { // the course's order, and only its checks
+            for (CheckReport.Check c : checks) {
+                if (c == null || !id.equals(c.id())) continue;
+                if (c.failed()) failing.add(id);
+                else if ("pass".equals(c.status())) passed++;
+                break;
+            }
+        }
+        String error = r.error() == null ? null : r.error().length() > MAX_ERROR ? r.error().substring(0, MAX_ERROR) + "…" : r.error();
+        if (error == null && r.exit() == 2) error = "it could not run";
+        String graded = r.time() == null ? null : r.time().length() > 40 ? r.time().substring(0, 40) : r.time();
+        boolean anew = was == null || graded == null || !graded.equals(was.graded());
+        String changed = anew ? now.toString() : was.changed();
+        String stuckOn = failing.isEmpty() ? null : failing.get(0);
+        String since = now.toString();
+        int gradings = 1;
+        if (stuckOn != null && was != null && stuckOn.equals(was.stuckOn()) && was.since() != null) {
+            since = was.since();
+            gradings = was.gradings() + (anew ? 1 : 0);
+        }
+        return new Graded(passed, failing.size(), r.total() != null, failing, error, graded,
+                stuckOn, stuckOn == null ? null : since, stuckOn == null ? 0 : gradings, changed);
+    }
+
+    /** The learner's cell of one workload, or null when the race has no result for them there. */
+    private static Raced raced(Known known, BenchReport.WorkloadEntry w) {
+        if (w.results() == null) return null;
+        for (BenchReport.Result r : w.results()) {
+            if (r == null || !"learner".equals(r.server())) continue;
+            String status = switch (String.valueOf(r.status())) {
+                case "measured", "skipped", "stalled" -> r.status();
+                default -> "skipped";
+            };
+            if (!r.measured()) return new Raced(status, null, null, null);
+            if (r instanceof BenchReport.LoadResult l && l.ratio() instanceof BenchReport.LoadRatio ratio && ratio.rps() != null) {
+                // The figure the verdict was decided on (CPU per request where req/s measured the load generator), so the two agree.
+                BenchReport.Interval i = ratio.decided();
+                boolean cpu = i != null && "cpuPerRequest".equals(i.figure()) && i.ratio() != null;
+                String verdict = i != null && known.verdicts().contains(i.verdict()) ? i.verdict() : null;
+                return new Raced(status, cpu ? "cpuPerRequest" : "rps", cpu ? i.ratio() : ratio.rps(), verdict);
+            }
+            if (r instanceof BenchReport.IdleResult i && i.ratio() instanceof BenchReport.IdleRatio ratio && ratio.heapPerConnection() != null) {
+                return new Raced(status, "heapPerConnection", ratio.heapPerConnection(), null);
+            }
+            return new Raced(status, null, null, null);
+        }
+        return null;
+    }
+}
