@@ -48,27 +48,27 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
     record Raced(String status, String figure, Double ratio, String verdict) {}
 
     Instant receivedAt() {
+        return received == null ? null : parse(received);
+    }
+
+    /** A time the room wrote, or the start of the epoch when there is none. */
+    static Instant parse(String text) {
         try {
-            return Instant.parse(received);
+            return Instant.parse(text);
         } catch (RuntimeException e) {
-            return null;
+            return Instant.EPOCH;
         }
     }
 
     /**
-     * The chapter the learner graded last, or null: where they are now. Its grading's
-     * {@code changed} is the latest.
+     * The chapter the learner graded last, or null: where they are now. The room heard of its
+     * grading last; of gradings it heard of at once (one hand-in), the one the learner's own
+     * clock says came last.
      */
     String current() {
-        String at = null, latest = "";
-        for (var e : chapters.entrySet()) {
-            String changed = e.getValue().changed() == null ? "" : e.getValue().changed();
-            if (at == null || changed.compareTo(latest) > 0) {
-                at = e.getKey();
-                latest = changed;
-            }
-        }
-        return at;
+        var order = java.util.Comparator.<Graded, Instant>comparing(g -> parse(g.changed()))
+                .thenComparing(g -> g.graded() == null ? Instant.EPOCH : parse(g.graded()));
+        return chapters.entrySet().stream().max(java.util.Map.Entry.comparingByValue(order)).map(java.util.Map.Entry::getKey).orElse(null);
     }
 
     /**
