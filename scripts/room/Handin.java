@@ -11,9 +11,10 @@ import java.time.Duration;
 
 /**
  * {@code jbang handin NAME} (and scripts/handin.sh): hands in the learner's latest gradings and
- * races, as handin/NAME.json or to a live room, which this copy of the course then joins: every
- * later grading and race is sent by itself ({@link RoomLink}). Exit 0 handed in, 1 nothing to
- * hand in yet (or the room refused it, or could not be reached), 2 usage.
+ * races, as handin/NAME.json or to a live room, which this copy of the course then joins (even
+ * with nothing graded yet): every later grading and race is sent by itself ({@link RoomLink}).
+ * Exit 0 handed in, 1 nothing to hand in yet for a file (or the room refused it, or could not be
+ * reached), 2 usage.
  */
 class Handin {
     static final String USAGE = """
@@ -62,12 +63,15 @@ class Handin {
         if (code != null && to == null) usage("--code goes with --to");
         if (out != null && to != null) usage("--out writes a file, --to sends to a room: one or the other");
         ObjectNode handin = RoomLink.handin(course, name);
-        if (handin == null) {
+        if (to != null) {
+            send(course, name, to, code, handin); // with nothing graded yet, it joins the room all the same
+            return;
+        }
+        if (RoomLink.empty(handin)) {
             fail(1, "nothing to hand in yet: grade your own server first (jbang check 01, or scripts/check.sh 01), or race it (jbang bench 01); "
                     + "grading the reference (check.sh --solution) or another file (--file) is not handed in");
         }
-        if (to != null) send(course, name, to, code, handin);
-        else write(name, out != null ? Path.of(out).toAbsolutePath() : course.resolve("handin"), handin);
+        write(name, out != null ? Path.of(out).toAbsolutePath() : course.resolve("handin"), handin);
     }
 
     static void write(String name, Path dir, ObjectNode handin) throws IOException {
@@ -97,7 +101,7 @@ class Handin {
         if (answer.status() != 200) fail(1, "the room refused the hand-in (" + answer.status() + "): " + answer.text());
         RoomLink.join(course, new RoomLink.Joined(url, code, name, answer.token() != null ? answer.token() : token));
         System.out.println("handin: " + answer.text());
-        System.out.println("handin: from now on, every grading and race you run here reaches the room by itself"
+        System.out.println("handin: from now on, every grading and race of your own server reaches the room by itself"
                 + " (jbang handin --leave stops that)");
     }
 

@@ -60,8 +60,9 @@ final class RoomLink {
     // ---- The hand-in ----
 
     /**
-     * The learner's hand-in, or null when there is nothing to hand in yet. Only a chapter's own
-     * races go in ({@code --all} and the stress phases are for the learner, and large).
+     * The learner's hand-in; its lists are empty when there is nothing to hand in yet (which
+     * joins a room all the same). Only a chapter's own races go in ({@code --all} and the stress
+     * phases are for the learner, and large).
      */
     static ObjectNode handin(Path root, String name) throws IOException {
         JsonNodeFactory json = JsonNodeFactory.instance;
@@ -70,12 +71,16 @@ final class RoomLink {
         for (JsonNode doc : read(root.resolve(".results/bench"))) {
             if ("chapter".equals(doc.path("kind").asText())) bench.add(doc);
         }
-        if (checks.isEmpty() && bench.isEmpty()) return null;
         ObjectNode handin = json.objectNode();
         handin.put("schema", SCHEMA).put("learner", name).put("time", Instant.now().toString());
         handin.set("checks", checks);
         handin.set("bench", bench);
         return handin;
+    }
+
+    /** Whether a hand-in holds nothing: no grading and no race. */
+    static boolean empty(JsonNode handin) {
+        return handin.path("checks").isEmpty() && handin.path("bench").isEmpty();
     }
 
     private static java.util.List<JsonNode> read(Path dir) throws IOException {
@@ -181,7 +186,6 @@ final class RoomLink {
         TURN.lock();
         try {
             ObjectNode handin = handin(root, joined.name());
-            if (handin == null) return;
             Answer answer = post(joined.url(), joined.code(), joined.name(), joined.token(), Jackson.write(handin), Duration.ofSeconds(5));
             if (answer.status() != 200) {
                 say("the room at " + joined.url() + " refused your results (" + answer.status() + "): " + answer.text());

@@ -235,7 +235,8 @@ final class RoomServer {
                 Files.deleteIfExists(temporary);
             }
             long graded = seat.chapters().size(), raced = seat.races().size();
-            return new Answer(200, "the room has your results, " + name + ": " + graded + " graded chapter(s) and " + raced + " raced", issued);
+            return new Answer(200, graded + raced == 0 ? "you are in the room, " + name + ": nothing graded or raced yet"
+                    : "the room has your results, " + name + ": " + graded + " graded chapter(s) and " + raced + " raced", issued);
         } finally {
             seats.unlock();
         }
