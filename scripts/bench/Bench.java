@@ -139,12 +139,12 @@ class Bench {
                                BenchReport.Machine machine, Report.Painter p) {
         Plan.Mode mode = o.mode();
         String all = Chapters.showdown(chapters).map(c -> "Chapter " + c.number() + ", " + c.title()).orElse("Every model");
-        long frameworks = servers.stream().filter(s -> s.role.equals("framework")).count();
+        long frameworks = servers.stream().filter(s -> s.role == Server.Role.FRAMEWORK).count();
         out.println(p.bold(o.springDemo() ? "The Spring Boot demo's shape: Tomcat with 16 and 50 platform threads, and with virtual threads"
                 : o.all() ? all + ": every reference solution" + (o.baseline() ? ", a plain Netty server" : "")
                         + (frameworks > 0 ? " and " + frameworks + " framework servers" : "")
                 : "Chapter " + o.chapter() + ": " + servers.get(0).label + " against " + servers.get(1).label));
-        for (Server s : servers) if (s.role.equals("framework")) out.println(p.dim("  " + s.id + ": " + s.label));
+        for (Server s : servers) if (s.role == Server.Role.FRAMEWORK) out.println(p.dim("  " + s.id + ": " + s.label));
         out.println(p.dim("  " + startedWith(servers)));
         if (o.ramp() || o.spike() || o.soakMinutes() > 0 || o.openLoop()) {
             out.println(p.dim("  " + (o.openLoop() ? OpenLoop.describe(mode) : o.ramp() ? "the ramp: " + mode.warmups() + " warm-up run(s) of " + mode.warmupSeconds()

@@ -28,16 +28,16 @@ final class Framework {
     }
 
     private static Server spring(Path root, String id, int threads) {
-        return new Server(id, "framework", "Spring Boot 4.1 on Tomcat, " + threads + " platform threads (" + DIR + "/SpringBootTomcat.java --threads "
+        return new Server(id, Server.Role.FRAMEWORK, "Spring Boot 4.1 on Tomcat, " + threads + " platform threads (" + DIR + "/SpringBootTomcat.java --threads "
                 + threads + ")", root.resolve(DIR).resolve("SpringBootTomcat.java"), List.of("--threads", String.valueOf(threads)), threads);
     }
 
     private static Server springVirtual(Path root) {
-        return new Server("spring-vt", "framework", "Spring Boot 4.1 on Tomcat, virtual threads (" + DIR + "/SpringBootTomcat.java --virtual true)",
+        return new Server("spring-vt", Server.Role.FRAMEWORK, "Spring Boot 4.1 on Tomcat, virtual threads (" + DIR + "/SpringBootTomcat.java --virtual true)",
                 root.resolve(DIR).resolve("SpringBootTomcat.java"), List.of("--virtual", "true"), 0);
     }
 
     private static Server server(Path root, String id, String file, String what) {
-        return new Server(id, "framework", what + " (" + DIR + "/" + file + ")", root.resolve(DIR).resolve(file), List.of(), 0);
+        return new Server(id, Server.Role.FRAMEWORK, what + " (" + DIR + "/" + file + ")", root.resolve(DIR).resolve(file), List.of(), 0);
     }
 }

@@ -10,24 +10,30 @@ import org.opentest4j.TestAbortedException;
  * exited, or stopped answering, is started again if this harness started it, and the failed
  * check says so; one given with --url cannot be, and the later checks are skipped, once, with
  * the reason. A check whose server cannot be looked into ({@link Unavailable}) is skipped.
- * What happened is noted on the failed check's own result ({@link Check#NOTE}), so a note never
- * outlives the run that made it (a --watch or --all grading in the same JVM starts clean).
+ * What happened is noted on the failed check's own result ({@link Check#NOTE}), and what the
+ * later checks must know is kept in the run's store ({@link RunContext}), so neither outlives
+ * the run that made it (a --watch or --all grading in the same JVM starts clean).
  */
 final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutionExceptionHandler {
     static final int PROBE_MS = 1000;
 
-    /** Why the later checks cannot run (a --url server that stopped answering); null while they can. */
-    private static volatile String gone;
+    /** The key, in the run's store ({@link RunContext}), of why the later checks cannot run (a --url server that stopped answering). */
+    private static final String GONE = "gone";
 
     @Override
     public void beforeEach(ExtensionContext context) throws Exception {
+        String gone = RunContext.of(context).get(GONE, String.class);
         if (gone != null) throw new TestAbortedException(gone);
-        Target.get().reviveIfDead();
+        target(context).reviveIfDead();
+    }
+
+    private static Target target(ExtensionContext context) {
+        return RunContext.of(context).get(Target.class, Target.class);
     }
 
     @Override
     public void afterEach(ExtensionContext context) throws Exception {
-        Target t = Target.get();
+        Target t = target(context);
         // A server that exits after a check that passed is restarted by the next check's reviveIfDead.
         if (context.getExecutionException().isEmpty()) return;
         if (t.answers(PROBE_MS)) return;
@@ -46,7 +52,7 @@ final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutio
             note(context, what + "; the grader restarted it for the next check" + logTail(t));
         } else {
             note(context, what + "; the later checks are skipped");
-            gone = "skipped: the server stopped answering during '" + context.getDisplayName() + "'";
+            RunContext.of(context).put(GONE, "skipped: the server stopped answering during '" + context.getDisplayName() + "'");
         }
     }
 
@@ -59,11 +65,6 @@ final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutio
         if (t.log() == null) return "";
         String tail = Target.tail(t.log(), 5).strip();
         return ". Its log is " + t.log() + (tail.isEmpty() ? "" : "; it ends:\n" + tail);
-    }
-
-    /** A new run of checks against a new server starts with a clean slate. */
-    static void reset() {
-        gone = null;
     }
 
     @Override

@@ -34,8 +34,6 @@ final class Backend implements AutoCloseable {
         }
     }
 
-    private static volatile Backend current;
-
     private final ServerSocket server;
     private final boolean recording;
     /** Prints a line per call as it ends (the standalone backend's --verbose). */
@@ -61,16 +59,6 @@ final class Backend implements AutoCloseable {
         return b;
     }
 
-    /** The backend the checks of this run call, once the grader started it. */
-    static Backend current() {
-        Backend b = current;
-        if (b == null) throw new IllegalStateException("no backend: these checks run from scripts/check.sh 08");
-        return b;
-    }
-
-    static void use(Backend b) {
-        current = b;
-    }
 
     String url() {
         return "http://127.0.0.1:" + server.getLocalPort();

@@ -10,13 +10,19 @@ import java.util.concurrent.Future;
 /** Chapter 01, the blocking server: what a one-connection-at-a-time server must still get right. */
 @Check.Suite
 class Ch01Checks {
+    /** The server under test, handed in by the run ({@link RunContext}). */
+    private final Target target;
+
+    Ch01Checks(Target target) {
+        this.target = target;
+    }
 
     @Check(order = 1, title = "serves a second client after the first one closes",
            hint = "After one connection ends, the server must go back to accept() for the next one.",
            see = "chapters/01-blocking#the-accept-loop")
     void secondClient() throws Exception {
-        Client.get("/").assertStatus(200); // the first client: one request, then it closes
-        assertEquals(200, Client.get("/").status(), "the second client, connecting after the first closed, was not served");
+        Client.get(target, "/").assertStatus(200); // the first client: one request, then it closes
+        assertEquals(200, Client.get(target, "/").status(), "the second client, connecting after the first closed, was not served");
     }
 
     // tag::burst[]
@@ -25,8 +31,8 @@ class Ch01Checks {
             + "connection attempt is dropped and retried a second later. What backlog does bind(address) use?",
            see = "chapters/01-blocking#the-backlog")
     void burst() throws Exception {
-        Target t = Target.get();
-        try (Client busy = Client.connect()) {
+        Target t = target;
+        try (Client busy = Client.connect(target)) {
             busy.send(Client.request("GET", "/io?ms=2000")); // keeps the one thread busy for 2 s
             Thread.sleep(200);
             List<Future<Boolean>> attempts = new ArrayList<>();

@@ -11,16 +11,22 @@ import org.junit.jupiter.api.TestReporter;
 /** Chapter 02, the thread pool, started with --threads 4 --queue 4. */
 @Check.Suite
 class Ch02Checks {
+    /** The server under test, handed in by the run ({@link RunContext}). */
+    private final Target target;
+
+    Ch02Checks(Target target) {
+        this.target = target;
+    }
     static final int THREADS = 4;
     static final int QUEUE = 4;
 
     /** Sends GET path on each of n new connections at once; returns each one's time in ms (or -status). */
-    static List<Long> concurrently(int n, String path, int timeoutMs) throws Exception {
+    static List<Long> concurrently(Target target, int n, String path, int timeoutMs) throws Exception {
         List<Future<Long>> futures = new ArrayList<>();
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < n; i++) {
                 futures.add(pool.submit(() -> {
-                    Client.Timed t = Client.timed(Client.request("GET", path), timeoutMs);
+                    Client.Timed t = Client.timed(target, Client.request("GET", path), timeoutMs);
                     return t.reply().status() == 200 ? t.ms() : -t.reply().status();
                 }));
             }
@@ -37,19 +43,19 @@ class Ch02Checks {
     }
 
     /** Once earlier checks' connections are worked off, keeps every worker busy with an /io?ms=MS for the clients returned. */
-    static Clients busyWorkers(int ms) throws Exception {
-        settle();
-        Clients busy = new Clients().connect(THREADS, Client.READ_TIMEOUT_MS)
+    static Clients busyWorkers(Target target, int ms) throws Exception {
+        settle(target);
+        Clients busy = new Clients(target).connect(THREADS, Client.READ_TIMEOUT_MS)
                 .sendAll(Client.request("GET", "/io?ms=" + ms, "Connection: close"));
         Thread.sleep(150);
         return busy;
     }
 
     /** Waits until earlier checks' connections are worked off: a request gets 200, not 503 or a wait. */
-    static void settle() throws Exception {
+    static void settle(Target target) throws Exception {
         long deadline = System.nanoTime() + 8_000_000_000L;
         while (System.nanoTime() < deadline) {
-            try (Client c = Client.connect(1000)) {
+            try (Client c = Client.connect(target, 1000)) {
                 if (c.send(Client.request("GET", "/", "Connection: close")).read().status() == 200) {
                     Thread.sleep(100);
                     return;
@@ -65,7 +71,7 @@ class Ch02Checks {
            hint = "With N threads, N requests that each wait 500 ms should take 500 ms together, not N x 500.",
            see = "chapters/02-thread-pool#the-pool")
     void parallel() throws Exception {
-        List<Long> times = concurrently(THREADS, "/io?ms=500", 5000);
+        List<Long> times = concurrently(target, THREADS, "/io?ms=500", 5000);
         long slowest = times.stream().mapToLong(Long::longValue).max().orElseThrow();
         assertTrue(times.stream().allMatch(t -> t > 0), "every request should get 200: " + times);
         assertTrue(slowest < 1000, "4 requests of 500 ms took " + times + " ms: they ran one after another");
@@ -75,8 +81,8 @@ class Ch02Checks {
            hint = "Throughput is bounded by threads / service time (Little's law). A 5th connection should wait in the queue for a free worker.",
            see = "chapters/02-thread-pool#the-pool")
     void fifthWaits() throws Exception {
-        try (Clients busy = busyWorkers(1000)) {
-            Client.Timed fifth = Client.timed(Client.request("GET", "/", "Connection: close"), Client.READ_TIMEOUT_MS);
+        try (Clients busy = busyWorkers(target, 1000)) {
+            Client.Timed fifth = Client.timed(target, Client.request("GET", "/", "Connection: close"), Client.READ_TIMEOUT_MS);
             fifth.reply().assertStatus(200);
             assertTrue(fifth.ms() >= 500, "the 5th connection was served after " + fifth.ms() + " ms, while 4 workers were busy for 1 s: "
                     + "is the number of threads bounded by --threads?");
@@ -89,17 +95,17 @@ class Ch02Checks {
             + "let the idle one go: BlockingHttp.serve(socket, othersWaiting) closes it when othersWaiting says yes.",
            see = "chapters/02-thread-pool#let-idle-connections-go")
     void releasesIdle(TestReporter reporter) throws Exception {
-        try (Clients idle = new Clients()) {
-            settle();
+        try (Clients idle = new Clients(target)) {
+            settle(target);
             for (int i = 0; i < THREADS; i++) {
-                Client c = Client.connect(3000);
+                Client c = Client.connect(target, 3000);
                 idle.add(c);
                 c.send(Client.request("GET", "/")).read().assertStatus(200);
             }
             Thread.sleep(150); // four workers, each holding a keep-alive connection that says nothing
             Client.Timed fifth;
             try {
-                fifth = Client.timed(Client.request("GET", "/", "Connection: close"), 3000);
+                fifth = Client.timed(target, Client.request("GET", "/", "Connection: close"), 3000);
             } catch (AssertionError | java.io.IOException e) {
                 throw new AssertionError("a 5th connection got no answer in 3 s while 4 workers held idle keep-alive connections: "
                         + "it waited in the queue behind clients that were sending nothing (" + e.getMessage() + ")");
@@ -126,10 +132,10 @@ class Ch02Checks {
            hint = "BlockingQueue.offer() returns false instead of waiting when the queue is full. Answer 503 then, and close.",
            see = "chapters/02-thread-pool#when-the-queue-is-full")
     void refuses() throws Exception {
-        try (Clients held = busyWorkers(2000)) {
-            for (int i = 0; i < QUEUE; i++) held.add(Client.connect().send(Client.request("GET", "/", "Connection: close")));
+        try (Clients held = busyWorkers(target, 2000)) {
+            for (int i = 0; i < QUEUE; i++) held.add(Client.connect(target).send(Client.request("GET", "/", "Connection: close")));
             Thread.sleep(150);
-            Client.Timed extra = Client.timed(Client.request("GET", "/"), 1500);
+            Client.Timed extra = Client.timed(target, Client.request("GET", "/"), 1500);
             assertEquals(503, extra.reply().status(),
                     () -> "with 4 busy workers and 4 queued connections, the next one got '" + extra.reply().statusLine() + "'");
             assertTrue(extra.ms() < 500, "the 503 took " + extra.ms() + " ms");
@@ -141,13 +147,13 @@ class Ch02Checks {
            hint = "A thread per connection makes 500 threads for 500 clients, each with its own stack. The pool's size is fixed.",
            see = "chapters/02-thread-pool#what-a-thread-costs")
     void boundedThreads() throws Exception {
-        Inspect inspect = Target.get().inspect();
+        Inspect inspect = target.inspect();
         int before = inspect.platformThreads().size();
         int during;
-        try (Clients clients = new Clients()) {
+        try (Clients clients = new Clients(target)) {
             for (int i = 0; i < 500; i++) {
                 try {
-                    clients.add(Client.connect(3000).send(Client.request("GET", "/io?ms=1000", "Connection: close")));
+                    clients.add(Client.connect(target, 3000).send(Client.request("GET", "/io?ms=1000", "Connection: close")));
                 } catch (java.io.IOException | AssertionError e) {
                     break; // refused or reset: fine, that is the point
                 }
@@ -162,15 +168,15 @@ class Ch02Checks {
            hint = "An exception that leaves a thread's run() ends that thread. A worker loop must catch what serving one connection throws.",
            see = "chapters/02-thread-pool#the-pool")
     void workersSurvive() throws Exception {
-        settle();
+        settle(target);
         for (int i = 0; i < THREADS * 2; i++) {
-            try (Client c = Client.connect(1000)) { // a worker that lives answers /fail at once
+            try (Client c = Client.connect(target, 1000)) { // a worker that lives answers /fail at once
                 c.send(Client.request("GET", "/fail")).read();
             } catch (AssertionError | java.io.IOException e) {
                 // what matters is what comes after
             }
         }
-        List<Long> times = concurrently(THREADS, "/io?ms=300", 3000);
+        List<Long> times = concurrently(target, THREADS, "/io?ms=300", 3000);
         long slowest = times.stream().mapToLong(Long::longValue).max().orElseThrow();
         assertTrue(times.stream().allMatch(t -> t > 0) && slowest < 800,
                 "after 8 failing requests, 4 parallel /io?ms=300 took " + times + " ms: did workers die?");

@@ -14,6 +14,12 @@ import java.util.concurrent.TimeUnit;
 /** Chapter 04, many reactors, started with --loops 2. */
 @Check.Suite
 class Ch04Checks {
+    /** The server under test, handed in by the run ({@link RunContext}). */
+    private final Target target;
+
+    Ch04Checks(Target target) {
+        this.target = target;
+    }
     static final int LOOPS = 2;
 
     @Check(order = 1, title = "answers a new connection on an idle server at once (wakeup after handover)",
@@ -22,7 +28,7 @@ class Ch04Checks {
     void idleLoopWakes() throws Exception {
         Thread.sleep(300); // every loop idle
         for (int i = 0; i < LOOPS * 2; i++) {
-            Client.Timed t = Client.timed(Client.request("GET", "/"), 2000);
+            Client.Timed t = Client.timed(target, Client.request("GET", "/"), 2000);
             t.reply().assertStatus(200);
             assertTrue(t.ms() < 500, "connection " + (i + 1) + " waited " + t.ms() + " ms on an idle server");
         }
@@ -33,14 +39,14 @@ class Ch04Checks {
             + "If one thread did nearly all of it, every connection went to the same loop: look at how the acceptor picks a loop.",
            see = "chapters/04-multi-reactor#the-loops")
     void spread() throws Exception {
-        Inspect inspect = Target.get().inspect();
+        Inspect inspect = target.inspect();
         List<Inspect.ThreadCpu> before = inspect.threadCpu();
         org.junit.jupiter.api.Assumptions.assumeFalse(before.isEmpty(), "this check reads the server's CPU time per thread: Linux's /proc for any server, or a JVM's own account (pass --pid for a server given with --url)");
         List<Future<Integer>> done = new ArrayList<>();
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < 4; i++) {
                 done.add(pool.submit(() -> {
-                    try (Client c = Client.connect(20_000)) {
+                    try (Client c = Client.connect(target, 20_000)) {
                         return c.send(Client.request("GET", "/cpu?ms=300")).read().status();
                     }
                 }));
@@ -71,7 +77,7 @@ class Ch04Checks {
             + "look at how the acceptor picks a loop. If the first came late but sooner, other programs busy on every core can cause it too.",
            see = "chapters/04-multi-reactor#the-loops")
     void otherLoopsServe() throws Exception {
-        try (Client busy = Client.connect(15_000); Clients others = new Clients().connect(6, 15_000)) {
+        try (Client busy = Client.connect(target, 15_000); Clients others = new Clients(target).connect(6, 15_000)) {
             busy.send(Client.request("GET", "/cpu?ms=1500"));
             Thread.sleep(150);
             Elapsed start = Elapsed.start();
@@ -124,7 +130,7 @@ class Ch04Checks {
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < 1000; i++) {
                 replies.add(pool.submit(() -> {
-                    try (Client c = Client.connect(10_000)) {
+                    try (Client c = Client.connect(target, 10_000)) {
                         return c.send(Client.request("GET", "/", "Connection: close")).read().status();
                     }
                 }));
@@ -146,7 +152,7 @@ class Ch04Checks {
            hint = "Count the threads that wait for I/O: one in accept(), and one select() per loop.",
            see = "chapters/04-multi-reactor#the-loops")
     void threads() throws Exception {
-        List<Inspect.ThreadInfo> io = Target.get().inspect().threads().stream()
+        List<Inspect.ThreadInfo> io = target.inspect().threads().stream()
                 .filter(t -> t.stack().stream().anyMatch(f -> f.contains("SelectorImpl") || f.contains("accept")))
                 .toList();
         long selecting = io.stream().filter(t -> t.stack().stream().anyMatch(f -> f.contains("SelectorImpl"))).count();
@@ -160,6 +166,6 @@ class Ch04Checks {
             + "wakes every select() for as long as OP_READ stays in the interest set.",
            see = "chapters/03-reactor#closing")
     void halfClosed() throws Exception {
-        Ch03Checks.halfClosedAnswered(Target.get().inspect());
+        Ch03Checks.halfClosedAnswered(target);
     }
 }

@@ -13,6 +13,12 @@ import org.junit.jupiter.api.TestReporter;
 /** Chapter 05, virtual threads, started with --max-concurrent 2500 --db-pool 10 --db-wait 1000 --carriers 2 --idle-timeout 3000 --header-timeout 1500. */
 @Check.Suite
 class Ch05Checks {
+    /** The server under test, handed in by the run ({@link RunContext}). */
+    private final Target target;
+
+    Ch05Checks(Target target) {
+        this.target = target;
+    }
     static final int LIMIT = 2500;
     static final int POOL = 10;
     static final int DB_WAIT_MS = 1000;
@@ -25,11 +31,11 @@ class Ch05Checks {
            hint = "A virtual thread that blocks below a native frame (JNI, a foreign call back into Java) cannot unmount and holds its carrier. Block in plain Java code.",
            see = "chapters/05-virtual-threads#pinning")
     void noPinning() throws Exception {
-        Client.get("/io?ms=1"); // the first request initialises classes, and a thread waiting for that is pinned
+        Client.get(target, "/io?ms=1"); // the first request initialises classes, and a thread waiting for that is pinned
         List<Future<Integer>> answers = new ArrayList<>();
-        List<RecordedEvent> pinned = Target.get().inspect().record(() -> {
+        List<RecordedEvent> pinned = target.inspect().record(() -> {
             try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-                for (int i = 0; i < 10; i++) answers.add(pool.submit(() -> Client.get("/io?ms=100").status()));
+                for (int i = 0; i < 10; i++) answers.add(pool.submit(() -> Client.get(target, "/io?ms=100").status()));
             }
         }, "jdk.VirtualThreadPinned");
         long ok = answers.stream().filter(a -> a.state() == Future.State.SUCCESS && a.resultNow() == 200).count();
@@ -50,10 +56,10 @@ class Ch05Checks {
            hint = "A blocking call on a virtual thread unmounts it and frees its carrier. Thread.ofVirtual() gives each connection one.",
            see = "chapters/05-virtual-threads#virtual-threads")
     void twoThousand() throws Exception {
-        Inspect inspect = Target.get().inspect();
+        Inspect inspect = target.inspect();
         int platformBefore = inspect.platformThreads().size();
         AtomicReference<List<Inspect.ThreadInfo>> during = new AtomicReference<>();
-        try (Clients clients = new Clients().connectAtOnce(2000, 10_000)) {
+        try (Clients clients = new Clients(target).connectAtOnce(2000, 10_000)) {
             Elapsed start = Elapsed.start();
             clients.sendAll(Client.request("GET", "/io?ms=1000"));
             Thread.sleep(400);
@@ -81,20 +87,20 @@ class Ch05Checks {
                    + "that also runs for a refused connection adds a permit each time.",
            see = "chapters/05-virtual-threads#limiting-concurrency")
     void limit() throws Exception {
-        try (Clients held = holdEvery()) {
+        try (Clients held = holdEvery(target)) {
             for (int i = 0; i < REFUSED; i++) {
-                Client.Timed extra = Client.timed(Client.request("GET", "/"), 2000);
+                Client.Timed extra = Client.timed(target, Client.request("GET", "/"), 2000);
                 int n = i + 1;
                 assertEquals(503, extra.reply().status(),
                         () -> "with " + LIMIT + " connections open, new connection " + n + " got '" + extra.reply().statusLine() + "'");
                 assertTrue(extra.ms() < 500, "the 503 took " + extra.ms() + " ms");
             }
         }
-        awaitServed("after the held connections closed, a new one should be served");
+        awaitServed(target, "after the held connections closed, a new one should be served");
         // The same again: the refusals must have given back nothing, and the permits of the
         // connections that closed must all be back.
-        try (Clients held = holdEvery()) {
-            Client.Timed extra = Client.timed(Client.request("GET", "/"), 2000);
+        try (Clients held = holdEvery(target)) {
+            Client.Timed extra = Client.timed(target, Client.request("GET", "/"), 2000);
             assertEquals(503, extra.reply().status(), () -> "after " + REFUSED + " connections were refused and the " + LIMIT
                     + " held ones closed, " + LIMIT + " were held again and the next one got '" + extra.reply().statusLine()
                     + "', not 503: the limit grew, so a refusal gave back a permit it never took");
@@ -105,7 +111,7 @@ class Ch05Checks {
             assertEquals(0, refused, refused + " of " + LIMIT + " connections got 503 although only " + LIMIT
                     + " were open: permits of connections that ended earlier were never given back");
         }
-        awaitServed("after the held connections closed again, a new one should be served");
+        awaitServed(target, "after the held connections closed again, a new one should be served");
     }
     // end::limit[]
 
@@ -116,28 +122,28 @@ class Ch05Checks {
      * would answer 408 and free the first permits while the last connections are still
      * sending; a body may wait --idle-timeout (3 s).
      */
-    static Clients holdEvery() throws Exception {
-        Clients held = new Clients().connectAtOnce(LIMIT, 10_000);
+    static Clients holdEvery(Target target) throws Exception {
+        Clients held = new Clients(target).connectAtOnce(LIMIT, 10_000);
         held.sendAll("POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\n\r\n");
         Thread.sleep(500); // all accepted, all holding a permit
         return held;
     }
 
     /** A GET / on a new connection is answered 200 within 5 s (the server needs a moment to see the held connections close). */
-    static void awaitServed(String what) throws Exception {
+    static void awaitServed(Target target, String what) throws Exception {
         Elapsed waiting = Elapsed.start();
         int status;
         do {
             Thread.sleep(200);
-            status = Client.get("/").status();
+            status = Client.get(target, "/").status();
         } while (status != 200 && waiting.ms() < 5000);
         assertEquals(200, status, what);
     }
 
     /** Waits until no query holds a connection (those of clients gone end by themselves), 5 s at most. */
-    static void awaitNoQueries() throws Exception {
+    static void awaitNoQueries(Target target) throws Exception {
         Elapsed waiting = Elapsed.start();
-        while (Client.stat("dbInUse") > 0 && waiting.ms() < 5000) Thread.sleep(50);
+        while (Client.stat(target, "dbInUse") > 0 && waiting.ms() < 5000) Thread.sleep(50);
     }
 
     // tag::pool[]
@@ -145,14 +151,14 @@ class Ch05Checks {
            hint = "Each virtual thread can query at once, and the database has 10 connections. A Semaphore with --db-pool permits, one taken before Database.run and given back after, makes the rest wait.",
            see = "chapters/05-virtual-threads#a-pool-of-connections")
     void dbBound() throws Exception {
-        try (Clients clients = new Clients().connectAtOnce(20, 10_000)) {
+        try (Clients clients = new Clients(target).connectAtOnce(20, 10_000)) {
             clients.sendAll(Client.request("GET", "/db?ms=200"));
             for (Client c : clients) {
                 int status = c.read().status();
                 assertTrue(status == 200 || status == 503, "a query got " + status); // 503: the wait check's business
             }
         }
-        long peak = Client.stat("dbPeak");
+        long peak = Client.stat(target, "dbPeak");
         assertTrue(peak <= POOL, peak + " queries held a database connection at once; the pool has " + POOL);
     }
     // end::pool[]
@@ -162,18 +168,18 @@ class Ch05Checks {
                    + "A 503 that came late can also be a machine too busy to run the server; a 503 at once is the call without a timeout.",
            see = "chapters/05-virtual-threads#a-pool-of-connections")
     void dbWait() throws Exception {
-        try (Clients held = new Clients().connectAtOnce(POOL, 10_000)) {
+        try (Clients held = new Clients(target).connectAtOnce(POOL, 10_000)) {
             held.sendAll(Client.request("GET", "/db?ms=700"));
             Thread.sleep(200); // every connection of the pool is taken
-            Client.Timed served = Client.timed(Client.request("GET", "/db?ms=10"), 5000);
+            Client.Timed served = Client.timed(target, Client.request("GET", "/db?ms=10"), 5000);
             assertEquals(200, served.reply().status(), () -> "with the pool busy for another 500 ms and --db-wait " + DB_WAIT_MS
                     + " ms, a query should wait and be served; it got '" + served.reply().statusLine() + "' after " + served.ms() + " ms");
             for (Client c : held) c.read().assertStatus(200);
         }
-        try (Clients held = new Clients().connectAtOnce(POOL, 10_000)) {
+        try (Clients held = new Clients(target).connectAtOnce(POOL, 10_000)) {
             held.sendAll(Client.request("GET", "/db?ms=1500"));
             Thread.sleep(200);
-            Client.Timed refused = Client.timed(Client.request("GET", "/db?ms=10"), 5000);
+            Client.Timed refused = Client.timed(target, Client.request("GET", "/db?ms=10"), 5000);
             assertEquals(503, refused.reply().status(), () -> "with the pool busy for another 1.3 s, a query should get 503 after --db-wait ("
                     + DB_WAIT_MS + " ms); it got '" + refused.reply().statusLine() + "' after " + refused.ms() + " ms");
             assertTrue(refused.reply().header("retry-after") != null, "a 503 says when to try again: Retry-After");
@@ -190,10 +196,10 @@ class Ch05Checks {
                    + "a release outside a finally is skipped when the query throws (/db?fail=1), and that connection is lost.",
            see = "chapters/05-virtual-threads#a-pool-of-connections")
     void dbWhole() throws Exception {
-        awaitNoQueries();
+        awaitNoQueries(target);
         // Failing queries, and clients gone before their answer.
         for (int round = 0; round < 5; round++) {
-            try (Clients clients = new Clients().connectAtOnce(200, 10_000)) {
+            try (Clients clients = new Clients(target).connectAtOnce(200, 10_000)) {
                 for (int i = 0; i < clients.size(); i++) {
                     clients.get(i).send(Client.request("GET", i % 10 == 0 ? "/db?ms=5&fail=1" : "/db?ms=5"));
                     if (i % 10 == 5) clients.get(i).close(); // gone before the answer
@@ -205,7 +211,7 @@ class Ch05Checks {
         }
         int refused = 0;
         // Waits that time out: the pool held, queries that get 503 after --db-wait, and two clients gone while they waited.
-        try (Clients held = new Clients().connectAtOnce(POOL, 10_000); Clients late = new Clients().connectAtOnce(TIMED_OUT, 10_000)) {
+        try (Clients held = new Clients(target).connectAtOnce(POOL, 10_000); Clients late = new Clients(target).connectAtOnce(TIMED_OUT, 10_000)) {
             held.sendAll(Client.request("GET", "/db?ms=1500"));
             Thread.sleep(200);
             late.sendAll(Client.request("GET", "/db?ms=10"));
@@ -214,19 +220,19 @@ class Ch05Checks {
             for (int i = 2; i < TIMED_OUT; i++) if (late.get(i).read().status() == 503) refused++;
             for (Client c : held) c.read();
         }
-        awaitNoQueries();
+        awaitNoQueries(target);
         // Then more queries than the pool at once: exactly the pool's size may hold a connection.
         int most = 0;
-        try (Clients burst = new Clients().connectAtOnce(POOL + 4, 10_000)) {
+        try (Clients burst = new Clients(target).connectAtOnce(POOL + 4, 10_000)) {
             burst.sendAll(Client.request("GET", "/db?ms=1500"));
             Elapsed watching = Elapsed.start();
             while (watching.ms() < 1300) {
-                most = (int) Math.max(most, Client.stat("dbInUse"));
+                most = (int) Math.max(most, Client.stat(target, "dbInUse"));
                 Thread.sleep(50);
             }
             for (Client c : burst) c.read();
         }
-        long peak = Client.stat("dbPeak");
+        long peak = Client.stat(target, "dbPeak");
         int seen = most;
         if (refused == 0 && seen > POOL) {
             throw new AssertionError("nothing limits the queries yet: with the pool's " + POOL + " connections held, " + (TIMED_OUT - 2)
@@ -251,11 +257,11 @@ class Ch05Checks {
                    + "A slow GET / can also be a machine too busy to run the server: try again with other programs closed.",
            see = "chapters/05-virtual-threads#cpu-work")
     void cpuCapped(TestReporter reporter) throws Exception {
-        try (Clients burning = new Clients().connectAtOnce(CARRIERS, 15_000)) {
+        try (Clients burning = new Clients(target).connectAtOnce(CARRIERS, 15_000)) {
             burning.sendAll(Client.request("GET", "/cpu?ms=2000"));
             Thread.sleep(300); // they burn by now
-            noteIfPlatformThreads(reporter);
-            Client.Timed hello = Client.timed(Client.request("GET", "/"), 10_000);
+            noteIfPlatformThreads(target, reporter);
+            Client.Timed hello = Client.timed(target, Client.request("GET", "/"), 10_000);
             hello.reply().assertStatus(200);
             assertTrue(hello.ms() < 1000, "GET / took " + hello.ms() + " ms while " + CARRIERS + " requests burned CPU on "
                     + CARRIERS + " carriers: it waited for a carrier");
@@ -269,9 +275,9 @@ class Ch05Checks {
      * which the OS preempts: GET / gets a core without any limit on CPU work, so a pass says
      * nothing about TODO(cpu) yet. The note says so (nothing for a server that is not a JVM).
      */
-    static void noteIfPlatformThreads(TestReporter reporter) {
+    static void noteIfPlatformThreads(Target target, TestReporter reporter) {
         try {
-            if (Target.get().inspect().threads().stream().noneMatch(Inspect.ThreadInfo::virtual)) {
+            if (target.inspect().threads().stream().noneMatch(Inspect.ThreadInfo::virtual)) {
                 reporter.publishEntry(Check.NOTE, "passes only because the connections run on platform threads, which the OS preempts;"
                         + " after TODO(virtual) this check tests TODO(cpu)");
             }
@@ -284,12 +290,12 @@ class Ch05Checks {
            hint = "BlockingHttp.serve(socket) waits for the next request for ever, holding a virtual thread and a permit. Serve with BlockingHttp.serve(socket, timeouts).",
            see = "chapters/05-virtual-threads#timeouts")
     void idleTimeout() throws Exception {
-        assertClosesIdle(IDLE_MS);
+        assertClosesIdle(target, IDLE_MS);
     }
 
     /** A keep-alive connection idle after its answer is closed after about {@code idleMs}. Chapter 06 runs it too. */
-    static void assertClosesIdle(int idleMs) throws Exception {
-        try (Client c = Client.connect(idleMs + 5000)) {
+    static void assertClosesIdle(Target target, int idleMs) throws Exception {
+        try (Client c = Client.connect(target, idleMs + 5000)) {
             c.send(Client.request("GET", "/")).read().assertStatus(200);
             Elapsed idle = Elapsed.start();
             int next = c.socket().getInputStream().read();
@@ -308,12 +314,12 @@ class Ch05Checks {
                    + "A deadline from the request's first byte does: BlockingHttp.serve(socket, timeouts).",
            see = "chapters/05-virtual-threads#timeouts")
     void slowLoris() throws Exception {
-        assertRefusesTrickle(HEADER_MS);
+        assertRefusesTrickle(target, HEADER_MS);
     }
 
     /** A head that trickles in, a byte every 200 ms, gets 408 within {@code headerMs} + 2 s of its first byte. Chapter 06 runs it too. */
-    static void assertRefusesTrickle(int headerMs) throws Exception {
-        try (Client c = Client.connect(headerMs + 5000)) {
+    static void assertRefusesTrickle(Target target, int headerMs) throws Exception {
+        try (Client c = Client.connect(target, headerMs + 5000)) {
             Elapsed start = Elapsed.start();
             Thread trickle = Thread.ofVirtual().start(() -> {
                 try {

@@ -12,6 +12,12 @@ import java.util.List;
  */
 @Check.Suite
 class Ch06Checks {
+    /** The server under test, handed in by the run ({@link RunContext}). */
+    private final Target target;
+
+    Ch06Checks(Target target) {
+        this.target = target;
+    }
     static final int LOOPS = 2;
     static final int IDLE_MS = 3000;
     static final int HEADER_MS = 1500;
@@ -22,7 +28,7 @@ class Ch06Checks {
            hint = "Work on virtual threads ends in any order; a connection's answers must not. Where does an answer wait for the ones before it?",
            see = "chapters/06-netty-hybrid#answers-in-order")
     void inOrder() throws Exception {
-        try (Client c = Client.connect(5000)) {
+        try (Client c = Client.connect(target, 5000)) {
             c.send(Client.request("GET", "/io?ms=600") + Client.request("GET", "/io?ms=10")
                     + Client.request("GET", "/io?ms=300") + Client.request("GET", "/"));
             List<String> bodies = new ArrayList<>();
@@ -38,15 +44,15 @@ class Ch06Checks {
            hint = "Netty queues whatever you write, however slowly the client reads. Write the next chunk only while the channel is writable.",
            see = "chapters/06-netty-hybrid#backpressure")
     void slowReader() throws Exception {
-        Inspect inspect = Target.get().inspect();
+        Inspect inspect = target.inspect();
         long before = inspect.residentBytes().orElseThrow();
-        try (Clients readers = new Clients().connect(4, 5000).sendAll(Client.request("GET", "/bytes?n=" + 64 * MIB))) {
+        try (Clients readers = new Clients(target).connect(4, 5000).sendAll(Client.request("GET", "/bytes?n=" + 64 * MIB))) {
             // 256 MiB in all, read by nobody
             Thread.sleep(2000);
             long grew = inspect.residentBytes().orElseThrow() - before;
             assertTrue(grew < 96 * MIB, "with 4 clients not reading 64 MiB each, the server's memory grew by "
                     + grew / MIB + " MiB: it holds the responses instead of pacing them");
-            assertEquals(200, Client.get("/").status(), "the server should go on answering meanwhile");
+            assertEquals(200, Client.get(target, "/").status(), "the server should go on answering meanwhile");
         }
     }
     // end::slow-reader[]
@@ -55,7 +61,7 @@ class Ch06Checks {
            hint = "Turn autoRead off while the connection is not writable (channelWritabilityChanged), and on again when it is.",
            see = "chapters/06-netty-hybrid#backpressure")
     void stopsReading() throws Exception {
-        Ch03Checks.assertStopsReading();
+        Ch03Checks.assertStopsReading(target);
     }
 
     @Check(order = 4, title = "reads again once it has caught up: 24 pipelined requests, then a request after a 4 MiB answer",
@@ -63,7 +69,7 @@ class Ch06Checks {
             + "turn it back on: in channelWritabilityChanged, and after each answer is sent. Otherwise the connection hangs for good.",
            see = "chapters/06-netty-hybrid#backpressure")
     void resumesReading() throws Exception {
-        try (Client c = Client.connect(5000)) {
+        try (Client c = Client.connect(target, 5000)) {
             c.send(Client.request("GET", "/io?ms=20").repeat(24));
             int answered = 0;
             try {
@@ -85,7 +91,7 @@ class Ch06Checks {
            hint = "An IdleStateHandler, first in the pipeline, fires an IdleStateEvent after --idle-timeout of quiet: close in userEventTriggered when nothing is in flight.",
            see = "chapters/06-netty-hybrid#timeouts")
     void idleTimeout() throws Exception {
-        Ch05Checks.assertClosesIdle(IDLE_MS);
+        Ch05Checks.assertClosesIdle(target, IDLE_MS);
     }
 
     // tag::cpu[]
@@ -94,9 +100,9 @@ class Ch06Checks {
             + "or to a small pool of platform threads sized to the cores; either way, not to the loop.",
            see = "chapters/06-netty-hybrid#off-the-event-loop")
     void cpuOffLoop() throws Exception {
-        try (Clients busy = new Clients().connect(LOOPS * 2, 10_000).sendAll(Client.request("GET", "/cpu?ms=1500"))) {
+        try (Clients busy = new Clients(target).connect(LOOPS * 2, 10_000).sendAll(Client.request("GET", "/cpu?ms=1500"))) {
             Thread.sleep(300);
-            List<Inspect.ThreadInfo> burning = Target.get().inspect().threads().stream()
+            List<Inspect.ThreadInfo> burning = target.inspect().threads().stream()
                     .filter(t -> t.stack().stream().anyMatch(f -> f.contains("burnCpu"))).toList();
             assertFalse(burning.isEmpty(), "no thread was burning CPU for the 4 requests of /cpu?ms=1500");
             for (Inspect.ThreadInfo t : burning) {
@@ -104,7 +110,7 @@ class Ch06Checks {
             }
             for (int i = 0; i < LOOPS * 2; i++) {
                 Elapsed start = Elapsed.start();
-                assertEquals(200, Client.get("/").status());
+                assertEquals(200, Client.get(target, "/").status());
                 long ms = start.ms();
                 assertTrue(ms < 500, "while /cpu ran, GET / on a new connection took " + ms + " ms");
             }
@@ -117,12 +123,12 @@ class Ch06Checks {
            hint = "/io stands for a blocking call, like JDBC. On an event loop it stalls every connection of that loop; on a virtual thread it stalls nobody.",
            see = "chapters/06-netty-hybrid#off-the-event-loop")
     void ioFlood() throws Exception {
-        try (Clients flood = new Clients().connect(500, 5000)) {
+        try (Clients flood = new Clients(target).connect(500, 5000)) {
             Elapsed start = Elapsed.start();
             flood.sendAll(Client.request("GET", "/io?ms=1000"));
             Thread.sleep(200);
             Elapsed asked = Elapsed.start();
-            try (Client probe = Client.connect(3000)) {
+            try (Client probe = Client.connect(target, 3000)) {
                 probe.send(Client.request("GET", "/")).read().assertStatus(200);
             }
             long ms = asked.ms();
@@ -148,8 +154,8 @@ class Ch06Checks {
         // Netty makes a WriteTask exactly when ChannelHandlerContext.write() is called off the channel's event loop.
         List<String> settings = List.of("settings=none", "+jdk.MethodTrace#enabled=true",
                 "+jdk.MethodTrace#filter=io.netty.channel.AbstractChannelHandlerContext$WriteTask::newInstance");
-        List<jdk.jfr.consumer.RecordedEvent> offLoop = Target.get().inspect().record(() -> {
-            try (Clients clients = new Clients().connect(8, 5000)) {
+        List<jdk.jfr.consumer.RecordedEvent> offLoop = target.inspect().record(() -> {
+            try (Clients clients = new Clients(target).connect(8, 5000)) {
                 clients.sendAll(Client.request("GET", "/io?ms=30") + Client.request("GET", "/cpu?ms=5") + Client.request("GET", "/"));
                 for (Client c : clients) for (int i = 0; i < 3; i++) c.read().assertStatus(200);
             } catch (IOException e) {
@@ -166,6 +172,6 @@ class Ch06Checks {
             + "A deadline from the head's first byte does: new NettyHttp.Decoder(headerMillis) sends a 408 then.",
            see = "chapters/06-netty-hybrid#timeouts")
     void slowLoris() throws Exception {
-        Ch05Checks.assertRefusesTrickle(HEADER_MS);
+        Ch05Checks.assertRefusesTrickle(target, HEADER_MS);
     }
 }

@@ -21,6 +21,14 @@ import org.junit.jupiter.api.TestReporter;
  */
 @Check.Suite
 class Ch08Checks {
+    /** The server under test and the backend its trips call, handed in by the run ({@link RunContext}). */
+    private final Target target;
+    private final Backend backend;
+
+    Ch08Checks(Target target, Backend backend) {
+        this.target = target;
+        this.backend = backend;
+    }
     static final int MAX_OUTBOUND = 8;
     static final String ID_HEADER = "X-Request-Id";
     /**
@@ -31,7 +39,6 @@ class Ch08Checks {
     static final int LEFT_OVER = 64;
 
     /** The grader's backend, its record of calls emptied before each check. */
-    final Backend backend = Backend.current();
 
     @BeforeEach
     void forgetEarlierCalls() {
@@ -39,9 +46,9 @@ class Ch08Checks {
     }
 
     /** A trip with the request id {@code id} (none when null), timed from connecting to the whole answer. */
-    static Client.Timed trip(String query, String id, int readTimeoutMs) throws Exception {
+    static Client.Timed trip(Target target, String query, String id, int readTimeoutMs) throws Exception {
         String raw = id == null ? Client.request("GET", "/trip?" + query) : Client.request("GET", "/trip?" + query, ID_HEADER + ": " + id);
-        return Client.timed(raw, readTimeoutMs);
+        return Client.timed(target, raw, readTimeoutMs);
     }
 
     List<Backend.Call> ioCalls() {
@@ -53,12 +60,12 @@ class Ch08Checks {
                    + "the kit's Trips.serve answers 400 before the fan-out.",
            see = "chapters/08-fan-out#the-trip")
     void answers() throws Exception {
-        Client.Reply r = trip("legs=3&ms=50", "check-answers", 5000).reply();
+        Client.Reply r = trip(target, "legs=3&ms=50", "check-answers", 5000).reply();
         r.assertStatus(200);
         assertEquals("leg 0: waited 50 ms\nleg 1: waited 50 ms\nleg 2: waited 50 ms\n", r.text(), "the trip's answer");
         assertEquals(3, ioCalls().size(), "the backend saw " + ioCalls().size() + " calls for a trip of 3 legs");
         for (String bad : List.of("legs=0", "legs=2&fail=2")) { // a trip needs a leg, and legs=2 has legs 0 and 1
-            assertEquals(400, Client.get("/trip?" + bad).status(), "GET /trip?" + bad);
+            assertEquals(400, Client.get(target, "/trip?" + bad).status(), "GET /trip?" + bad);
         }
     }
 
@@ -68,7 +75,7 @@ class Ch08Checks {
                    + "all of them wait at the same time, each on a virtual thread of its own.",
            see = "chapters/08-fan-out#fan-out")
     void parallel() throws Exception {
-        Client.Timed t = trip("legs=4&ms=600", "check-parallel", 6000);
+        Client.Timed t = trip(target, "legs=4&ms=600", "check-parallel", 6000);
         t.reply().assertStatus(200);
         assertEquals(4, backend.maxInFlight(), "the backend saw at most " + backend.maxInFlight() + " of the trip's 4 legs in flight at once"
                 + " (the trip took " + Client.seconds((int) t.ms()) + ")");
@@ -89,7 +96,7 @@ class Ch08Checks {
      * call to the backend it made must be closed by the server before the backend answered it.
      */
     void answersEarlyAndCancels(String query, int status, String trip) throws Exception {
-        Client.Timed t = trip(query, "check-cancel", 6000); // a server that waits answers at 3 s: wait for it, so its calls end within this check
+        Client.Timed t = trip(target, query, "check-cancel", 6000); // a server that waits answers at 3 s: wait for it, so its calls end within this check
         assertEquals(status, t.reply().status(), trip + " answered '" + t.reply().statusLine() + "' after " + Client.seconds((int) t.ms()));
         assertTrue(t.ms() < 2000, trip + " answered after " + Client.seconds((int) t.ms())
                 + ": did it wait for legs it no longer needed? (a busy machine adds some, not seconds)");
@@ -132,7 +139,7 @@ class Ch08Checks {
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < 4; i++) {
                 String id = "check-outbound-" + i;
-                trips.add(pool.submit(() -> trip("legs=4&ms=600", id, 8000)));
+                trips.add(pool.submit(() -> trip(target, "legs=4&ms=600", id, 8000)));
             }
         }
         int most = backend.maxInFlight();
@@ -176,15 +183,15 @@ class Ch08Checks {
         // them unanswered (the pool waits for each, 8 s at most), and the measure says why.
         // Legs cancelled while they wait for a permit: one trip holds all 8, three more time out behind it.
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            pool.submit(() -> trip("legs=8&ms=1500", "check-hold", 8000));
+            pool.submit(() -> trip(target, "legs=8&ms=1500", "check-hold", 8000));
             Thread.sleep(300);
-            for (int i = 0; i < 3; i++) pool.submit(() -> trip("legs=4&ms=100&deadline=400", "check-wait", 8000));
+            for (int i = 0; i < 3; i++) pool.submit(() -> trip(target, "legs=4&ms=100&deadline=400", "check-wait", 8000));
         }
         // Legs cancelled while they run (and some while they wait): deadlines and failures at once.
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < 3; i++) {
-                pool.submit(() -> trip("legs=3&ms=2000&deadline=300", "check-late", 8000));
-                pool.submit(() -> trip("legs=4&ms=2000&fail=1", "check-fail", 8000));
+                pool.submit(() -> trip(target, "legs=3&ms=2000&deadline=300", "check-late", 8000));
+                pool.submit(() -> trip(target, "legs=4&ms=2000&fail=1", "check-fail", 8000));
             }
         }
         backend.awaitIdle(3000);
@@ -201,10 +208,10 @@ class Ch08Checks {
         Future<Client.Timed> a;
         Future<Client.Timed> c;
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            a = pool.submit(() -> trip("legs=3&ms=200", "check-id-a", 5000));
-            c = pool.submit(() -> trip("legs=3&ms=200", "check-id-b", 5000));
+            a = pool.submit(() -> trip(target, "legs=3&ms=200", "check-id-a", 5000));
+            c = pool.submit(() -> trip(target, "legs=3&ms=200", "check-id-b", 5000));
         }
-        Client.Reply ours = trip("legs=2&ms=10", null, 5000).reply();
+        Client.Reply ours = trip(target, "legs=2&ms=10", null, 5000).reply();
         Map<String, Long> byId = backend.calls().stream().collect(Collectors.groupingBy(call -> String.valueOf(call.id()), Collectors.counting()));
         a.get().reply().assertStatus(200);
         c.get().reply().assertStatus(200);
@@ -226,7 +233,7 @@ class Ch08Checks {
                    + "Make one client, once, and share it: HTTP/1.1 keep-alive reuses its connections.",
            see = "chapters/08-fan-out#one-client")
     void keepAlive() throws Exception {
-        for (int i = 0; i < 20; i++) trip("legs=4&ms=0", "check-keep-alive", 5000).reply().assertStatus(200);
+        for (int i = 0; i < 20; i++) trip(target, "legs=4&ms=0", "check-keep-alive", 5000).reply().assertStatus(200);
         assertTrue(backend.opened() <= 2 * 4, "20 trips of 4 legs, one after another, opened " + backend.opened() + " connections to the backend");
     }
 
@@ -236,10 +243,10 @@ class Ch08Checks {
                    + "calls still in flight, legs never cancelled; threads or files that grow, a client per call.",
            see = "chapters/08-fan-out#cancellation")
     void nothingLeft() throws Exception {
-        trip("legs=2&ms=0", "check-warm", 5000).reply().assertStatus(200);
-        Footprint before = Footprint.now();
+        trip(target, "legs=2&ms=0", "check-warm", 5000).reply().assertStatus(200);
+        Footprint before = Footprint.now(target);
         backend.reset();
-        Map<Integer, Long> counts = tripsOfEveryKind(1000);
+        Map<Integer, Long> counts = tripsOfEveryKind(target, 1000);
         Map<Integer, Long> expected = Map.of(200, 533L, 502, 267L, 504, 200L);
         String statuses = "the 1000 trips' statuses were " + counts + ", not " + new TreeMap<>(expected)
                 + " (0: no answer within 5 s, -1: not sent, after one got none or past 40 s)";
@@ -254,7 +261,7 @@ class Ch08Checks {
             throw new Check.Symptom("fan-out", backend.inFlight() + " calls were still in flight at the backend 3 s after the last trip was answered:"
                     + " the legs of trips that were answered 502 or 504 were never cancelled");
         }
-        Footprint after = Footprint.now();
+        Footprint after = Footprint.now(target);
         if (after.threads() > before.threads() + LEFT_OVER) {
             throw new Check.Symptom("client", "the server had " + before.threads() + " platform threads before the 1000 trips and " + after.threads() + " after");
         }
@@ -266,8 +273,8 @@ class Ch08Checks {
 
     /** The server's platform threads and open files (none where the system cannot tell). */
     record Footprint(int threads, OptionalInt files) {
-        static Footprint now() throws java.io.IOException {
-            Inspect inspect = Target.get().inspect();
+        static Footprint now(Target target) throws java.io.IOException {
+            Inspect inspect = target.inspect();
             return new Footprint(inspect.platformThreads().size(), inspect.openFiles());
         }
     }
@@ -277,7 +284,7 @@ class Ch08Checks {
      * rest with a failing leg (502), the others quick (200). Counts their statuses; 0 is a trip
      * with no answer within 5 s, after which the rest are not sent (-1), nor after 40 s.
      */
-    static Map<Integer, Long> tripsOfEveryKind(int n) throws InterruptedException {
+    static Map<Integer, Long> tripsOfEveryKind(Target target, int n) throws InterruptedException {
         Elapsed start = Elapsed.start();
         List<Future<Integer>> statuses = new ArrayList<>();
         AtomicBoolean stalled = new AtomicBoolean();
@@ -287,7 +294,7 @@ class Ch08Checks {
                 statuses.add(pool.submit(() -> {
                     if (stalled.get() || start.ms() > 40_000) return -1;
                     try {
-                        return trip(query, null, 5000).reply().status();
+                        return trip(target, query, null, 5000).reply().status();
                     } catch (AssertionError | java.io.IOException e) {
                         stalled.set(true);
                         return 0;

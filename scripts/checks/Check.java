@@ -67,10 +67,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
      */
     String NOTE = "note";
 
-    /** A class of checks: run in {@code order}, named by {@code title}, and stopped early when the server dies ({@link Alive}). */
+    /**
+     * A class of checks: run in {@code order}, named by {@code title}, handed what the run holds
+     * ({@link RunContext}), and stopped early when the server dies ({@link Alive}).
+     */
     @Retention(RetentionPolicy.RUNTIME)
     @Target(ElementType.TYPE)
-    @ExtendWith(Alive.class)
+    @ExtendWith({RunContext.class, Alive.class})
     @TestMethodOrder(Check.InOrder.class)
     @DisplayNameGeneration(Check.Titles.class)
     @interface Suite {

@@ -41,9 +41,16 @@ record CheckReport(String chapter, String title, String target, String time, Str
      * or the one that covers it), {@code hint} and {@code see} (the page that explains it).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Check(String id, String name, String status, String message, String note, String todo, String hint, String see) {
+    record Check(String id, String name, Status status, String message, String note, String todo, String hint, String see) {
         boolean failed() {
-            return "fail".equals(status);
+            return status == Status.FAIL;
         }
+    }
+
+    /** A check's outcome, spelled in reports as pass, fail or skip. */
+    enum Status {
+        @com.fasterxml.jackson.annotation.JsonProperty("pass") PASS,
+        @com.fasterxml.jackson.annotation.JsonProperty("fail") FAIL,
+        @com.fasterxml.jackson.annotation.JsonProperty("skip") SKIP
     }
 }

@@ -59,12 +59,11 @@ final class Client implements AutoCloseable {
     }
 
     /** Connects to the server under test. */
-    static Client connect() throws IOException {
-        return connect(READ_TIMEOUT_MS);
+    static Client connect(Target t) throws IOException {
+        return connect(t, READ_TIMEOUT_MS);
     }
 
-    static Client connect(int readTimeoutMs) throws IOException {
-        Target t = Target.get();
+    static Client connect(Target t, int readTimeoutMs) throws IOException {
         Socket s = new Socket();
         s.setTcpNoDelay(true);
         try {
@@ -79,15 +78,15 @@ final class Client implements AutoCloseable {
     }
 
     /** One request on a fresh connection, then close: the reply. */
-    static Reply get(String path) throws IOException {
-        try (Client c = connect()) {
+    static Reply get(Target t, String path) throws IOException {
+        try (Client c = connect(t)) {
             return c.send(request("GET", path)).read();
         }
     }
 
     /** A whole-number field of {@code GET /stats} ("dbPeak"), as the server reports it now. */
-    static long stat(String field) throws IOException {
-        Reply r = get("/stats");
+    static long stat(Target t, String field) throws IOException {
+        Reply r = get(t, "/stats");
         r.assertStatus(200);
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + field + "\"\\s*:\\s*(\\d+)").matcher(r.text());
         if (!m.find()) throw new AssertionError("GET /stats has no number \"" + field + "\": " + r.text().strip());
@@ -99,9 +98,9 @@ final class Client implements AutoCloseable {
     }
 
     /** Sends {@code raw} on a new connection and times its answer. */
-    static Timed timed(String raw, int readTimeoutMs) throws IOException {
+    static Timed timed(Target t, String raw, int readTimeoutMs) throws IOException {
         Elapsed start = Elapsed.start();
-        try (Client c = connect(readTimeoutMs)) {
+        try (Client c = connect(t, readTimeoutMs)) {
             Reply reply = c.send(raw).read();
             return new Timed(reply, start.ms());
         }
@@ -162,8 +161,8 @@ final class Client implements AutoCloseable {
 
     /** Asserts that the server closes the connection now (no further bytes, then end of stream). */
     /** Sends {@code raw} on a new connection; the answer must have {@code status}, and the server must close then. */
-    static void assertAnsweredThenClosed(String raw, int status) throws IOException {
-        try (Client c = connect()) {
+    static void assertAnsweredThenClosed(Target t, String raw, int status) throws IOException {
+        try (Client c = connect(t)) {
             c.send(raw).read().assertStatus(status);
             c.assertClosedByServer();
         }

@@ -3,9 +3,15 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 
-/** Clients a check opens together, closed together however the check ends: {@code try (Clients all = new Clients())}. */
+/** Clients a check opens together, closed together however the check ends: {@code try (Clients all = new Clients(target))}. */
 final class Clients implements AutoCloseable, Iterable<Client> {
+    private final Target target;
     private final List<Client> clients = new ArrayList<>();
+
+    /** Clients of the server {@code target}. */
+    Clients(Target target) {
+        this.target = target;
+    }
 
     /** Keeps {@code client} to close it with the others; returns it. */
     Client add(Client client) {
@@ -15,7 +21,7 @@ final class Clients implements AutoCloseable, Iterable<Client> {
 
     /** Opens {@code n} connections with the given read timeout. */
     Clients connect(int n, int readTimeoutMs) throws IOException {
-        for (int i = 0; i < n; i++) add(Client.connect(readTimeoutMs));
+        for (int i = 0; i < n; i++) add(Client.connect(target, readTimeoutMs));
         return this;
     }
 
@@ -23,7 +29,7 @@ final class Clients implements AutoCloseable, Iterable<Client> {
     Clients connectAtOnce(int n, int readTimeoutMs) throws Exception {
         List<java.util.concurrent.Future<Client>> opened = new ArrayList<>();
         try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
-            for (int i = 0; i < n; i++) opened.add(pool.submit(() -> Client.connect(readTimeoutMs)));
+            for (int i = 0; i < n; i++) opened.add(pool.submit(() -> Client.connect(target, readTimeoutMs)));
         }
         for (var f : opened) add(f.get());
         return this;

@@ -7,7 +7,7 @@
 //SOURCES ../lib/Root.java ../lib/Tools.java
 //SOURCES CheckReport.java Client.java Clients.java Elapsed.java Check.java Alive.java Runner.java
 //SOURCES ProtocolChecks.java Ch01Checks.java Ch02Checks.java Ch03Checks.java Ch04Checks.java Ch05Checks.java Ch06Checks.java
-//SOURCES Ch08Checks.java Backend.java Tips.java
+//SOURCES Ch08Checks.java Backend.java Tips.java RunContext.java Subject.java
 
 import java.io.IOException;
 import java.nio.file.FileSystems;
@@ -51,33 +51,33 @@ final class Grade {
     static final String JBANG = System.getenv().getOrDefault("COURSE_JBANG", "jbang");
 
     /**
-     * What to grade and how to report it. {@code which} is exercise, solution, file or url;
+     * What to grade and how to report it: the {@link Subject};
      * {@code log}, when set, receives the report that would go to the terminal (the self-test's);
      * {@code saves}: whether a full grading of the exercise is kept as the learner's progress
      * (the self-test keeps none: it must not overwrite the checkout's own records).
      */
-    record Options(Path root, String jbang, String which, Path file, String url, Long pid, boolean json,
-                   boolean saves, java.io.PrintStream log, List<String> only) {
+    record Options(Path root, String jbang, Subject subject, boolean json, boolean saves, java.io.PrintStream log,
+                   List<String> only) {
         static Options of(Path root) {
-            return new Options(root, JBANG, "exercise", null, null, null, false, true, null, List.of());
+            return new Options(root, JBANG, new Subject.Exercise(), false, true, null, List.of());
         }
 
-        Options grading(String which, Path file) {
-            return new Options(root, jbang, which, file, url, pid, json, saves, log, only);
+        Options grading(Subject subject) {
+            return new Options(root, jbang, subject, json, saves, log, only);
         }
 
         Options loggingTo(java.io.PrintStream log) {
-            return new Options(root, jbang, which, file, url, pid, json, saves, log, only);
+            return new Options(root, jbang, subject, json, saves, log, only);
         }
 
         /** The same options, keeping no progress record. */
         Options notSaving() {
-            return new Options(root, jbang, which, file, url, pid, json, false, log, only);
+            return new Options(root, jbang, subject, json, false, log, only);
         }
 
         /** The same options, running only the checks {@code ids} (all when empty). */
         Options running(List<String> ids) {
-            return new Options(root, jbang, which, file, url, pid, json, saves, log, List.copyOf(ids));
+            return new Options(root, jbang, subject, json, saves, log, List.copyOf(ids));
         }
     }
 
@@ -93,9 +93,7 @@ final class Grade {
         args = Root.withRoot(args); // jbang check 03, from any folder of the course
         Path root = Path.of(".").toAbsolutePath().normalize();
         String jbang = JBANG;
-        String which = "exercise";
-        Path file = null;
-        String url = null;
+        Subject subject = new Subject.Exercise();
         Long pid = null;
         boolean json = false;
         boolean watch = false;
@@ -105,9 +103,9 @@ final class Grade {
             switch (args[i]) {
                 case "-h", "--help" -> { System.out.println(USAGE); System.exit(0); }
                 case "--all" -> asked.add("all");
-                case "--solution" -> which = "solution";
-                case "--file" -> { which = "file"; file = Path.of(value(args, ++i)).toAbsolutePath(); }
-                case "--url" -> { which = "url"; url = value(args, ++i); }
+                case "--solution" -> subject = new Subject.Solution();
+                case "--file" -> subject = new Subject.File(Path.of(value(args, ++i)).toAbsolutePath());
+                case "--url" -> subject = new Subject.Running(value(args, ++i), null);
                 case "--pid" -> pid = Long.parseLong(value(args, ++i));
                 case "--json" -> json = true;
                 case "--watch" -> watch = true;
@@ -117,7 +115,11 @@ final class Grade {
                 default -> asked.add(args[i].length() == 1 ? "0" + args[i] : args[i]);
             }
         }
-        Grade grade = new Grade(new Options(root, jbang, which, file, url, pid, json, true, null, only));
+        if (pid != null) {
+            if (!(subject instanceof Subject.Running running)) { usage("--pid goes with --url"); return; }
+            subject = new Subject.Running(running.url(), pid);
+        }
+        Grade grade = new Grade(new Options(root, jbang, subject, json, true, null, only));
         List<String> numbers = new ArrayList<>();
         for (String n : asked) {
             if (n.equals("all")) numbers.addAll(grade.chapters.keySet());
@@ -125,7 +127,7 @@ final class Grade {
             else usage("no chapter '" + n + "'; chapters with checks: " + grade.chapters.keySet());
         }
         if (numbers.isEmpty()) usage("say which chapter to grade, e.g. 01, or --all");
-        if (numbers.size() > 1 && (which.equals("url") || which.equals("file"))) usage("--url and --file grade one chapter at a time");
+        if (numbers.size() > 1 && (subject instanceof Subject.Running || subject instanceof Subject.File)) usage("--url and --file grade one chapter at a time");
         if (watch && numbers.size() > 1) usage("--watch grades one chapter at a time");
         if (!only.isEmpty() && numbers.size() > 1) usage("--only names checks of one chapter");
 
@@ -166,16 +168,16 @@ final class Grade {
                 String url = backend.url();
                 args = args.stream().map(a -> a.replace(BACKEND, url)).toList();
             }
-            if (options.which().equals("url")) {
-                target = Target.running(options.url(), options.pid());
-                label = options.url() + (options.pid() == null ? "" : " (pid " + options.pid() + ")");
-                if (!target.accepting()) throw new IOException("nothing accepts connections at " + options.url());
+            if (options.subject() instanceof Subject.Running running) {
+                target = Target.running(running.url(), running.pid());
+                label = running.url() + (running.pid() == null ? "" : " (pid " + running.pid() + ")");
+                if (!target.accepting()) throw new IOException("nothing accepts connections at " + running.url());
             } else {
                 Path server = serverFile(chapter);
                 label = options.root().relativize(server).toString();
                 say("\n" + bold(chapter.number() + " " + chapter.title()) + ": grading " + label);
                 say(dim("  starting it with: jbang " + label + " --port 0" + String.join("", prefix(" ", args))));
-                Path log = options.root().resolve(".results/logs/" + chapter.number() + "-" + options.which() + ".log");
+                Path log = options.root().resolve(".results/logs/" + chapter.number() + "-" + options.subject().word() + ".log");
                 Files.createDirectories(log.getParent());
                 Files.deleteIfExists(log);
                 List<String> command = new ArrayList<>(Tools.jbang(options.root(), options.jbang()));
@@ -187,27 +189,25 @@ final class Grade {
             if (backend != null) backend.close();
             say(red("  could not run the checks: ") + e.getMessage());
             Tips.forOutput(e.getMessage()).forEach(tip -> say("  " + bold("tip: ") + tip));
-            CheckReport report = CheckReport.couldNotRun(chapter.number(), chapter.title(), options.which(), time, e.getMessage());
+            CheckReport report = CheckReport.couldNotRun(chapter.number(), chapter.title(), options.subject().word(), time, e.getMessage());
             save(chapter, report);
             return report;
         }
-        if (options.which().equals("url")) {
+        if (options.subject() instanceof Subject.Running) {
             say("\n" + bold(chapter.number() + " " + chapter.title()) + ": grading " + label);
             if (!args.isEmpty()) say(dim("  the checks expect the server to run with " + String.join(" ", args)));
         }
-        Target.use(target);
-        Backend.use(backend);
-        Alive.reset();
         List<Runner.Result> results;
         try {
-            results = Runner.run(checkClasses(chapter), chapter.number(), options.only(), r -> say(line(chapter, r)));
+            List<Object> given = backend == null ? List.of(target) : List.of(target, backend);
+            results = Runner.run(checkClasses(chapter), chapter.number(), options.only(), given, r -> say(line(chapter, r)));
         } finally {
             target.stop();
             if (backend != null) backend.close();
         }
         lastResults = List.copyOf(results);
         long failed = results.stream().filter(Runner.Result::failed).count();
-        long passed = results.stream().filter(r -> r.status().equals("pass")).count();
+        long passed = results.stream().filter(r -> r.status() == CheckReport.Status.PASS).count();
         long skipped = results.size() - failed - passed;
         long total = Runner.ids(checkClasses(chapter)).size();
         boolean partial = results.size() < total;
@@ -218,7 +218,7 @@ final class Grade {
                     r.failed() ? r.hint() : null, r.failed() ? SITE + link(r.see()) : null));
         }
         int exit = failed > 0 ? 1 : 0;
-        CheckReport report = new CheckReport(chapter.number(), chapter.title(), options.which(), time, label, passed, failed,
+        CheckReport report = new CheckReport(chapter.number(), chapter.title(), options.subject().word(), time, label, passed, failed,
                 skipped, partial ? total : null, checks, target.restarts() > 0 ? target.restarts() : null, exit, null);
         say("  " + summary(chapter, passed, failed, skipped, total));
         save(chapter, report);
@@ -252,7 +252,7 @@ final class Grade {
      * running (--url), which then must have been started with its default --backend.
      */
     Backend startBackend() throws IOException {
-        int port = options.which().equals("url") ? 8081 : 0;
+        int port = options.subject() instanceof Subject.Running ? 8081 : 0;
         try {
             return Backend.start("127.0.0.1", port, true);
         } catch (java.net.BindException e) {
@@ -267,12 +267,11 @@ final class Grade {
 
     /** The server file to grade: exercises/NN-*.java, solutions/NN-*.java, or --file. */
     Path serverFile(Chapters.Chapter chapter) throws IOException {
-        if (options.which().equals("file")) {
-            if (!Files.isRegularFile(options.file())) throw new IOException("no file " + options.file());
-            return options.file();
+        Path server = options.subject().file(options.root(), chapter.fileName())
+                .orElseThrow(() -> new IOException("a running server (--url) has no file to grade"));
+        if (!Files.isRegularFile(server)) {
+            throw new IOException("no " + (server.startsWith(options.root()) ? options.root().relativize(server) : server));
         }
-        Path server = options.root().resolve(options.which().equals("solution") ? "solutions" : "exercises").resolve(chapter.fileName());
-        if (!Files.isRegularFile(server)) throw new IOException("no " + options.root().relativize(server));
         return server;
     }
 
@@ -306,7 +305,7 @@ final class Grade {
      * it). A partial run (--only) is kept by no one: a record is always a whole grading.
      */
     void save(Chapters.Chapter chapter, CheckReport report) throws IOException {
-        if (!options.saves() || !options.which().equals("exercise")) return; // progress is about the learner's own file
+        if (!options.saves() || !options.subject().progress()) return; // progress is about the learner's own file
         if (report.total() != null) {
             say(dim("  (a partial run: your progress record, .results/checks/" + chapter.number() + ".json, is unchanged)"));
             return;
@@ -327,9 +326,9 @@ final class Grade {
 
     String line(Chapters.Chapter chapter, Runner.Result r) {
         return switch (r.status()) {
-            case "pass" -> "  " + green("PASS") + "  " + r.name() + took(r) + note(r);
-            case "skip" -> "  " + dim("SKIP") + "  " + r.name() + dim(" (" + r.message() + ")") + note(r);
-            default -> "  " + red("FAIL") + "  " + r.name() + took(r)
+            case PASS -> "  " + green("PASS") + "  " + r.name() + took(r) + note(r);
+            case SKIP -> "  " + dim("SKIP") + "  " + r.name() + dim(" (" + r.message() + ")") + note(r);
+            case FAIL -> "  " + red("FAIL") + "  " + r.name() + took(r)
                     + "\n        what happened: " + r.message().replace("\n", "\n          ")
                     + note(r)
                     + (r.hint().isEmpty() ? "" : "\n        hint: " + r.hint())
@@ -350,23 +349,14 @@ final class Grade {
 
     /** The options that grade the same server again: none for the exercise. */
     private String target() {
-        return switch (options.which()) {
-            case "solution" -> " --solution";
-            case "file" -> " --file " + options.root().relativize(options.file().toAbsolutePath());
-            case "url" -> " --url " + options.url() + (options.pid() == null ? "" : " --pid " + options.pid());
-            default -> "";
-        };
+        return options.subject().again(options.root());
     }
 
     /** Where a failing check sends the learner: the TODO in their file, if one covers it, then the page. */
     String whereToWork(Chapters.Chapter chapter, Runner.Result r) {
         String page = r.see().isEmpty() ? chapter.page() : r.see();
-        String file = switch (options.which()) {
-            case "exercise" -> "exercises/" + chapter.fileName();
-            case "solution" -> "solutions/" + chapter.fileName();
-            case "file" -> options.root().relativize(options.file()).toString();
-            default -> null;
-        };
+        String file = options.subject().file(options.root(), chapter.fileName())
+                .map(f -> options.root().relativize(f.toAbsolutePath()).toString()).orElse(null);
         String todo = todoFor(chapter, r).filter(t -> file != null).map(t -> "TODO(" + t + ") in " + file + " → ").orElse("");
         return todo + SITE + link(page);
     }

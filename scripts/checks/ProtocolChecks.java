@@ -7,6 +7,12 @@ import java.nio.charset.StandardCharsets;
 /** The workshop protocol: every chapter's server must keep it, whatever its concurrency model. */
 @Check.Suite
 class ProtocolChecks {
+    /** The server under test, handed in by the run ({@link RunContext}). */
+    private final Target target;
+
+    ProtocolChecks(Target target) {
+        this.target = target;
+    }
     /** Chapter 03's loop sends the error answers already; its likely mistake is the close. */
     static final String CLOSE_IN_03 = "In chapter 03 the loop sends this answer already; what is missing is the close. "
             + "Cancelling a key does not close its channel: close() must close the channel too (step Closing).";
@@ -15,7 +21,7 @@ class ProtocolChecks {
            hint = "Start the server by hand and try: curl -i http://127.0.0.1:8080/ . Does it print the ready line, and does the response carry Date, Server and Content-Length?",
            see = "protocol#endpoints")
     void hello() throws Exception {
-        Client.Reply r = Client.get("/");
+        Client.Reply r = Client.get(target, "/");
         assertEquals(200, r.status(), () -> "expected 'HTTP/1.1 200' but the status line was '" + r.statusLine() + "'");
         assertEquals("Hello, World!", r.text(), "the body");
         assertNotNull(r.header("date"), "every response needs a Date header");
@@ -26,7 +32,7 @@ class ProtocolChecks {
            hint = "HTTP/1.1 connections stay open by default. After answering one request, what should the server do with the same socket?",
            see = "protocol#keep-alive")
     void keepAlive() throws Exception {
-        try (Client c = Client.connect()) {
+        try (Client c = Client.connect(target)) {
             c.send(Client.request("GET", "/")).read().assertStatus(200);
             Client.Reply second = c.send(Client.request("GET", "/bytes?n=3")).read();
             assertEquals("ABC", second.text(), "the second request on the same connection was not answered correctly");
@@ -38,7 +44,7 @@ class ProtocolChecks {
            see = "protocol#keep-alive",
            in = @Check.In(chapter = "03", value = CLOSE_IN_03, see = "chapters/03-reactor#closing"))
     void connectionClose() throws Exception {
-        try (Client c = Client.connect()) {
+        try (Client c = Client.connect(target)) {
             Client.Reply r = c.send(Client.request("GET", "/", "Connection: close")).read();
             assertEquals(200, r.status());
             assertEquals("close", r.header("connection"), "the response should say 'Connection: close'");
@@ -50,7 +56,7 @@ class ProtocolChecks {
            hint = "Both requests can arrive in one read. Do you keep the bytes after the first request for the next one?",
            see = "protocol#pipelining")
     void pipelining() throws Exception {
-        try (Client c = Client.connect()) {
+        try (Client c = Client.connect(target)) {
             c.send(Client.request("GET", "/bytes?n=3") + Client.request("GET", "/"));
             assertEquals("ABC", c.read().text(), "the first response should answer the first request");
             c.socket().setSoTimeout(1000); // the second was in the same read: a second is a wide margin
@@ -62,7 +68,7 @@ class ProtocolChecks {
            hint = "One read() is not one request: TCP delivers bytes, not messages. Keep reading until the request is complete.",
            see = "protocol#partial-requests")
     void requestInPieces() throws Exception {
-        try (Client c = Client.connect()) {
+        try (Client c = Client.connect(target)) {
             c.sendInPieces(Client.request("GET", "/bytes?n=5", "User-Agent: pieces"), 12, 30); // 30 ms apart: each piece its own read
             assertEquals("ABCDE", c.read().text());
         }
@@ -72,7 +78,7 @@ class ProtocolChecks {
            hint = "A slow network can deliver one byte per read. Does your loop handle a read that completes nothing?",
            see = "protocol#partial-requests")
     void requestByteByByte() throws Exception {
-        try (Client c = Client.connect()) {
+        try (Client c = Client.connect(target)) {
             c.sendInPieces(Client.request("GET", "/"), 1, 2);
             assertEquals("Hello, World!", c.read().text());
         }
@@ -84,7 +90,7 @@ class ProtocolChecks {
     void echo() throws Exception {
         byte[] body = new byte[100 * 1024];
         for (int i = 0; i < body.length; i++) body[i] = (byte) ('a' + i % 26);
-        try (Client c = Client.connect()) {
+        try (Client c = Client.connect(target)) {
             c.send(Client.request("POST", "/echo", "Content-Type: text/plain", "Content-Length: " + body.length));
             c.send(body);
             Client.Reply r = c.read();
@@ -98,7 +104,7 @@ class ProtocolChecks {
            see = "protocol#endpoints")
     void bigResponse() throws Exception {
         int n = 4 * 1024 * 1024;
-        try (Client c = Client.connect(1000)) { // on loopback the bytes flow at once: a pause of a second means some were lost
+        try (Client c = Client.connect(target, 1000)) { // on loopback the bytes flow at once: a pause of a second means some were lost
             Client.Reply r = c.send(Client.request("GET", "/bytes?n=" + n)).read();
             assertEquals(n, r.body().length);
             for (int i = 0; i < n; i++) {
@@ -120,7 +126,7 @@ class ProtocolChecks {
     void ioWaits() throws Exception {
         Elapsed start = Elapsed.start();
         Client.Reply r;
-        try (Client c = Client.connect()) {
+        try (Client c = Client.connect(target)) {
             r = c.send(Client.request("GET", "/io?ms=300")).read();
         } catch (Client.NoAnswer e) {
             throw new AssertionError("/io?ms=300 got no answer within " + Client.seconds(Client.READ_TIMEOUT_MS));
@@ -134,7 +140,7 @@ class ProtocolChecks {
            hint = "A 404 is an ordinary response: unlike after a 400, the connection stays open for the next request.",
            see = "protocol#errors")
     void notFound() throws Exception {
-        try (Client c = Client.connect()) {
+        try (Client c = Client.connect(target)) {
             assertEquals(404, c.send(Client.request("GET", "/no-such-page")).read().status());
             assertEquals(200, c.send(Client.request("GET", "/")).read().status(), "the connection should stay usable after a 404");
         }
@@ -143,7 +149,7 @@ class ProtocolChecks {
     @Check(order = 11, title = "answers 405 with an Allow header for a wrong method",
            hint = "Let the kit's Endpoints route the request.", see = "protocol#errors")
     void wrongMethod() throws Exception {
-        try (Client c = Client.connect()) {
+        try (Client c = Client.connect(target)) {
             Client.Reply r = c.send(Client.request("DELETE", "/")).read();
             r.assertStatus(405);
             assertEquals("GET", r.header("allow"));
@@ -155,15 +161,15 @@ class ProtocolChecks {
            see = "protocol#errors",
            in = @Check.In(chapter = "03", value = CLOSE_IN_03, see = "chapters/03-reactor#closing"))
     void malformed() throws Exception {
-        Client.assertAnsweredThenClosed("GARBAGE\r\n\r\n", 400);
-        Client.assertAnsweredThenClosed("GET / HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n", 400);
+        Client.assertAnsweredThenClosed(target, "GARBAGE\r\n\r\n", 400);
+        Client.assertAnsweredThenClosed(target, "GET / HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n", 400);
     }
 
     @Check(order = 14, title = "answers 413 for a body over 1 MiB, without reading it",
            hint = "The kit refuses a Content-Length over 1 MiB with HttpError 413. Answer it, then close.",
            see = "protocol#errors")
     void bodyTooLarge() throws Exception {
-        try (Client c = Client.connect()) {
+        try (Client c = Client.connect(target)) {
             Client.Reply r = c.send(Client.request("POST", "/echo", "Content-Length: 2000000")).read();
             r.assertStatus(413);
         }
@@ -174,34 +180,34 @@ class ProtocolChecks {
            see = "protocol#errors",
            in = @Check.In(chapter = "03", value = CLOSE_IN_03, see = "chapters/03-reactor#closing"))
     void headersTooLarge() throws Exception {
-        Client.assertAnsweredThenClosed(Client.request("GET", "/", "X-Big: " + "x".repeat(9000)), 431);
+        Client.assertAnsweredThenClosed(target, Client.request("GET", "/", "X-Big: " + "x".repeat(9000)), 431);
     }
 
     @Check(order = 16, title = "answers 500 when a handler throws (GET /fail), and keeps serving",
            hint = "GET /fail throws an exception from the handler, like a bug would. Answer Response.serverError(e) and end only that connection.",
            see = "protocol#errors")
     void handlerFails() throws Exception {
-        try (Client c = Client.connect()) {
+        try (Client c = Client.connect(target)) {
             Client.Reply r = c.send(Client.request("GET", "/fail")).read();
             r.assertStatus(500);
         }
         Thread.sleep(200);
-        assertEquals(200, Client.get("/").status(), "the server should go on serving after a handler failed");
+        assertEquals(200, Client.get(target, "/").status(), "the server should go on serving after a handler failed");
     }
 
     @Check(order = 17, title = "keeps serving after a malformed request and an abrupt disconnect",
            hint = "An exception from one connection must never escape to the accept loop. Catch it per connection.",
            see = "protocol#errors")
     void survivesBadClients() throws Exception {
-        try (Client c = Client.connect()) {
+        try (Client c = Client.connect(target)) {
             c.send("\u0001\u0002 nonsense\r\n\r\n");
         }
-        try (Client c = Client.connect()) {
+        try (Client c = Client.connect(target)) {
             c.socket().setSoLinger(true, 0); // close with a reset, mid-request
             c.send("GET / HTTP/1.1\r\nHo");
         }
         Thread.sleep(300);
-        Client.Reply r = Client.get("/");
+        Client.Reply r = Client.get(target, "/");
         assertEquals(200, r.status(), "a new connection after two bad clients should be served");
     }
 
@@ -209,15 +215,15 @@ class ProtocolChecks {
            hint = "The kit's Endpoints answer /db and /stats like /io: a blocking server waits in place, a non-blocking one by a timer. In chapter 05, query() runs /db: return what Database.run(query) returns.",
            see = "protocol#the-database-pool")
     void database() throws Exception {
-        Client.Timed query = Client.timed(Client.request("GET", "/db?ms=100"), 5000);
+        Client.Timed query = Client.timed(target, Client.request("GET", "/db?ms=100"), 5000);
         query.reply().assertStatus(200);
         assertEquals("queried 100 ms\n", query.reply().text(), "the body of /db?ms=100");
         assertTrue(query.ms() >= 90, "/db?ms=100 was answered after " + query.ms() + " ms: a query holds its connection 100 ms");
-        assertEquals(400, Client.get("/db?ms=x").status(), "/db?ms=x should get 400");
-        Client.get("/db?ms=10&fail=1").assertStatus(500);
-        assertTrue(Client.stat("dbPool") >= 1, "dbPool is the pool's size, --db-pool");
-        assertTrue(Client.stat("dbPeak") >= 1, "dbPeak is the most connections in use at once, and a query has run");
-        assertEquals(0, Client.stat("dbInUse"), "no query runs now, so no connection is in use");
+        assertEquals(400, Client.get(target, "/db?ms=x").status(), "/db?ms=x should get 400");
+        Client.get(target, "/db?ms=10&fail=1").assertStatus(500);
+        assertTrue(Client.stat(target, "dbPool") >= 1, "dbPool is the pool's size, --db-pool");
+        assertTrue(Client.stat(target, "dbPeak") >= 1, "dbPeak is the most connections in use at once, and a query has run");
+        assertEquals(0, Client.stat(target, "dbInUse"), "no query runs now, so no connection is in use");
     }
 
     static String ascii(byte[] b) {

@@ -8,6 +8,7 @@ import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.reporting.ReportEntry;
 import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.LauncherSession;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
@@ -21,9 +22,9 @@ final class Runner {
      * TODO its symptom points at, when the check named one ({@link Check.Symptom}), else null;
      * {@code ms} how long it ran.
      */
-    record Result(String id, String name, String status, String message, String note, String todo, String hint, String see, long ms) {
+    record Result(String id, String name, CheckReport.Status status, String message, String note, String todo, String hint, String see, long ms) {
         boolean failed() {
-            return status.equals("fail");
+            return status == CheckReport.Status.FAIL;
         }
     }
 
@@ -32,20 +33,18 @@ final class Runner {
         void finished(Result result);
     }
 
+    /** Runs tests that need nothing from a run (the self-test's unit tests). */
     static List<Result> run(List<Class<?>> classes, Progress progress) {
-        return run(classes, null, progress);
-    }
-
-    /** Runs the checks for {@code chapter} (its own hints win), or for no chapter in particular. */
-    static List<Result> run(List<Class<?>> classes, String chapter, Progress progress) {
-        return run(classes, chapter, List.of(), progress);
+        return run(classes, null, List.of(), List.of(), progress);
     }
 
     /**
-     * The same, for only the checks named in {@code only} ("ch03.slowReader", "protocol.keepAlive"),
-     * or all of them when it is empty. A name that is no check of these classes is an error.
+     * Runs the checks for {@code chapter} (its own hints win), or for no chapter in particular;
+     * only those named in {@code only} ("ch03.slowReader", "protocol.keepAlive"), or all of them
+     * when it is empty (a name that is no check of these classes is an error). {@code given}: what
+     * this run hands the checks ({@link RunContext}), such as its {@link Target}, each by its class.
      */
-    static List<Result> run(List<Class<?>> classes, String chapter, List<String> only, Progress progress) {
+    static List<Result> run(List<Class<?>> classes, String chapter, List<String> only, List<Object> given, Progress progress) {
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
                 .selectors(selectors(classes, only))
                 .configurationParameters(Map.of(
@@ -70,27 +69,27 @@ final class Runner {
 
             @Override
             public void executionSkipped(TestIdentifier id, String reason) {
-                if (id.isTest()) add(id, "skip", reason, null);
+                if (id.isTest()) add(id, CheckReport.Status.SKIP, reason, null);
             }
 
             @Override
             public void executionFinished(TestIdentifier id, TestExecutionResult result) {
                 if (id.isTest()) {
-                    String status = switch (result.getStatus()) {
-                        case SUCCESSFUL -> "pass";
-                        case ABORTED -> "skip";
-                        case FAILED -> "fail";
+                    CheckReport.Status status = switch (result.getStatus()) {
+                        case SUCCESSFUL -> CheckReport.Status.PASS;
+                        case ABORTED -> CheckReport.Status.SKIP;
+                        case FAILED -> CheckReport.Status.FAIL;
                     };
                     Throwable thrown = result.getThrowable().orElse(null);
-                    String message = thrown == null ? "" : status.equals("skip") ? skipped(thrown) : describe(thrown);
+                    String message = thrown == null ? "" : status == CheckReport.Status.SKIP ? skipped(thrown) : describe(thrown);
                     add(id, status, message, thrown instanceof Check.Symptom s ? s.todo : null);
                 } else if (result.getStatus() == TestExecutionResult.Status.FAILED) {
                     // a whole class failed before its checks ran
-                    add(id, "fail", result.getThrowable().map(Runner::describe).orElse("failed"), null);
+                    add(id, CheckReport.Status.FAIL, result.getThrowable().map(Runner::describe).orElse("failed"), null);
                 }
             }
 
-            private void add(TestIdentifier id, String status, String message, String todo) {
+            private void add(TestIdentifier id, CheckReport.Status status, String message, String todo) {
                 String checkId = id.getDisplayName();
                 String hint = "";
                 String see = "";
@@ -121,7 +120,10 @@ final class Runner {
                 if (progress != null) progress.finished(r);
             }
         };
-        LauncherFactory.create().execute(request, listener);
+        try (LauncherSession session = LauncherFactory.openSession()) {
+            for (Object value : given) session.getStore().put(RunContext.SESSION, value.getClass(), value);
+            session.getLauncher().execute(request, listener);
+        }
         return results;
     }
 

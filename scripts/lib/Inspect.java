@@ -137,25 +137,46 @@ final class Inspect {
         }
     }
 
-    private static Path agentJar;
+    /**
+     * A jar of {@link InspectAgent} alone, made from this program's own class the first time an
+     * inspection needs it (the holder's class is loaded then, once), and deleted on exit.
+     */
+    private static Path agentJar() throws IOException {
+        if (AgentJar.JAR == null) throw new IOException("cannot make the inspection agent's jar: " + AgentJar.PROBLEM);
+        return AgentJar.JAR;
+    }
 
-    /** A jar of {@link InspectAgent} alone, made once per run from this program's own class, deleted on exit. */
-    private static synchronized Path agentJar() throws IOException {
-        if (agentJar != null) return agentJar;
-        Path jar = Files.createTempFile("inspect-agent-", ".jar");
-        jar.toFile().deleteOnExit();
-        java.util.jar.Manifest manifest = new java.util.jar.Manifest();
-        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
-        manifest.getMainAttributes().putValue("Agent-Class", InspectAgent.class.getName());
-        try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar), manifest);
-             var in = InspectAgent.class.getResourceAsStream(InspectAgent.class.getSimpleName() + ".class")) {
-            if (in == null) throw new IOException("cannot find InspectAgent.class beside the grader");
-            out.putNextEntry(new java.util.jar.JarEntry(InspectAgent.class.getName().replace('.', '/') + ".class"));
-            in.transferTo(out);
-            out.closeEntry();
+    private static final class AgentJar {
+        static final String PROBLEM;
+        static final Path JAR;
+
+        static {
+            Path jar = null;
+            String problem = null;
+            try {
+                jar = make();
+            } catch (IOException | RuntimeException e) {
+                problem = e.getMessage();
+            }
+            JAR = jar;
+            PROBLEM = problem;
         }
-        agentJar = jar;
-        return jar;
+
+        private static Path make() throws IOException {
+            Path jar = Files.createTempFile("inspect-agent-", ".jar");
+            jar.toFile().deleteOnExit();
+            java.util.jar.Manifest manifest = new java.util.jar.Manifest();
+            manifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
+            manifest.getMainAttributes().putValue("Agent-Class", InspectAgent.class.getName());
+            try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar), manifest);
+                 var in = InspectAgent.class.getResourceAsStream(InspectAgent.class.getSimpleName() + ".class")) {
+                if (in == null) throw new IOException("cannot find InspectAgent.class beside the grader");
+                out.putNextEntry(new java.util.jar.JarEntry(InspectAgent.class.getName().replace('.', '/') + ".class"));
+                in.transferTo(out);
+                out.closeEntry();
+            }
+            return jar;
+        }
     }
 
     /** CPU time the whole process has used so far (user + system, all threads). */

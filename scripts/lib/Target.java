@@ -21,7 +21,6 @@ import java.util.regex.Pattern;
  */
 final class Target {
     private static final Pattern READY = Pattern.compile("listening on http://(\\[[^]]+]|[^:/]+):(\\d+)");
-    private static volatile Target current;
 
     final String host;
     final int port;
@@ -37,16 +36,6 @@ final class Target {
         this.port = port;
         this.pid = pid;
         this.launch = launch;
-    }
-
-    /** The server the checks run against now. */
-    static Target get() {
-        if (current == null) throw new IllegalStateException("no server under test: run the checks with scripts/check.sh");
-        return current;
-    }
-
-    static void use(Target target) {
-        current = target;
     }
 
     /** A server that runs already, somewhere on loopback or on this machine. */

@@ -123,7 +123,7 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
             for (CheckReport.Check c : checks) {
                 if (c == null || !id.equals(c.id())) continue;
                 if (c.failed()) failing.add(id);
-                else if ("pass".equals(c.status())) passed++;
+                else if (c.status() == CheckReport.Status.PASS) passed++;
                 break;
             }
         }

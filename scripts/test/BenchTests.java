@@ -190,7 +190,7 @@ class BenchTests {
 
     /** A server with no cap, as the tallies see it (never started). */
     static Server server(String id) {
-        return new Server(id, id, id, null, List.of(), 0);
+        return new Server(id, id.equals("learner") ? Server.Role.LEARNER : Server.Role.REFERENCE, id, null, List.of(), 0);
     }
 
     /** What a server's tally makes of these runs on {@code w}. */
@@ -241,11 +241,11 @@ class BenchTests {
     @DisplayName("Little's bound per server, from the registry's caps: one request in progress for 01, --threads for 02, every connection otherwise")
     void boundPerServer() {
         Map<String, Chapters.Chapter> chapters = Chapters.read(ROOT);
-        assertEquals(5.0, Server.of(chapters.get("01"), "01", "reference", "01", null).bound(IO), EPS);
-        assertEquals(80.0, Server.of(chapters.get("02"), "02", "reference", "02", null).bound(IO), EPS);
+        assertEquals(5.0, Server.of(chapters.get("01"), "01", Server.Role.REFERENCE, "01", null).bound(IO), EPS);
+        assertEquals(80.0, Server.of(chapters.get("02"), "02", Server.Role.REFERENCE, "02", null).bound(IO), EPS);
         List<String> fourThreads = List.of("--threads", "4");
-        assertEquals(20.0, new Server("02", "reference", "02", null, fourThreads, chapters.get("02").cap().of(fourThreads)).bound(IO), EPS);
-        assertEquals(500.0, Server.of(chapters.get("03"), "03", "reference", "03", null).bound(IO), EPS);
+        assertEquals(20.0, new Server("02", Server.Role.REFERENCE, "02", null, fourThreads, chapters.get("02").cap().of(fourThreads)).bound(IO), EPS);
+        assertEquals(500.0, Server.of(chapters.get("03"), "03", Server.Role.REFERENCE, "03", null).bound(IO), EPS);
     }
 
     @Test
@@ -315,8 +315,8 @@ class BenchTests {
         Plan.Workload db = Plan.pick("db").get(0);
         assertEquals(500, db.boundRps(), EPS, "10 connections / 20 ms");
         assertTrue(db.timeoutSeconds() * 1000 > Plan.DB_WAIT_MILLIS, "a query may wait --db-wait for a connection: " + db.timeoutSeconds() + " s");
-        assertEquals(500, new Server("t", "reference", "t", null, List.of(), 0).bound(db), EPS, "a server without a cap: the pool's bound");
-        assertEquals(250, new Server("t", "reference", "t", null, List.of(), 5).bound(db), EPS, "a server that serves 5 at once: 5 / 20 ms");
+        assertEquals(500, new Server("t", Server.Role.REFERENCE, "t", null, List.of(), 0).bound(db), EPS, "a server without a cap: the pool's bound");
+        assertEquals(250, new Server("t", Server.Role.REFERENCE, "t", null, List.of(), 5).bound(db), EPS, "a server that serves 5 at once: 5 / 20 ms");
     }
 
     @Test

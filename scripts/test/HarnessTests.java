@@ -21,7 +21,6 @@ class HarnessTests {
         Path root = Path.of(System.getProperty("course.root", "."));
         server = Target.start(List.of(Grade.JBANG, root.resolve("solutions/01-blocking.java").toString(), "--port", "0"),
                 root.resolve(".results/logs/harness.log"), Duration.ofSeconds(180));
-        Target.use(server);
     }
 
     @AfterAll
@@ -102,7 +101,7 @@ class HarnessTests {
     @DisplayName("inspect: an accepted connection shows as one more open file")
     void files() throws Exception {
         int before = server.inspect().openFiles().orElseThrow();
-        try (Client c = Client.connect()) {
+        try (Client c = Client.connect(server)) {
             c.send(Client.request("GET", "/")).read();
             int during = server.inspect().openFiles().orElseThrow();
             assertEquals(before + 1, during);
@@ -114,12 +113,12 @@ class HarnessTests {
     void portable() throws Exception {
         Inspect portable = new Inspect(server.pid(), false);
         int before = portable.openFiles().orElseThrow();
-        try (Client c = Client.connect()) {
+        try (Client c = Client.connect(server)) {
             c.send(Client.request("GET", "/")).read();
             assertEquals(before + 1, portable.openFiles().orElseThrow(), "open files, counted by the JVM, with one connection more");
         }
         assertTrue(portable.maxOpenFiles().orElseThrow() > 0);
-        Client.get("/cpu?ms=200");
+        Client.get(server, "/cpu?ms=200");
         Inspect.ThreadCpu main = portable.threadCpu().stream().filter(t -> t.name().equals("main")).findFirst().orElseThrow();
         assertTrue(main.cpu().toMillis() >= 150, "main's CPU time after /cpu?ms=200, from jcmd Thread.print: " + main);
         int threads = portable.osThreads().orElseThrow();
@@ -143,9 +142,9 @@ class HarnessTests {
     @Test
     @DisplayName("inspect: CPU time grows by about the burned time")
     void cpu() throws Exception {
-        Client.get("/cpu?ms=10");
+        Client.get(server, "/cpu?ms=10");
         Duration before = server.inspect().cpuTime();
-        Client.get("/cpu?ms=300");
+        Client.get(server, "/cpu?ms=300");
         long grew = server.inspect().cpuTime().minus(before).toMillis();
         assertTrue(grew >= 250 && grew < 1500, "CPU time grew by " + grew + " ms");
     }
@@ -155,7 +154,7 @@ class HarnessTests {
     void jfr() throws Exception {
         var events = server.inspect().record(() -> {
             try {
-                Client.get("/io?ms=100");
+                Client.get(server, "/io?ms=100");
             } catch (Exception e) {
                 throw new RuntimeException(e);
             }
@@ -204,17 +203,17 @@ class HarnessTests {
     void failureLine() {
         Path root = Path.of(System.getProperty("course.root", "."));
         Chapters.Chapter ch03 = Chapters.read(root).get("03");
-        Runner.Result failed = new Runner.Result("ch03.noLeaks", "leaks no file descriptors", "fail", "open files grew", "", null, "close them", "chapters/03-reactor#closing", 0);
+        Runner.Result failed = new Runner.Result("ch03.noLeaks", "leaks no file descriptors", CheckReport.Status.FAIL, "open files grew", "", null, "close them", "chapters/03-reactor#closing", 0);
         String exercise = new Grade(Grade.Options.of(root)).line(ch03, failed);
         assertTrue(exercise.contains("TODO(close) in exercises/03-reactor.java"), exercise);
         assertTrue(exercise.contains("this check alone: scripts/check.sh 03 --only ch03.noLeaks") && !exercise.contains("--solution"), exercise);
-        String solution = new Grade(Grade.Options.of(root).grading("solution", null)).line(ch03, failed);
+        String solution = new Grade(Grade.Options.of(root).grading(new Subject.Solution())).line(ch03, failed);
         assertTrue(solution.contains("scripts/check.sh 03 --only ch03.noLeaks --solution"), solution);
         // A symptom that points elsewhere names its own TODO; a note is printed under the line, pass or fail.
-        Runner.Result elsewhere = new Runner.Result("ch03.noLeaks", "leaks no file descriptors", "fail", "open files grew", "the server restarted", "write", "close them", "chapters/03-reactor#closing", 0);
+        Runner.Result elsewhere = new Runner.Result("ch03.noLeaks", "leaks no file descriptors", CheckReport.Status.FAIL, "open files grew", "the server restarted", "write", "close them", "chapters/03-reactor#closing", 0);
         String symptom = new Grade(Grade.Options.of(root)).line(ch03, elsewhere);
         assertTrue(symptom.contains("TODO(write) in exercises/03-reactor.java") && symptom.contains("note: the server restarted"), symptom);
-        Runner.Result noted = new Runner.Result("ch03.noLeaks", "leaks no file descriptors", "pass", "", "passes only because", null, "", "", 0);
+        Runner.Result noted = new Runner.Result("ch03.noLeaks", "leaks no file descriptors", CheckReport.Status.PASS, "", "passes only because", null, "", "", 0);
         assertTrue(new Grade(Grade.Options.of(root)).line(ch03, noted).contains("note: passes only because"));
     }
 
@@ -232,13 +231,13 @@ class HarnessTests {
         java.nio.file.Files.copy(root.resolve(Chapters.FILE), dir.resolve(Chapters.FILE));
         CheckReport whole = new CheckReport("01", "t", "exercise", "now", "x", 2L, 0L, 0L, null, List.of(), null, 0, null);
         CheckReport part = new CheckReport("01", "t", "exercise", "now", "x", 1L, 0L, 0L, 2L, List.of(), null, 0, null);
-        Grade elsewhere = new Grade(new Grade.Options(dir, Grade.JBANG, "exercise", null, null, null, false, true,
+        Grade elsewhere = new Grade(new Grade.Options(dir, Grade.JBANG, new Subject.Exercise(), false, true,
                 new java.io.PrintStream(java.io.OutputStream.nullOutputStream()), List.of()));
         elsewhere.save(ch01, whole);
         elsewhere.save(ch01, part);
         assertEquals(2L, CheckReport.read(java.nio.file.Files.readString(dir.resolve(".results/checks/01.json"))).passed(),
                 "a partial run replaced a whole grading's record");
-        Grade selfTest = new Grade(new Grade.Options(dir, Grade.JBANG, "exercise", null, null, null, false, true, null, List.of()).notSaving());
+        Grade selfTest = new Grade(new Grade.Options(dir, Grade.JBANG, new Subject.Exercise(), false, true, null, List.of()).notSaving());
         selfTest.save(ch01, new CheckReport("01", "t", "exercise", "now", "x", 0L, 2L, 0L, null, List.of(), null, 1, null));
         assertEquals(2L, CheckReport.read(java.nio.file.Files.readString(dir.resolve(".results/checks/01.json"))).passed(),
                 "a grading that keeps no record (the self-test's) replaced one");
@@ -273,9 +272,8 @@ class HarnessTests {
                 root.resolve(".results/logs/carriers.log"), Duration.ofSeconds(180));
         List<Client> busy = new java.util.ArrayList<>();
         try {
-            Target.use(pinned);
             // Eight virtual threads burning CPU at once: the scheduler starts every carrier it may.
-            for (int i = 0; i < 8; i++) busy.add(Client.connect(5000).send(Client.request("GET", "/cpu?ms=300", "Connection: close")));
+            for (int i = 0; i < 8; i++) busy.add(Client.connect(pinned, 5000).send(Client.request("GET", "/cpu?ms=300", "Connection: close")));
             Thread.sleep(200);
             List<String> carriers = pinned.inspect().threads().stream()
                     .filter(t -> !t.virtual() && t.name().matches("ForkJoinPool-\\d+-worker-\\d+"))
@@ -284,7 +282,6 @@ class HarnessTests {
             assertTrue(carriers.size() >= 2, "carrier threads with the server pinned to one CPU: " + carriers);
         } finally {
             for (Client c : busy) c.close();
-            Target.use(server);
             pinned.stop();
         }
     }

@@ -62,13 +62,13 @@ class SelfTest {
             Spec spec = Spec.read(root.resolve("scripts/test/spoilers/" + chapter.number() + ".txt"));
 
             section("Chapter " + chapter.number() + ": the solution passes every check");
-            expect(graded.grading("solution", null), chapter, "solution", Set.of(), null);
+            expect(graded.grading(new Subject.Solution()), chapter, "solution", Set.of(), null);
 
             section("Chapter " + chapter.number() + ": the solution passes every check with the portable inspection (as on macOS or Windows: no /proc), none skipped");
-            portable(graded.grading("solution", null), chapter);
+            portable(graded.grading(new Subject.Solution()), chapter);
 
             section("Chapter " + chapter.number() + ": the untouched exercise fails what its TODOs are about");
-            Path exercise = new Grade(graded.grading("exercise", null)).serverFile(chapter);
+            Path exercise = new Grade(graded.grading(new Subject.Exercise())).serverFile(chapter);
             Set<String> tags = new TreeSet<>();
             Matcher m = Pattern.compile("TODO\\(([a-z0-9-]+)\\)").matcher(Files.readString(exercise));
             while (m.find()) tags.add(m.group(1));
@@ -76,7 +76,7 @@ class SelfTest {
                     tags.equals(chapter.todos().keySet()), "the registry lists " + chapter.todos().keySet());
             Set<String> union = new TreeSet<>();
             chapter.todos().values().forEach(union::addAll);
-            expect(graded.grading("exercise", null), chapter, "exercise", union, null);
+            expect(graded.grading(new Subject.Exercise()), chapter, "exercise", union, null);
 
             if (quick) continue;
             section("Chapter " + chapter.number() + ": each broken solution is caught by the check named for it");
@@ -119,7 +119,7 @@ class SelfTest {
                 Path file = dir.resolve(chapter.number() + "-" + e.getKey() + ".java");
                 Files.writeString(file, broken.get(""));
                 String named = mutant.checks.stream().filter(id -> !id.startsWith("?")).findFirst().orElse(null);
-                expect(graded.grading("file", file), chapter, "mutant " + e.getKey(), new TreeSet<>(mutant.checks), exact ? null : named);
+                expect(graded.grading(new Subject.File(file)), chapter, "mutant " + e.getKey(), new TreeSet<>(mutant.checks), exact ? null : named);
             }
         }
         printSlowest();
@@ -207,7 +207,7 @@ class SelfTest {
             long start = System.nanoTime();
             CheckReport report = grade.grade(chapter);
             long seconds = Math.round((System.nanoTime() - start) / 1e9);
-            List<String> notClean = report.checks().stream().filter(c -> !"pass".equals(c.status()))
+            List<String> notClean = report.checks().stream().filter(c -> c.status() != CheckReport.Status.PASS)
                     .map(c -> c.id() + " " + c.status() + (c.message() == null ? "" : ": " + c.message())).toList();
             record(chapter.number() + " solution passes every check, none skipped, with the portable inspection [" + seconds + " s]",
                     report.error() == null && notClean.isEmpty(), report.error() != null ? report.error() : String.join("; ", notClean));
