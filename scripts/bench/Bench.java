@@ -3,7 +3,7 @@
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES Options.java Plan.java Server.java LoadRace.java Tally.java Sampler.java IdleRace.java Idle.java
 //SOURCES MachineFacts.java Cpus.java Ramp.java Spike.java Soak.java BenchReport.java Report.java Verdict.java Stats.java
-//SOURCES Bombardier.java Progress.java Framework.java OpenLoop.java Vegeta.java
+//SOURCES Bombardier.java Progress.java Framework.java OpenLoop.java Vegeta.java Phase.java
 //SOURCES ../lib/Jackson.java ../lib/Chapters.java ../lib/Results.java ../lib/Target.java
 //SOURCES ../lib/Inspect.java ../lib/InspectAgent.java ../lib/Unavailable.java ../lib/Root.java ../lib/Tools.java
 
@@ -57,7 +57,7 @@ class Bench {
 
         Cpus cpus = MachineFacts.cpus(o.serverCpus());
         Bombardier bombardier = new Bombardier(o.bombardier());
-        Vegeta vegeta = o.openLoop() ? Vegeta.found(o.vegeta()) : null; // before the servers start: exits 2 when it is not there
+        Vegeta vegeta = o.phase() instanceof Phase.OpenLoops ? Vegeta.found(o.vegeta()) : null; // before the servers start: exits 2 when it is not there
         BenchReport.Machine machine = MachineFacts.read(o.jbang(), bombardier.version(), cpus);
         IdleRace.Budget idle = IdleRace.budget();
 
@@ -66,9 +66,7 @@ class Bench {
         header(o, chapters, servers, machine, p);
 
         // Start the servers, all at once, and keep them running for the whole race.
-        Progress progress = new Progress(o.tty(), o.mode(), o.workloads(), servers.size(),
-                o.spike() ? 80 : o.soakMinutes() > 0 ? Soak.windows(o.soakMinutes()) * (Soak.WINDOW_SECONDS + 2.0)
-                        : o.openLoop() ? OpenLoop.secondsPerServer(o.mode()) : 0);
+        Progress progress = new Progress(o.tty(), o.mode(), o.workloads(), servers.size(), o.phase().secondsPerServer(o.mode()));
         Target calls = backend ? Server.startBackend(o) : null;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             servers.forEach(Server::stop);
@@ -99,12 +97,16 @@ class Bench {
         BenchReport.SpikeSummary spike = null;
         BenchReport.SoakSummary soak = null;
         BenchReport.OpenLoopSummary openLoop = null;
-        if (o.spike() || o.soakMinutes() > 0 || o.openLoop()) {
-            BenchReport.CpuSplit split = cpus.of(o.spike() ? Spike.WORKLOAD : o.openLoop() ? OpenLoop.WORKLOAD : Soak.WORKLOAD);
+        if (o.phase().ownLoad()) {
+            BenchReport.CpuSplit split = cpus.of(o.phase().splitBy());
             Bombardier b = share(cpus, split, servers, calls, bombardier);
-            if (o.spike()) spike = spikes(servers, b, progress, flags);
-            else if (o.openLoop()) openLoop = openLoop(servers, b, vegeta.on(split.load()), split, o.mode(), progress, flags);
-            else soak = soak(servers, b, o.soakMinutes(), progress, flags);
+            switch (o.phase()) {
+                case Phase.Spikes s -> spike = spikes(servers, b, progress, flags);
+                case Phase.OpenLoops l -> openLoop = openLoop(servers, b, vegeta.on(split.load()), split, o.mode(), progress, flags);
+                case Phase.Soaking s -> soak = soak(servers, b, s.minutes(), progress, flags);
+                case Phase.Workloads w -> throw new IllegalStateException("the workloads bring no load of their own");
+                case Phase.Ramping r -> throw new IllegalStateException("the ramp runs as workloads");
+            }
         }
         progress.done();
         servers.forEach(Server::stop);
@@ -113,7 +115,7 @@ class Bench {
         BenchReport report = new BenchReport(BenchReport.SCHEMA, o.all() ? "all" : "chapter", Options.command(args), o.chapter(),
                 began.toString(), flags.isEmpty() ? 0 : 1, compareTo, machine, Plan.methodology(o.mode(), cpus, idle.note(), backend),
                 servers.stream().map(s -> s.entry(o.root())).toList(), entries,
-                o.ramp() ? Ramp.summarize(entries, servers.stream().map(s -> s.id).toList()) : null, spike, soak, openLoop, flags,
+                o.phase() instanceof Phase.Ramping ? Ramp.summarize(entries, servers.stream().map(s -> s.id).toList()) : null, spike, soak, openLoop, flags,
                 Duration.between(began, Instant.now()).toSeconds());
 
         Report.print(out, report, o.color());
@@ -146,11 +148,9 @@ class Bench {
                 : "Chapter " + o.chapter() + ": " + servers.get(0).label + " against " + servers.get(1).label));
         for (Server s : servers) if (s.role == Server.Role.FRAMEWORK) out.println(p.dim("  " + s.id + ": " + s.label));
         out.println(p.dim("  " + startedWith(servers)));
-        if (o.ramp() || o.spike() || o.soakMinutes() > 0 || o.openLoop()) {
-            out.println(p.dim("  " + (o.openLoop() ? OpenLoop.describe(mode) : o.ramp() ? "the ramp: " + mode.warmups() + " warm-up run(s) of " + mode.warmupSeconds()
-                    + " s at its first step, then one run of " + mode.runSeconds() + " s a step, the servers taking turns, each until a step breaks it"
-                    : o.spike() ? "the spikes: each server in turn, after one warm-up window (see below)"
-                    : "the soak: each server in turn, " + Stats.millis(Math.min(o.soakMinutes(), Soak.MAX_MINUTES)) + " min")));
+        String phase = o.phase().describe(mode);
+        if (phase != null) {
+            out.println(p.dim("  " + phase));
         } else out.println(p.dim("  " + mode.warmups() + (mode.maxWarmups() > mode.warmups() ? " to " + mode.maxWarmups() : "")
                 + " warm-up run(s) of " + mode.warmupSeconds() + " s (discarded; more while still over 10% faster than the last), then "
                 + mode.runs() + " runs of " + mode.runSeconds() + " s"

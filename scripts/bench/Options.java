@@ -9,14 +9,14 @@ import java.util.List;
  * {@code out}, whether to redraw progress and use colours). A problem with it exits 2.
  */
 record Options(String chapter, boolean all, boolean baseline, boolean frameworks, boolean springDemo, boolean selfRace, Path learner, String url, Long pid, Plan.Mode mode,
-               List<Plan.Workload> workloads, boolean ramp, boolean spike, double soakMinutes, boolean openLoop, int serverCpus, Path root, String jbang,
+               List<Plan.Workload> workloads, Phase phase, int serverCpus, Path root, String jbang,
                String bombardier, String vegeta, Path out, boolean tty, boolean color) {
 
     static Options parse(String[] args) {
         String chapter = null;
-        boolean all = false, baseline = false, selfRace = false, ramp = false, spike = false, tty = false, color = false;
-        boolean frameworks = true, springDemo = false, openLoop = false, wrapped = false;
-        double soakMinutes = 0;
+        boolean all = false, baseline = false, selfRace = false, tty = false, color = false;
+        boolean frameworks = true, springDemo = false, wrapped = false;
+        List<Phase> phases = new ArrayList<>(); // the stress phases asked for: one at most
         String url = null, workloadList = null, jbang = "jbang", bombardier = "bombardier", vegeta = "vegeta";
         Long pid = null;
         int serverCpus = 0; // the default split (Cpus)
@@ -35,17 +35,19 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
                 case "--baseline" -> baseline = true;
                 case "--no-frameworks" -> frameworks = false;
                 case "--spring-demo" -> springDemo = true;
-                case "--open-loop" -> openLoop = true;
-                case "--ramp" -> ramp = true;
-                case "--spike" -> spike = true;
+                case "--open-loop" -> phases.add(new Phase.OpenLoops());
+                case "--ramp" -> phases.add(new Phase.Ramping());
+                case "--spike" -> phases.add(new Phase.Spikes());
                 case "--soak" -> {
                     String minutes = value(args, ++i);
+                    double soakMinutes = 0;
                     try {
                         soakMinutes = Double.parseDouble(minutes);
                     } catch (NumberFormatException e) {
                         usage("--soak needs minutes, such as 5, not '" + minutes + "'");
                     }
                     if (!(soakMinutes > 0 && soakMinutes <= Soak.MAX_MINUTES)) usage("--soak takes from a fraction of a minute to " + (int) Soak.MAX_MINUTES);
+                    phases.add(new Phase.Soaking(soakMinutes));
                 }
                 case "--server-cpus" -> {
                     serverCpus = (int) number(value(args, ++i), "--server-cpus");
@@ -73,7 +75,9 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
         if (!tty && !wrapped) tty = System.console() != null && System.console().isTerminal();
         if (springDemo && chapter == null) all = true; // the demo races Spring Boot's shapes, no chapter
         if (all == (chapter != null)) usage("say which chapter to race, e.g. 03, or --all");
-        if (springDemo && (chapter != null || workloadList != null || ramp || spike || soakMinutes > 0 || openLoop)) {
+        if (phases.size() > 1) usage("one phase at a time: --ramp, --spike, --soak or --open-loop");
+        Phase phase = phases.isEmpty() ? new Phase.Workloads() : phases.get(0);
+        if (springDemo && (chapter != null || workloadList != null || !(phase instanceof Phase.Workloads))) {
             usage("--spring-demo runs on its own: scripts/bench.sh --spring-demo [--quick|--thorough]");
         }
         if (all && (url != null || selfRace)) usage("--all races the reference solutions: no --url or --solution-vs-solution");
@@ -82,13 +86,12 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
         if (learner != null && (all || url != null || selfRace)) usage("--learner races one file against a chapter's reference: no --all, --url or --solution-vs-solution");
         if (learner != null && !java.nio.file.Files.isRegularFile(learner)) usage("no file " + learner + " (--learner): give the path of a server's .java file");
         List<Plan.Workload> workloads = null; // the chapter's own, or the standard ones (Bench)
-        if ((ramp ? 1 : 0) + (spike ? 1 : 0) + (soakMinutes > 0 ? 1 : 0) + (openLoop ? 1 : 0) > 1) usage("one phase at a time: --ramp, --spike, --soak or --open-loop");
-        if ((spike || soakMinutes > 0 || openLoop) && workloadList != null) usage("--spike, --soak and --open-loop run their own load: no --workloads");
+        if (phase.ownLoad() && workloadList != null) usage("--spike, --soak and --open-loop run their own load: no --workloads");
         if (springDemo) {
             workloads = List.of(Plan.SPRING_DEMO);
-        } else if (spike || soakMinutes > 0 || openLoop) {
+        } else if (phase.ownLoad()) {
             workloads = List.of();
-        } else if (ramp) {
+        } else if (phase instanceof Phase.Ramping) {
             if (workloadList != null) usage("--ramp runs its own steps: no --workloads");
             workloads = Plan.ramp(IdleRace.budget().connections(), mode.name().equals("smoke"));
             mode = mode.forRamp();
@@ -100,12 +103,12 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
             }
         }
         return new Options(chapter, all, (baseline || all) && !springDemo, frameworks && all && !springDemo, springDemo, selfRace, learner, url, pid, mode, workloads,
-                ramp, spike, soakMinutes, openLoop, serverCpus, root, jbang, bombardier, vegeta, out, tty, color);
+                phase, serverCpus, root, jbang, bombardier, vegeta, out, tty, color);
     }
 
     /** The same options, racing {@code list}: the chapter's own workloads when none were named. */
     Options racing(List<Plan.Workload> list) {
-        return new Options(chapter, all, baseline, frameworks, springDemo, selfRace, learner, url, pid, mode, list, ramp, spike, soakMinutes, openLoop, serverCpus,
+        return new Options(chapter, all, baseline, frameworks, springDemo, selfRace, learner, url, pid, mode, list, phase, serverCpus,
                 root, jbang, bombardier, vegeta, out, tty, color);
     }
 
