@@ -35,9 +35,6 @@ final class Bombardier {
         }
     }
 
-    /** Pipe readers on their own threads (the common pool may have one thread on a small machine); Vegeta's too. */
-    static final java.util.concurrent.Executor READER = r -> Thread.ofPlatform().daemon().start(r);
-
     /** The run did not end in time: some connections got no answer; Bombardier was stopped, so there are no counts. */
     static final class Stalled extends IOException {
         final long afterSeconds;
@@ -79,7 +76,7 @@ final class Bombardier {
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
             p.waitFor(10, TimeUnit.SECONDS);
             if (out.contains("unspecified")) {
-                String v = moduleVersion(java.nio.file.Path.of(binary), "github.com/codesenberg/bombardier");
+                String v = GoTools.moduleVersion(java.nio.file.Path.of(binary), "github.com/codesenberg/bombardier");
                 if (v != null) return out.replace("unspecified", v);
             }
             return out;
@@ -107,8 +104,8 @@ final class Bombardier {
         Thread hook = new Thread(p::destroyForcibly); // taskset execs bombardier: one process
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()), READER);
-            CompletableFuture<String> stdout = CompletableFuture.supplyAsync(() -> readAll(p.getInputStream()), READER);
+            CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> GoTools.readAll(p.getErrorStream()), GoTools.READER);
+            CompletableFuture<String> stdout = CompletableFuture.supplyAsync(() -> GoTools.readAll(p.getInputStream()), GoTools.READER);
             long limit = seconds + timeoutSeconds + 5L;
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(limit);
             // Its CPU time, read while it runs (an exited process has none to read): the last
@@ -202,25 +199,5 @@ final class Bombardier {
         return new Result(Stats.known(result.timeTakenSeconds()), result.req2xx(), non2xx, errors, timeouts,
                 Stats.known(percentiles.get("50")) / 1000, Stats.known(percentiles.get("99")) / 1000,
                 Stats.known(latency.max()) / 1000, kinds, Double.NaN);
-    }
-
-    /**
-     * The version ("v1.2.6") of Go module {@code module} that {@code binary} was built from, from
-     * Go's build information in the binary: a tool built with "go build" from a module does not
-     * know its own version. Null when the binary does not name it. Vegeta's too.
-     */
-    static String moduleVersion(java.nio.file.Path binary, String module) throws IOException {
-        String text = new String(java.nio.file.Files.readAllBytes(binary), StandardCharsets.ISO_8859_1);
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(module) + "\tv([0-9][0-9.]*)").matcher(text);
-        return m.find() ? "v" + m.group(1) : null;
-    }
-
-    /** All of a pipe, as text ("" when it fails); Vegeta's too. */
-    static String readAll(java.io.InputStream in) {
-        try {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "";
-        }
     }
 }

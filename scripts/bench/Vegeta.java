@@ -78,7 +78,7 @@ final class Vegeta {
             }
             java.util.regex.Matcher m = java.util.regex.Pattern.compile("Version: (v[0-9][0-9.]*)").matcher(out);
             if (m.find()) return "vegeta " + m.group(1);
-            String v = Bombardier.moduleVersion(java.nio.file.Path.of(resolved(binary)), "github.com/tsenart/vegeta/v12");
+            String v = GoTools.moduleVersion(java.nio.file.Path.of(resolved(binary)), "github.com/tsenart/vegeta/v12");
             return v != null ? "vegeta " + v : "vegeta (version unknown)";
         } catch (IOException | RuntimeException e) {
             return null;
@@ -118,8 +118,8 @@ final class Vegeta {
         Thread hook = new Thread(() -> pipeline.forEach(Process::destroyForcibly));
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> Bombardier.readAll(sender.getErrorStream()), Bombardier.READER);
-            CompletableFuture<List<Hit>> hits = CompletableFuture.supplyAsync(() -> readHits(encoder.getInputStream()), Bombardier.READER);
+            CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> GoTools.readAll(sender.getErrorStream()), GoTools.READER);
+            CompletableFuture<List<Hit>> hits = CompletableFuture.supplyAsync(() -> readHits(encoder.getInputStream()), GoTools.READER);
             try (OutputStream in = sender.getOutputStream()) {
                 in.write(("GET " + url + "\n").getBytes(StandardCharsets.UTF_8));
             }
