@@ -4,7 +4,7 @@
 //SOURCES Options.java Plan.java Server.java LoadRace.java Tally.java Sampler.java IdleRace.java Idle.java
 //SOURCES MachineFacts.java Cpus.java Ramp.java Spike.java Soak.java BenchReport.java Report.java Verdict.java Stats.java
 //SOURCES Bombardier.java Progress.java Framework.java OpenLoop.java Vegeta.java Phase.java GoTools.java
-//SOURCES ../lib/Jackson.java ../lib/Chapters.java ../lib/Results.java ../lib/Target.java
+//SOURCES ../lib/Jackson.java ../lib/Chapters.java ../lib/Results.java ../lib/Target.java ../lib/Painter.java
 //SOURCES ../lib/Inspect.java ../lib/InspectAgent.java ../lib/Unavailable.java ../lib/Root.java ../lib/Tools.java
 
 import java.io.FileDescriptor;
@@ -62,7 +62,7 @@ class Bench {
         IdleRace.Budget idle = IdleRace.budget();
 
         Instant began = Instant.now();
-        Report.Painter p = new Report.Painter(o.color());
+        Painter p = new Painter(o.color());
         header(o, chapters, servers, machine, p);
 
         // Start the servers, all at once, and keep them running for the whole race.
@@ -138,7 +138,7 @@ class Bench {
 
     /** What is raced, how, and on what. */
     private static void header(Options o, Map<String, Chapters.Chapter> chapters, List<Server> servers,
-                               BenchReport.Machine machine, Report.Painter p) {
+                               BenchReport.Machine machine, Painter p) {
         Plan.Mode mode = o.mode();
         String all = Chapters.showdown(chapters).map(c -> "Chapter " + c.number() + ", " + c.title()).orElse("Every model");
         long frameworks = servers.stream().filter(s -> s.role == Server.Role.FRAMEWORK).count();

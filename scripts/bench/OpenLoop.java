@@ -238,7 +238,7 @@ final class OpenLoop {
     }
 
     /** The table: per server, the offered rate, the answers a second, then each percentile, open loop beside closed loop. */
-    static void print(PrintStream out, BenchReport.OpenLoopSummary o, Report.Painter p) {
+    static void print(PrintStream out, BenchReport.OpenLoopSummary o, Painter p) {
         out.println();
         out.println(p.bold("The open loop") + String.format(Locale.ROOT, "  GET %s at %d req/s for %d s a server (%s requests due): Vegeta, an open loop, "
                 + "then Bombardier at the same rate with %d connections, a closed loop", o.path(), o.rate(), o.seconds(),

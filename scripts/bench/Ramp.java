@@ -60,7 +60,7 @@ final class Ramp {
     }
 
     /** The curve as a table: req/s per step per server, the step that broke it marked, then where each broke. */
-    static void print(PrintStream out, BenchReport report, Report.Painter p) {
+    static void print(PrintStream out, BenchReport report, Painter p) {
         BenchReport.RampSummary ramp = report.ramp();
         List<BenchReport.WorkloadEntry> steps = report.workloads().stream().filter(w -> "ramp".equals(w.group())).toList();
         out.println();

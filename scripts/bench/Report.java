@@ -233,7 +233,7 @@ final class Report {
                 double rps = rps(r);
                 String value = r.measured() ? Stats.rate(rps) : r.status();
                 String mark = "chapter".equals(report.kind()) ? mark(r, Verdict.Figure.RPS) : "";
-                out.println(label + p.bar(r.server(), Stats.bar(rps, max, 40, false)) + " " + value
+                out.println(label + bar(p, r.server(), Stats.bar(rps, max, 40, false)) + " " + value
                         + (mark.isEmpty() ? "" : p.dim("  " + mark)));
             }
         }
@@ -248,7 +248,7 @@ final class Report {
                 double us = cpuPerRequest(r);
                 Double ratio = r instanceof BenchReport.LoadResult l && l.ratio() != null ? l.ratio().cpuPerRequest() : null;
                 String mark = "chapter".equals(report.kind()) ? mark(r, Verdict.Figure.CPU) : "";
-                out.println(String.format(Locale.ROOT, "  %-10s ", r.server()) + p.bar(r.server(), Stats.bar(us, max, 40, false))
+                out.println(String.format(Locale.ROOT, "  %-10s ", r.server()) + bar(p, r.server(), Stats.bar(us, max, 40, false))
                         + " " + micros(us) + " µs" + (ratio == null ? "" : p.dim("  " + Stats.times(ratio))) + (mark.isEmpty() ? "" : p.dim("  " + mark)));
             }
         }
@@ -269,30 +269,20 @@ final class Report {
                     mark = i.ratio().callout() != null ? "  " + i.ratio().callout().replaceFirst(":.*", "")
                             : "  ≈ within 2x of the " + report.compareTo() + "'s: not called out";
                 }
-                out.println(String.format(Locale.ROOT, "  %-10s ", r.server()) + p.bar(r.server(), Stats.bar(b, max, 40, false))
+                out.println(String.format(Locale.ROOT, "  %-10s ", r.server()) + bar(p, r.server(), Stats.bar(b, max, 40, false))
                         + " " + Stats.bytes(b) + p.dim(served + mark));
             }
         }
     }
 
-    /** Colours, only when asked (a terminal, and no NO_COLOR). */
-    record Painter(boolean on) {
-        String paint(String code, String s) {
-            return on ? "\u001b[" + code + "m" + s + "\u001b[0m" : s;
-        }
-
-        String bold(String s) { return paint("1", s); }
-        String dim(String s) { return paint("2", s); }
-        String red(String s) { return paint("31", s); }
-
-        String bar(String server, String s) {
-            return switch (server) {
-                case "learner" -> paint("36", s);
-                case "reference" -> paint("33", s);
-                case "netty" -> paint("35", s);
-                default -> paint("34", s);
-            };
-        }
+    /** A bar of the chart in its server's colour: the learner's, the reference's, Netty's, or the others'. */
+    static String bar(Painter p, String server, String s) {
+        return switch (server) {
+            case "learner" -> p.paint("36", s);
+            case "reference" -> p.paint("33", s);
+            case "netty" -> p.paint("35", s);
+            default -> p.paint("34", s);
+        };
     }
 
     static double rps(BenchReport.Result r) {

@@ -134,7 +134,7 @@ final class Soak {
     }
 
     /** Per server: req/s, then each figure's first and last sample and its slope a minute. */
-    static void print(PrintStream out, BenchReport.SoakSummary soak, Report.Painter p) {
+    static void print(PrintStream out, BenchReport.SoakSummary soak, Painter p) {
         out.println();
         out.println(p.bold("The soak") + String.format(Locale.ROOT, "  GET %s at %d connections for %s min a server, sampled every %d s;"
                 + " growth flagged past %s%% (the middle third of the samples to the last)", soak.path(), soak.connections(),

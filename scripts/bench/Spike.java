@@ -133,7 +133,7 @@ final class Spike {
     }
 
     /** Per server: the baseline, then each spike and how long until the load was back, and threads and files then. */
-    static void print(PrintStream out, BenchReport.SpikeSummary spike, Report.Painter p) {
+    static void print(PrintStream out, BenchReport.SpikeSummary spike, Painter p) {
         out.println();
         out.println(p.bold("The spikes") + String.format(Locale.ROOT, "  GET %s at %d connections, %d for %d s, back to %d; %d times. "
                 + "Back: a %d s window within %s%% of the baseline, nothing failed", spike.path(), spike.base(), spike.peak(),

@@ -4,7 +4,7 @@
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES ../lib/Jackson.java ../lib/Results.java ../lib/Target.java ../lib/Inspect.java ../lib/InspectAgent.java ../lib/Unavailable.java ../lib/Chapters.java
-//SOURCES ../lib/Root.java ../lib/Tools.java
+//SOURCES ../lib/Root.java ../lib/Tools.java ../lib/Painter.java
 //SOURCES CheckReport.java Client.java Clients.java Elapsed.java Check.java Alive.java Runner.java
 //SOURCES ProtocolChecks.java Ch01Checks.java Ch02Checks.java Ch03Checks.java Ch04Checks.java Ch05Checks.java Ch06Checks.java
 //SOURCES Ch08Checks.java Backend.java Tips.java RunContext.java Subject.java
@@ -390,14 +390,12 @@ final class Grade {
         System.exit(2);
     }
 
-    static String color(String code, String s) {
-        return COLOR ? "\u001b[" + code + "m" + s + "\u001b[0m" : s;
-    }
+    static final Painter PAINT = new Painter(COLOR);
 
-    static String green(String s) { return color("32", s); }
-    static String red(String s) { return color("31", s); }
-    static String bold(String s) { return color("1", s); }
-    static String dim(String s) { return color("2", s); }
+    static String green(String s) { return PAINT.green(s); }
+    static String red(String s) { return PAINT.red(s); }
+    static String bold(String s) { return PAINT.bold(s); }
+    static String dim(String s) { return PAINT.dim(s); }
 
     static final String USAGE = """
             usage: scripts/check.sh NN [options]     grade exercises/NN-*.java

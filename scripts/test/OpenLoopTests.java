@@ -166,7 +166,7 @@ class OpenLoopTests {
     @DisplayName("open loop: the report prints a row per server, open beside closed, the closed loop's p99.9 as '-', who sat out and why, and why they differ")
     void prints() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        OpenLoop.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), summary(), new Report.Painter(false));
+        OpenLoop.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), summary(), new Painter(false));
         String text = bytes.toString(StandardCharsets.UTF_8);
         assertTrue(text.contains("The open loop  GET /cpu?ms=2 at 300 req/s for 3 s a server"), text);
         String row = text.lines().filter(l -> l.contains("03 ")).findFirst().orElse("");

@@ -74,7 +74,7 @@ class PhasesTests {
         BenchReport report = new BenchReport(BenchReport.SCHEMA, "all", "scripts/bench.sh --all --ramp", null, "2026-01-01T00:00:00Z", 0,
                 null, null, null, List.of(), entries, ramp, null, null, null, List.of(), 60);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        Ramp.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), report, new Report.Painter(false));
+        Ramp.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), report, new Painter(false));
         String curve = bytes.toString(StandardCharsets.UTF_8);
         assertTrue(curve.contains("03         held 1000 connections, every step"), curve);
         assertTrue(curve.contains("02         held 250 connections; broke at 500: 20.0% of requests failed"), curve);
@@ -137,8 +137,8 @@ class PhasesTests {
             BenchReport report = BenchReport.read(java.nio.file.Files.readString(BenchTests.ROOT.resolve("site/static/bench/" + name + ".json")));
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-            if (name.equals("spike")) Spike.print(out, report.spike(), new Report.Painter(false));
-            else Soak.print(out, report.soak(), new Report.Painter(false));
+            if (name.equals("spike")) Spike.print(out, report.spike(), new Painter(false));
+            else Soak.print(out, report.soak(), new Painter(false));
             String text = bytes.toString(StandardCharsets.UTF_8);
             assertTrue(text.contains("03 ") && text.contains("netty") && text.contains("sat out"), name + ": " + text);
             assertTrue(text.chars().anyMatch(c -> "▁▂▃▄▅▆▇█".indexOf(c) >= 0), name + " has no sparkline: " + text);
