@@ -72,7 +72,7 @@ class Bench {
             servers.forEach(Server::stop);
             if (calls != null) calls.stop();
         }));
-        Server.startAll(servers, o, progress);
+        Server.startAll(servers, o, calls == null ? null : calls.url(), progress);
 
         List<BenchReport.WorkloadEntry> entries = new ArrayList<>();
         List<String> flags = new ArrayList<>();

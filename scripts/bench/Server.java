@@ -58,14 +58,9 @@ final class Server {
         this.cap = cap;
     }
 
-    /** In a chapter's race options, the URL of the backend the race starts (chapter 08's trips call one). */
-    static final String BACKEND = "{backend}";
-    /** The backend's URL, once it runs. */
-    static volatile String backendUrl;
-
-    /** Whether it must be given a backend's URL. */
+    /** Whether it must be given a backend's URL ({@link Chapters#BACKEND} in its options). */
     boolean callsBackend() {
-        return args.stream().anyMatch(a -> a.contains(BACKEND));
+        return Chapters.callsBackend(args);
     }
 
     /** A chapter's server: its file, with the options the registry gives it for the race. */
@@ -116,29 +111,32 @@ final class Server {
         return file;
     }
 
-    /** Starts every server that has a file (in parallel), unpinned, or attaches to the running one. */
-    static void startAll(List<Server> servers, Options o, Progress progress) {
+    /**
+     * Starts every server that has a file (in parallel), unpinned, or attaches to the running one;
+     * {@code backend}, the URL of the backend the race started, or null.
+     */
+    static void startAll(List<Server> servers, Options o, String backend, Progress progress) {
         progress.say("starting " + servers.size() + " servers with JBang (the first build of a file takes a while)");
         // JBang must not build one file twice at once: a second server of the same file starts after the first.
         Set<Path> files = new HashSet<>();
         List<Server> first = new ArrayList<>(), again = new ArrayList<>();
         for (Server s : servers) (s.file == null || files.add(s.file) ? first : again).add(s);
-        start(first, o, progress);
-        start(again, o, progress);
+        start(first, o, backend, progress);
+        start(again, o, backend, progress);
         for (Server s : servers) {
             progress.say(String.format(Locale.ROOT, "%-9s %s at %s%s", s.id, s.label, s.url,
                     s.target.pid() == null ? " (no --pid: no CPU, memory or thread figures)" : ", pid " + s.target.pid()));
         }
     }
 
-    private static void start(List<Server> servers, Options o, Progress progress) {
+    private static void start(List<Server> servers, Options o, String backend, Progress progress) {
         List<CompletableFuture<Void>> starting = new ArrayList<>();
         for (Server s : servers) {
             if (s.file == null) {
                 s.attach(o.url(), o.pid());
                 continue;
             }
-            starting.add(CompletableFuture.runAsync(() -> s.launch(o), r -> Thread.ofPlatform().start(r)));
+            starting.add(CompletableFuture.runAsync(() -> s.launch(o, backend), r -> Thread.ofPlatform().start(r)));
         }
         try {
             CompletableFuture.allOf(starting.toArray(CompletableFuture[]::new)).join();
@@ -162,11 +160,11 @@ final class Server {
     }
 
     /** Starts the file with JBang on a free port, unpinned, its output in .results/logs/bench-ID.log. */
-    private void launch(Options o) {
+    private void launch(Options o, String backend) {
         List<String> command = new ArrayList<>(Tools.jbang(o.root(), o.jbang()));
         command.addAll(List.of(file.toString(), "--port", "0"));
         command.addAll(Plan.dbOptions());
-        for (String a : args) command.add(backendUrl == null ? a : a.replace(BACKEND, backendUrl));
+        command.addAll(backend == null ? args : Chapters.withBackend(args, backend));
         Path log = o.root().resolve(".results/logs/bench-" + id + ".log");
         try {
             Files.deleteIfExists(log);
@@ -228,9 +226,7 @@ final class Server {
         command.addAll(List.of(o.root().resolve(Path.of("scripts", "checks", "Backend.java")).toString(),
                 "--port", o.url() == null ? "0" : "8081"));
         try {
-            Target backend = Target.start(command, o.root().resolve(".results/logs/bench-backend.log"), Duration.ofSeconds(180));
-            backendUrl = backend.url();
-            return backend;
+            return Target.start(command, o.root().resolve(".results/logs/bench-backend.log"), Duration.ofSeconds(180));
         } catch (IOException e) {
             Options.environment("the backend for the trips did not start: " + e.getMessage());
             return null;

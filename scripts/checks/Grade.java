@@ -163,10 +163,9 @@ final class Grade {
         List<String> args = chapter.gradeArgs();
         try {
             Runner.selectors(checkClasses(chapter), options.only()); // an unknown --only id stops here, before a server starts
-            if (args.stream().anyMatch(a -> a.contains(BACKEND))) {
+            if (Chapters.callsBackend(args)) {
                 backend = startBackend();
-                String url = backend.url();
-                args = args.stream().map(a -> a.replace(BACKEND, url)).toList();
+                args = Chapters.withBackend(args, backend.url());
             }
             if (options.subject() instanceof Subject.Running running) {
                 target = Target.running(running.url(), running.pid());
@@ -243,9 +242,6 @@ final class Grade {
     static java.util.Optional<String> todoFor(Chapters.Chapter chapter, Runner.Result r) {
         return r.todo() != null ? java.util.Optional.of(r.todo()) : chapter.todoFor(r.id());
     }
-
-    /** In a chapter's grading options, the URL of the backend the grader starts for it (chapter 08's trips call one). */
-    static final String BACKEND = "{backend}";
 
     /**
      * The backend the checks watch: on any free port, or on 8081 when grading a server already

@@ -48,6 +48,22 @@ final class Chapters {
         }
     }
 
+    /**
+     * In a chapter's options (to grade, to race), where the URL of the backend goes that the
+     * grader or the race starts for it (chapter 08's trips call one).
+     */
+    static final String BACKEND = "{backend}";
+
+    /** Whether options {@code args} need a backend's URL. */
+    static boolean callsBackend(List<String> args) {
+        return args.stream().anyMatch(a -> a.contains(BACKEND));
+    }
+
+    /** Options {@code args} with the backend's URL in place. */
+    static List<String> withBackend(List<String> args, String url) {
+        return args.stream().map(a -> a.replace(BACKEND, url)).toList();
+    }
+
     /** The concurrency cap: {@code fixed} requests, or the value of {@code option} (default {@code fallback}); 0 = none. */
     record Cap(int fixed, String option, int fallback) {
         static final Cap NONE = new Cap(0, null, 0);
