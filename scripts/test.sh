@@ -11,9 +11,9 @@
 #    alone (with --exact: runs every check and fails exactly those listed, about 10 minutes more)
 #    (scripts/test/SelfTest.java, broken variants in scripts/test/spoilers/NN.txt);
 #    a Python server written from the protocol page alone passes chapters 01, 03, 04 and 06 (and 05's pool)
-#    (scripts/test/independent/server.py, graded with check.sh --url --pid);
-#    each framework server the race includes (Spring Boot on Tomcat, platform and virtual threads,
-#    Helidon SE, Vert.x: scripts/bench/frameworks) passes the protocol's checks likewise;
+#    (scripts/test/independent/server.py, graded as a --url server, in the same Java run);
+#    each framework server the race includes (scripts/lib/Frameworks.java: Spring Boot on Tomcat,
+#    platform and virtual threads, Helidon SE, Vert.x) passes the protocol's checks likewise;
 #    then every solution's checks once more with one core kept busy (a busy laptop);
 # 3. the benchmark's unit tests, a smoke race of a solution against itself, a quick self-race
 #    whose verdict must be "the same" on hello, io-1000 and cpu, and a quick race of a server made
@@ -42,8 +42,6 @@ site_dir=""
 serve_dir=""
 server_pid=""
 busy_pid=""
-independent_pid=""
-framework_pid=""
 room_pid=""
 run_start=${SECONDS}
 
@@ -77,8 +75,6 @@ section() {
 cleanup() {
   stop_server
   stop_busy
-  stop_independent
-  stop_framework
   stop_room
   if [[ -n "${site_dir}" ]]; then
     rm -rf "${site_dir}"
@@ -193,121 +189,6 @@ step_selftest() {
   else
     fail "self-test did not finish (exit ${status}): ${last}"
   fi
-}
-
-# The independent server step_independent started.
-stop_independent() {
-  stop_pid "${independent_pid}"
-  independent_pid=""
-}
-
-# Grades a running server with check.sh --url and --pid: $1 its port, $2 its pid, $3 where the
-# JSON report goes, $4 where check.sh's log goes, then check.sh's chapter and options. Sets
-# graded_status (check.sh's exit), graded_failed (the failed check ids), graded_counts ("N passed,
-# N failed, N skipped"; empty when no report came) and graded_skipped (the skipped ids and why).
-grade_url() {
-  local port="$1" pid="$2" json="$3" log="$4"
-  shift 4
-  graded_status=0 graded_failed="" graded_counts="" graded_skipped=""
-  "${ROOT}/scripts/check.sh" "$@" --url "http://127.0.0.1:${port}" --pid "${pid}" --json >"${json}" 2>"${log}" || graded_status=$?
-  # Three lines from the JSON report: the failed check ids, the counts, the skipped ones and why.
-  { IFS= read -r graded_failed; IFS= read -r graded_counts; IFS= read -r graded_skipped; } < <(python3 -c '
-import json, sys
-try:
-    report = json.load(open(sys.argv[1]))
-    checks = report["checks"]
-except (OSError, ValueError, KeyError, TypeError):
-    sys.exit(0)
-failed = [c["id"] for c in checks if c["status"] == "fail"]
-skipped = [c["id"] + " (" + c.get("message", "").replace("TestAbortedException: ", "") + ")" for c in checks if c["status"] == "skip"]
-print(" ".join(failed))
-print("%d passed, %d failed, %d skipped" % (report["passed"], report["failed"], report["skipped"]))
-print("; ".join(skipped))' "${json}") || true
-}
-
-# The protocol page is the whole contract: a server written in Python from that page alone
-# (scripts/test/independent/server.py) must pass, with --url and --pid, the checks of every
-# chapter that a correct non-blocking server passes: 01, 03, 04 and 06, and chapter 05's checks of
-# the database pool and the timeouts. The rest of 02 and 05 is left out, as those checks want a server that
-# refuses work (--threads, --queue, --max-concurrent).
-# The checks that read a JVM's thread dump or flight recorder skip a Python process.
-step_independent() {
-  section "A server written from the protocol page alone (scripts/test/independent/server.py)"
-  local dir="${ROOT}/.results/independent" port run chapter only what
-  mkdir -p "${dir}"
-  # The timeouts of chapters 05 and 06's grading (site/data/course.json), for every chapter.
-  python3 -u "${ROOT}/scripts/test/independent/server.py" --port 0 --idle-timeout 3000 --header-timeout 1500 \
-    >"${dir}/server.log" 2>&1 &
-  independent_pid=$!
-  port="$(await_line "${dir}/server.log" "${independent_pid}" 's|^listening on http://127\.0\.0\.1:\([0-9][0-9]*\)$|\1|p' 50)"
-  if [[ -z "${port}" ]]; then
-    fail "independent server: no ready line in 10 s: $(tail -n 1 "${dir}/server.log")"
-    stop_independent
-    return
-  fi
-  for run in 01 03 04 06 05:ch05.dbBound,ch05.dbWait,ch05.dbWhole,ch05.idleTimeout,ch05.slowLoris; do
-    chapter="${run%%:*}" only=()
-    what="chapter ${chapter}'s checks"
-    if [[ "${run}" == *:* ]]; then
-      only=(--only "${run#*:}")
-      what="chapter ${chapter}'s checks ${run#*:}"
-    fi
-    if ! kill -0 "${independent_pid}" 2>/dev/null; then
-      fail "independent server: it exited before chapter ${chapter}'s checks (see ${dir}/server.log)"
-      break
-    fi
-    grade_url "${port}" "${independent_pid}" "${dir}/${chapter}.json" "${dir}/${chapter}.log" "${chapter}" "${only[@]+"${only[@]}"}"
-    if [[ ${graded_status} -eq 0 && -n "${graded_counts}" && -z "${graded_failed}" ]]; then
-      pass "independent server passes ${what}: ${graded_counts}"
-    elif [[ -n "${graded_counts}" ]]; then
-      fail "independent server fails ${what}: ${graded_failed:-(exit ${graded_status})}: ${graded_counts} (see ${dir}/${chapter}.log)"
-    else
-      fail "independent server: ${what} could not run (exit ${graded_status}): $(tail -n 1 "${dir}/${chapter}.log")"
-    fi
-    if [[ -n "${graded_skipped}" ]]; then
-      echo "      skipped: ${graded_skipped}"
-    fi
-  done
-  stop_independent
-}
-
-stop_framework() {
-  stop_pid "${framework_pid}"
-  framework_pid=""
-}
-
-# The servers people deploy, raced beside the course's own (scripts/bench/frameworks): each must
-# keep the protocol page, so it passes the protocol's checks through check.sh --url, as any server can.
-step_frameworks() {
-  section "Framework servers keep the protocol (scripts/bench/frameworks, check.sh 01 --url --only protocol)"
-  local dir="${ROOT}/.results/frameworks" entry name port log
-  local -a server
-  mkdir -p "${dir}"
-  for entry in "SpringBootTomcat.java" "SpringBootTomcat.java --virtual true" "HelidonSe.java" "VertxServer.java"; do
-    read -r -a server <<<"${entry}"
-    name="${entry// /}"
-    name="${name//--/-}"
-    log="${dir}/${name}.log"
-    # The first start builds it (Spring Boot's jars are large): up to 3 minutes.
-    "${JBANG}" "${ROOT}/scripts/bench/frameworks/${server[0]}" --port 0 "${server[@]:1}" </dev/null >"${log}" 2>&1 &
-    framework_pid=$!
-    port="$(await_line "${log}" "${framework_pid}" 's|^listening on http://127\.0\.0\.1:\([0-9][0-9]*\)$|\1|p' 900)"
-    if [[ -z "${port}" ]]; then
-      fail "${entry}: no ready line in 3 minutes: $(tail -n 1 "${log}") (see ${log})"
-      stop_framework
-      continue
-    fi
-    grade_url "${port}" "${framework_pid}" "${dir}/${name}.json" "${dir}/${name}.checks.log" 01 --only protocol
-    # Every protocol check applies to a JVM: a skipped one fails too.
-    if [[ ${graded_status} -eq 0 && -n "${graded_counts}" && -z "${graded_failed}${graded_skipped}" ]]; then
-      pass "${entry} keeps the protocol: ${graded_counts}"
-    elif [[ -n "${graded_counts}" ]]; then
-      fail "${entry} breaks the protocol: ${graded_failed:-(exit ${graded_status})}${graded_skipped:+; skipped: ${graded_skipped}}: ${graded_counts} (see ${dir}/${name}.checks.log)"
-    else
-      fail "${entry}: the protocol checks could not run (exit ${graded_status}): $(tail -n 1 "${dir}/${name}.checks.log")"
-    fi
-    stop_framework
-  done
 }
 
 stop_busy() {
@@ -768,8 +649,6 @@ main() {
   step_shellcheck
   step_streaming
   step_selftest "${selftest_args[@]+"${selftest_args[@]}"}"
-  step_independent
-  step_frameworks
   step_busy_laptop
   step_bench
   step_prefetch

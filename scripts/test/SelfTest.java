@@ -5,7 +5,7 @@
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES ../checks/Grade.java ../../exercises/kit/Kit.java ../../exercises/kit/NativeFrame.java
 //SOURCES ../../exercises/kit/from-02/BlockingHttp.java ../../exercises/kit/from-04/EventLoop.java
-//SOURCES KitTests.java CourseFilesTests.java HarnessTests.java ../lib/Outcomes.java
+//SOURCES KitTests.java CourseFilesTests.java HarnessTests.java ../lib/Outcomes.java ../lib/Frameworks.java WithoutSockets.java
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,8 +26,9 @@ import java.util.regex.Pattern;
  * check named for its mistake: that check (the first on its line in scripts/test/spoilers/NN.txt)
  * runs alone and must fail. With {@code --exact}, a variant runs every check of its chapter and
  * must fail exactly those listed, cascades included (about 10 minutes more on a 2-core machine:
- * the broken variants that stall a server wait out the other checks' timeouts). Ends with
- * "N passed, N failed".
+ * the broken variants that stall a server wait out the other checks' timeouts). A chapter with
+ * tests without sockets (chapter 06's exercises/demos/HybridHandlerTests.java) runs them too:
+ * see WithoutSockets. Ends with "N passed, N failed".
  */
 class SelfTest {
     static final Outcomes outcomes = new Outcomes("");
@@ -78,6 +79,9 @@ class SelfTest {
             chapter.todos().values().forEach(union::addAll);
             expect(graded.grading(new Subject.Exercise()), chapter, "exercise", union, null);
 
+            // A chapter's tests without sockets (its spoilers/NN-without-sockets.txt): pass the solution, fail the exercise and its variants.
+            WithoutSockets.run(root, chapter, quick);
+
             if (quick) continue;
             section("Chapter " + chapter.number() + ": each broken solution is caught by the check named for it");
             Path solution = root.resolve("solutions").resolve(exercise.getFileName());
@@ -122,8 +126,98 @@ class SelfTest {
                 expect(graded.grading(new Subject.File(file)), chapter, "mutant " + e.getKey(), new TreeSet<>(mutant.checks), exact ? null : named);
             }
         }
+        if (only.isEmpty() || only.contains("independent")) independent(root, graded);
+        if (only.isEmpty() || only.contains("frameworks")) frameworks(root, graded);
         printSlowest();
         outcomes.finish();
+    }
+
+    /**
+     * The chapters a server written from the protocol page alone passes, and for chapter 05 the
+     * checks it passes (its pool and timeouts; the rest are about virtual threads in a JVM).
+     */
+    static final Map<String, List<String>> INDEPENDENT = new LinkedHashMap<>(Map.of(
+            "01", List.of(), "03", List.of(), "04", List.of(), "06", List.of(),
+            "05", List.of("ch05.dbBound", "ch05.dbWait", "ch05.dbWhole", "ch05.idleTimeout", "ch05.slowLoris")));
+
+    /** A server written from the protocol page alone, in Python (scripts/test/independent/server.py), graded as any --url server. */
+    static void independent(Path root, Grade.Options graded) throws Exception {
+        section("A server written from the protocol page alone (scripts/test/independent/server.py)");
+        Path dir = root.resolve(".results/independent");
+        // The timeouts of chapters 05 and 06's grading (site/data/course.json), for every chapter.
+        Target server = start(List.of("python3", "-u", root.resolve("scripts/test/independent/server.py").toString(), "--port", "0",
+                "--idle-timeout", "3000", "--header-timeout", "1500"), dir.resolve("server.log"), "independent server");
+        if (server == null) return;
+        try {
+            Map<String, Chapters.Chapter> chapters = Chapters.graded(root);
+            for (String chapter : new TreeSet<>(INDEPENDENT.keySet())) {
+                List<String> checks = INDEPENDENT.get(chapter);
+                String what = "chapter " + chapter + "'s checks" + (checks.isEmpty() ? "" : " " + String.join(",", checks));
+                if (!server.accepting()) {
+                    record("independent server: it accepts connections before " + what, false, "it does not (see " + root.relativize(dir.resolve("server.log")) + ")");
+                    break;
+                }
+                CheckReport report = new Grade(graded.grading(new Subject.Running(server.url(), server.pid())).running(checks))
+                        .grade(chapters.get(chapter));
+                record("independent server passes " + what + ": " + counts(report), report.error() == null && report.exit() == 0,
+                        report.error() != null ? "could not run: " + report.error() : "failed: " + ids(report, CheckReport.Status.FAIL));
+                String skipped = ids(report, CheckReport.Status.SKIP);
+                if (!skipped.isEmpty()) System.out.println("      skipped: " + skipped);
+            }
+        } finally {
+            server.stop();
+        }
+    }
+
+    /** Every framework server of the race ({@link Frameworks}) keeps the protocol: chapter 01's protocol checks, none skipped. */
+    static void frameworks(Path root, Grade.Options graded) throws Exception {
+        section("Framework servers keep the protocol (scripts/bench/frameworks, check.sh 01 --url --only protocol)");
+        Path dir = root.resolve(".results/frameworks");
+        Chapters.Chapter first = Chapters.graded(root).values().iterator().next();
+        for (Frameworks.Entry e : Frameworks.race()) { // each as the race starts it
+            String name = e.file() + (e.args().isEmpty() ? "" : " " + String.join(" ", e.args()));
+            List<String> command = new ArrayList<>(Tools.jbang(root, graded.jbang()));
+            command.add(root.resolve(Frameworks.DIR).resolve(e.file()).toString());
+            command.addAll(List.of("--port", "0"));
+            command.addAll(e.args());
+            // The first start builds it (Spring Boot's jars are large): up to 3 minutes.
+            Target server = start(command, dir.resolve(name.replace(" ", "").replace("--", "-") + ".log"), name);
+            if (server == null) continue;
+            try {
+                CheckReport report = new Grade(graded.grading(new Subject.Running(server.url(), server.pid())).running(List.of("protocol")))
+                        .grade(first);
+                String failed = ids(report, CheckReport.Status.FAIL), skipped = ids(report, CheckReport.Status.SKIP);
+                // Every protocol check applies to a JVM: a skipped one fails too.
+                record(name + " keeps the protocol: " + counts(report), report.error() == null && report.exit() == 0 && skipped.isEmpty(),
+                        report.error() != null ? "could not run: " + report.error()
+                                : "breaks it: " + failed + (skipped.isEmpty() ? "" : "; skipped: " + skipped));
+            } finally {
+                server.stop();
+            }
+        }
+    }
+
+    /** Starts a server that prints its ready line; null (and a failure recorded) when it does not within 3 minutes. */
+    static Target start(List<String> command, Path log, String what) {
+        try {
+            Files.createDirectories(log.getParent());
+            Files.deleteIfExists(log);
+            return Target.start(command, log, java.time.Duration.ofMinutes(3));
+        } catch (IOException e) {
+            record(what + " starts and prints its ready line", false, e.getMessage() + " (see " + log + ")");
+            return null;
+        }
+    }
+
+    static String counts(CheckReport r) {
+        return r.passed() == null ? "could not run" : r.passed() + " passed, " + r.failed() + " failed, " + r.skipped() + " skipped";
+    }
+
+    /** The ids of a report's checks with {@code status}, with why for a skipped one. */
+    static String ids(CheckReport r, CheckReport.Status status) {
+        return r.checks() == null ? "" : String.join("; ", r.checks().stream().filter(c -> c.status() == status)
+                .map(c -> c.id() + (status == CheckReport.Status.SKIP && c.message() != null ? " (" + c.message().replace("TestAbortedException: ", "") + ")" : ""))
+                .toList());
     }
 
     /** Each check's time, summed over every server graded: where the self-test's minutes go. */
