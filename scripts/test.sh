@@ -244,7 +244,7 @@ count_lines() {
 # race of db and mixed.
 step_bench() {
   section "The benchmark (scripts/bench.sh)"
-  count_lines "${JBANG}" "${ROOT}/scripts/bench/TestBench.java" || true
+  count_lines "${JBANG}" "${ROOT}/scripts/test/TestBench.java" || true
   self_race --smoke "${ROOT}/.results/bench-smoke.log" 03 --smoke
   # The verdict's proof: the reference raced against itself is "the same" on every workload...
   self_race --same "${ROOT}/.results/bench-self-race.log" 03 --quick --workloads hello,io-1000,cpu
@@ -266,7 +266,7 @@ step_bench() {
 # no progress line (those go to a terminal only).
 slower_race() {
   local log="$1" learner="${ROOT}/.broken/03-bench-slower.java"
-  if ! "${JBANG}" "${ROOT}/scripts/bench/TestBench.java" --mutate "${ROOT}/scripts/test/fixtures/bench/03-slower.txt" \
+  if ! "${JBANG}" "${ROOT}/scripts/test/TestBench.java" --mutate "${ROOT}/scripts/test/fixtures/bench/03-slower.txt" \
       "${ROOT}/solutions/03-reactor.java" "${learner}" >"${log}" 2>&1; then
     fail "the slower server could not be made from scripts/test/fixtures/bench/03-slower.txt: $(tail -n 1 "${log}")"
     return
@@ -303,7 +303,7 @@ bench_race() {
   else
     fail "bench.sh ${chapter} $* exits ${status} (see ${log})"
   fi
-  count_lines "${JBANG}" "${ROOT}/scripts/bench/TestBench.java" "${check}" "${json}" || true
+  count_lines "${JBANG}" "${ROOT}/scripts/test/TestBench.java" "${check}" "${json}" || true
   rm -f "${json}"
 }
 

@@ -39,7 +39,7 @@ main() {
   if [[ ${keep} -eq 0 ]]; then rm -f "${dir}"/*.json "${dir}/commands.txt"; fi
   # The commands that made the races, one a line: the summary names them all.
   echo "${command}" >>"${dir}/commands.txt"
-  "${JBANG}" "${ROOT}/scripts/bench/TestBench.java" --mutate "${ROOT}/scripts/test/fixtures/bench/03-slower.txt" \
+  "${JBANG}" "${ROOT}/scripts/test/TestBench.java" --mutate "${ROOT}/scripts/test/fixtures/bench/03-slower.txt" \
     "${ROOT}/solutions/03-reactor.java" "${learner}"
   # Interleaved, so that the machine's drift falls on every kind alike.
   for ((i = 1; i <= races; i++)); do

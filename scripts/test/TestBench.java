@@ -3,7 +3,7 @@
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-//SOURCES Bench.java ../test/BenchTests.java ../test/VerdictTests.java ../test/CpusTests.java ../test/PhasesTests.java ../test/FrameworkTests.java ../test/OpenLoopTests.java ../lib/Outcomes.java
+//SOURCES ../bench/Bench.java BenchTests.java VerdictTests.java CpusTests.java PhasesTests.java FrameworkTests.java OpenLoopTests.java ../lib/Outcomes.java
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
