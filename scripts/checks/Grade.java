@@ -29,13 +29,6 @@ import java.util.Map;
  * A Grade is built from its options; the chapters come from the registry (site/data/course.json).
  */
 final class Grade {
-    /** The results of the last {@link #grade} call, with each check's time (the self-test sums them). */
-    private List<Runner.Result> lastResults = List.of();
-
-    List<Runner.Result> lastResults() {
-        return lastResults;
-    }
-
     /**
      * Where the learner reads the course, for the links under each failure: the local server
      * (scripts/start.sh) unless COURSE_SITE says otherwise, such as the folder of an unpacked
@@ -54,30 +47,36 @@ final class Grade {
      * What to grade and how to report it: the {@link Subject};
      * {@code log}, when set, receives the report that would go to the terminal (the self-test's);
      * {@code saves}: whether a full grading of the exercise is kept as the learner's progress
-     * (the self-test keeps none: it must not overwrite the checkout's own records).
+     * (the self-test keeps none: it must not overwrite the checkout's own records); {@code listener},
+     * when set, hears of each check's result as it comes.
      */
     record Options(Path root, String jbang, Subject subject, boolean json, boolean saves, java.io.PrintStream log,
-                   List<String> only) {
+                   List<String> only, Runner.Progress listener) {
         static Options of(Path root) {
-            return new Options(root, JBANG, new Subject.Exercise(), false, true, null, List.of());
+            return new Options(root, JBANG, new Subject.Exercise(), false, true, null, List.of(), null);
         }
 
         Options grading(Subject subject) {
-            return new Options(root, jbang, subject, json, saves, log, only);
+            return new Options(root, jbang, subject, json, saves, log, only, listener);
         }
 
         Options loggingTo(java.io.PrintStream log) {
-            return new Options(root, jbang, subject, json, saves, log, only);
+            return new Options(root, jbang, subject, json, saves, log, only, listener);
         }
 
         /** The same options, keeping no progress record. */
         Options notSaving() {
-            return new Options(root, jbang, subject, json, false, log, only);
+            return new Options(root, jbang, subject, json, false, log, only, listener);
         }
 
         /** The same options, running only the checks {@code ids} (all when empty). */
         Options running(List<String> ids) {
-            return new Options(root, jbang, subject, json, saves, log, List.copyOf(ids));
+            return new Options(root, jbang, subject, json, saves, log, List.copyOf(ids), listener);
+        }
+
+        /** The same options, telling {@code listener} each check's result as it comes, with its time (the self-test's timings). */
+        Options telling(Runner.Progress listener) {
+            return new Options(root, jbang, subject, json, saves, log, only, listener);
         }
     }
 
@@ -119,7 +118,7 @@ final class Grade {
             if (!(subject instanceof Subject.Running running)) { usage("--pid goes with --url"); return; }
             subject = new Subject.Running(running.url(), pid);
         }
-        Grade grade = new Grade(new Options(root, jbang, subject, json, true, null, only));
+        Grade grade = new Grade(new Options(root, jbang, subject, json, true, null, only, null));
         List<String> numbers = new ArrayList<>();
         for (String n : asked) {
             if (n.equals("all")) numbers.addAll(grade.chapters.keySet());
@@ -199,12 +198,14 @@ final class Grade {
         List<Runner.Result> results;
         try {
             List<Object> given = backend == null ? List.of(target) : List.of(target, backend);
-            results = Runner.run(checkClasses(chapter), chapter.number(), options.only(), given, r -> say(line(chapter, r)));
+            results = Runner.run(checkClasses(chapter), chapter.number(), options.only(), given, r -> {
+                say(line(chapter, r));
+                if (options.listener() != null) options.listener().finished(r);
+            });
         } finally {
             target.stop();
             if (backend != null) backend.close();
         }
-        lastResults = List.copyOf(results);
         long failed = results.stream().filter(Runner.Result::failed).count();
         long passed = results.stream().filter(r -> r.status() == CheckReport.Status.PASS).count();
         long skipped = results.size() - failed - passed;

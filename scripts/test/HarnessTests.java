@@ -232,12 +232,12 @@ class HarnessTests {
         CheckReport whole = new CheckReport("01", "t", "exercise", "now", "x", 2L, 0L, 0L, null, List.of(), null, 0, null);
         CheckReport part = new CheckReport("01", "t", "exercise", "now", "x", 1L, 0L, 0L, 2L, List.of(), null, 0, null);
         Grade elsewhere = new Grade(new Grade.Options(dir, Grade.JBANG, new Subject.Exercise(), false, true,
-                new java.io.PrintStream(java.io.OutputStream.nullOutputStream()), List.of()));
+                new java.io.PrintStream(java.io.OutputStream.nullOutputStream()), List.of(), null));
         elsewhere.save(ch01, whole);
         elsewhere.save(ch01, part);
         assertEquals(2L, CheckReport.read(java.nio.file.Files.readString(dir.resolve(".results/checks/01.json"))).passed(),
                 "a partial run replaced a whole grading's record");
-        Grade selfTest = new Grade(new Grade.Options(dir, Grade.JBANG, new Subject.Exercise(), false, true, null, List.of()).notSaving());
+        Grade selfTest = new Grade(new Grade.Options(dir, Grade.JBANG, new Subject.Exercise(), false, true, null, List.of(), null).notSaving());
         selfTest.save(ch01, new CheckReport("01", "t", "exercise", "now", "x", 0L, 2L, 0L, null, List.of(), null, 1, null));
         assertEquals(2L, CheckReport.read(java.nio.file.Files.readString(dir.resolve(".results/checks/01.json"))).passed(),
                 "a grading that keeps no record (the self-test's) replaced one");
