@@ -71,6 +71,12 @@ find_scripts() {
   done
 }
 
+# Whether a compile error in file $1 is the learner's: an exercise, or a file that includes one
+# with //SOURCES (chapter 06's exercises/demos/HybridHandlerTests.java includes ../06-netty-hybrid.java).
+learners() {
+  [[ "$1" == exercises/[0-9][0-9]-* ]] || grep -q '^//SOURCES .*\.\./[0-9][0-9]-[^ ]*\.java' "${ROOT}/$1"
+}
+
 # In the room, a tool that is missing cannot be installed: say so, instead of trying.
 tools_present() {
   local missing=()
@@ -108,7 +114,7 @@ warm() {
   for file in "${files[@]}"; do
     if "${JBANG}" build "${ROOT}/${file}" </dev/null >"${log}" 2>&1; then
       report "built" "${file}"
-    elif [[ "${file}" == exercises/[0-9][0-9]-* ]] && grep -q 'Error during compile' "${log}"; then
+    elif learners "${file}" && grep -q 'Error during compile' "${log}"; then
       report "fetched" "${file} ($(why "${log}"))"
     else
       report "FAILED" "${file}: $(why "${log}")"
@@ -139,7 +145,7 @@ prove_scripts() {
     if "${isolate[@]+"${isolate[@]}"}" "${JBANG}" --offline build "${ROOT}/${file}" </dev/null >"${log}" 2>&1; then
       built=$((built + 1))
       report "ok" "${file}"
-    elif [[ "${file}" == exercises/[0-9][0-9]-* ]] && grep -q 'Error during compile' "${log}"; then
+    elif learners "${file}" && grep -q 'Error during compile' "${log}"; then
       # Dependencies resolve before javac runs: they are cached; the compile error is the learner's.
       uncompiled+=("${file}")
       report "ok" "${file} (dependencies cached; it $(why "${log}"))"
