@@ -221,7 +221,98 @@ class RoomTest {
             restarted.stop(0);
         }
         flood();
+        scripts();
         outcomes.finish();
+    }
+
+    /**
+     * The scripts end to end, as a learner and an instructor run them: handin.sh packs a learner's
+     * results into a file, room.sh makes a page from a folder of them (the browser test opens it
+     * as .results/room-check.html), room.sh serve takes handin.sh --to, which joins the room, and
+     * --leave leaves it.
+     */
+    static void scripts() throws Exception {
+        Path dir = Files.createTempDirectory("room-scripts");
+        Path learner = dir.resolve("learner"), folder = dir.resolve("room");
+        Path fixtures = root.resolve("scripts/test/fixtures/room");
+        copyTree(fixtures.resolve("ada-results"), learner.resolve(".results"));
+        Files.createDirectories(folder);
+        Files.copy(fixtures.resolve("handins/grace.json"), folder.resolve("grace.json"));
+        int handedIn = run(dir.resolve("handin.log"), script("handin.sh"), "ada", "--root", learner.toString(), "--out", folder.toString());
+        outcomes.record("handin.sh packs a learner's checks and races into NAME.json", handedIn == 0 && Files.exists(folder.resolve("ada.json")),
+                "exit " + handedIn + " (see " + dir.resolve("handin.log") + ")");
+
+        Path page = dir.resolve("room.html");
+        int summarised = run(dir.resolve("summary.log"), script("room.sh"), folder.toString(), "--out", page.toString());
+        String html = Files.exists(page) ? Files.readString(page) : "";
+        List<String> missing = new ArrayList<>();
+        for (String expected : List.of("2 learner(s)", "<td class=\"done\"", "<summary>4 to fix</summary>", "<summary>1 to fix</summary>",
+                "06<br><small>Netty and virtual threads</small>", "req/s</small> 0.82× <small>the reference")) {
+            if (!html.contains(expected)) missing.add(expected);
+        }
+        outcomes.record("room.sh summarises the hand-ins: progress in every registry chapter, failing checks, races as labelled ratios",
+                summarised == 0 && missing.isEmpty(), "exit " + summarised + "; the page lacks " + missing + " (" + page + ")");
+        if (missing.isEmpty()) {
+            Files.createDirectories(root.resolve(".results"));
+            Files.copy(page, root.resolve(".results/room-check.html"), java.nio.file.StandardCopyOption.REPLACE_EXISTING); // the browser test opens it
+        }
+        int empty = run(dir.resolve("empty.log"), script("room.sh"), learner.toString());
+        outcomes.record("room.sh on a folder with no hand-ins says so and exits 1", empty == 1, "exit " + empty);
+
+        // The live room, as the instructor starts it, and a learner's copy joining and leaving it.
+        Path log = dir.resolve("serve.log");
+        Process serve = new ProcessBuilder(script("room.sh"), "serve", "--port", "0", "--dir", dir.resolve("live").toString(), "--code", CODE)
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            String url = null;
+            java.util.regex.Pattern line = java.util.regex.Pattern.compile("^room: learners run once: jbang handin NAME --to (http://\\S+)", java.util.regex.Pattern.MULTILINE);
+            for (int i = 0; i < 300 && url == null && serve.isAlive(); i++) {
+                java.util.regex.Matcher m = line.matcher(Files.readString(log));
+                if (m.find()) url = m.group(1);
+                else Thread.sleep(100);
+            }
+            String printed = Files.readString(log);
+            int sent = url == null ? -1 : run(dir.resolve("send.log"), script("handin.sh"), "ada", "--root", learner.toString(), "--to", url, "--code", CODE);
+            Path joined = learner.resolve(".results/room.json");
+            outcomes.record("room.sh serve prints the learners' command and the viewer's address; handin.sh --to is kept, and joins the room",
+                    url != null && sent == 0 && Files.exists(dir.resolve("live/ada.json")) && Files.exists(joined) && Files.readString(joined).contains("\"token\"")
+                            && printed.lines().anyMatch(l -> l.matches("^room: the room's page, for your screen only: http://.*/\\?view=.*")),
+                    url == null ? "no address in 30 s (see " + log + ")" : "handin.sh --to exited " + sent + " (see " + log + ")");
+            int left = run(dir.resolve("leave.log"), script("handin.sh"), "--leave", "--root", learner.toString());
+            outcomes.record("handin.sh --leave forgets the room", left == 0 && !Files.exists(joined), "exit " + left + "; " + joined + " is still there");
+        } finally {
+            serve.descendants().forEach(ProcessHandle::destroy); // the room's JVM, started by JBang's launcher
+            serve.destroy();
+            serve.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+            serve.descendants().forEach(ProcessHandle::destroyForcibly);
+            serve.destroyForcibly();
+        }
+    }
+
+    /** A script of the course (bash), by name. */
+    static String script(String name) {
+        return root.resolve("scripts").resolve(name).toString();
+    }
+
+    /** Runs a command to its end (3 minutes at most), its output in {@code log}; its exit status, or -1 when it did not end. */
+    static int run(Path log, String... command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        if (!p.waitFor(3, java.util.concurrent.TimeUnit.MINUTES)) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            return -1;
+        }
+        return p.exitValue();
+    }
+
+    static void copyTree(Path from, Path to) throws Exception {
+        try (Stream<Path> all = Files.walk(from)) {
+            for (Path f : all.toList()) {
+                Path target = to.resolve(from.relativize(f).toString());
+                if (Files.isDirectory(f)) Files.createDirectories(target);
+                else Files.copy(f, target);
+            }
+        }
     }
 
     /**
