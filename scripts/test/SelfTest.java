@@ -128,6 +128,7 @@ class SelfTest {
         }
         if (only.isEmpty() || only.contains("independent")) independent(root, graded);
         if (only.isEmpty() || only.contains("frameworks")) frameworks(root, graded);
+        if (only.isEmpty() || only.contains("busy")) busyLaptop(root, graded);
         printSlowest();
         outcomes.finish();
     }
@@ -194,6 +195,30 @@ class SelfTest {
             } finally {
                 server.stop();
             }
+        }
+    }
+
+    /**
+     * A learner's laptop runs an IDE, a browser and a video call: every solution must still pass
+     * its checks with one core kept busy (a thread of this JVM that spins for the whole section).
+     */
+    static void busyLaptop(Path root, Grade.Options graded) throws Exception {
+        section("Every solution passes its checks with one core kept busy");
+        java.util.concurrent.atomic.AtomicBoolean spinning = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread busy = Thread.ofPlatform().daemon().name("busy-core").start(() -> {
+            long x = 0;
+            while (spinning.get()) x += System.nanoTime() & 7;
+            if (x == 42) System.out.print("");
+        });
+        try {
+            for (Chapters.Chapter chapter : Chapters.graded(root).values()) {
+                CheckReport report = new Grade(graded.grading(new Subject.Solution())).grade(chapter);
+                record("busy laptop: solution " + chapter.number() + ": " + counts(report), report.error() == null && report.exit() == 0,
+                        report.error() != null ? "could not run: " + report.error() : "failed: " + ids(report, CheckReport.Status.FAIL));
+            }
+        } finally {
+            spinning.set(false);
+            busy.join();
         }
     }
 
