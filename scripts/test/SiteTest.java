@@ -1,21 +1,25 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
+//SOURCES ../lib/Outcomes.java
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Checks the built site against its sources: every {@code include::{reporoot}/FILE[tag=T]} in a
- * page shows up, as text, in that page's HTML; every page a check's hint points to
- * ({@code @Check(see = "chapters/03-reactor#closing")}, in scripts/checks/) has that anchor; and
- * no page refers to another host.
- * Usage: SiteTest ROOT PUBLIC_DIR
+ * The site, built and checked against its sources: it builds with no warning into OUT
+ * (scripts/site.sh build); every {@code include::{reporoot}/FILE[tag=T]} in a page shows up, as
+ * text, in that page's HTML; every page a check's hint points to ({@code @Check(see =
+ * "chapters/03-reactor#closing")}, in scripts/checks/) has that anchor; no page refers to another
+ * host; the packed site (scripts/site.sh pack) links from page to page by file; and a copy of
+ * the course whose page includes a missing tag fails the build, naming the tag.
+ * Usage: SiteTest ROOT OUT. One ok/FAIL line per test, then "N passed, N failed".
  */
 class SiteTest {
     static final Pattern INCLUDE = Pattern.compile("include::\\{reporoot}/([^\\[]+)\\[(?:[^\\]]*?)tags?=([^,\\]]+)[^\\]]*]");
@@ -26,11 +30,34 @@ class SiteTest {
     /** A check's link to the page that teaches the fix: {@code see = "PAGE#ANCHOR"}. */
     static final Pattern SEE = Pattern.compile("\\bsee\\s*=\\s*\"([a-z0-9/_-]+)(?:#([a-z0-9_-]+))?\"");
 
-    public static void main(String[] args) throws IOException {
-        Path root = Path.of(args[0]);
-        Path site = Path.of(args[1]);
+    static final Outcomes outcomes = new Outcomes("");
+
+    public static void main(String[] args) throws Exception {
+        Path root = Path.of(args[0]).toAbsolutePath().normalize();
+        Path site = Path.of(args[1]).toAbsolutePath().normalize();
+        Path work = Files.createTempDirectory("site-test");
+        try {
+            String built = run(work.resolve("build.log"), Map.of(), root.resolve("scripts/site.sh").toString(), "build", site.toString());
+            outcomes.record("the site builds with no warnings", built == null, built);
+            if (built != null) {
+                outcomes.finish();
+                return;
+            }
+            List<String> problems = content(root, site);
+            problems.forEach(p -> System.out.println("      " + p));
+            outcomes.record("every page shows the code it includes, its hints' sections exist, and it links to no other host",
+                    problems.isEmpty(), problems.size() + " problem(s), listed above");
+            pack(root, site, work);
+            brokenCopy(root, work);
+        } finally {
+            deleteTree(work);
+        }
+        outcomes.finish();
+    }
+
+    /** What the built site lacks against its sources, one line each. */
+    static List<String> content(Path root, Path site) throws IOException {
         List<String> problems = new ArrayList<>();
-        int includes = 0;
         try (Stream<Path> pages = Files.walk(root.resolve("site/content"))) {
             for (Path page : pages.filter(p -> p.toString().endsWith(".adoc")).toList()) {
                 String source = Files.readString(page);
@@ -42,19 +69,16 @@ class SiteTest {
                 String built = unescape(Files.readString(html).replaceAll("<[^>]+>", ""));
                 Matcher m = INCLUDE.matcher(source);
                 while (m.find()) {
-                    includes++;
                     String line = firstCodeLine(root.resolve(m.group(1)), m.group(2));
                     if (line == null) problems.add(page + ": tag '" + m.group(2) + "' not found in " + m.group(1));
                     else if (!built.contains(line)) problems.add(page + ": the built page lacks '" + line + "' from " + m.group(1) + "[tag=" + m.group(2) + "]");
                 }
             }
         }
-        int anchors = 0;
         try (Stream<Path> checks = Files.list(root.resolve("scripts/checks"))) {
             for (Path file : checks.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
                 Matcher m = SEE.matcher(Files.readString(file));
                 while (m.find()) {
-                    anchors++;
                     Path html = site.resolve(m.group(1)).resolve("index.html");
                     if (!Files.exists(html)) problems.add(file.getFileName() + ": a hint points to " + m.group(1) + ", which the site does not have");
                     else if (m.group(2) != null && !Files.readString(html).contains("id=\"" + m.group(2) + "\"")) {
@@ -72,9 +96,88 @@ class SiteTest {
                 }
             }
         }
-        problems.forEach(p -> System.out.println("site: " + p));
-        System.out.println("site: " + includes + " included code regions and " + anchors + " hint links checked, " + problems.size() + " problems");
-        System.exit(problems.isEmpty() ? 0 : 1);
+        return problems;
+    }
+
+    /** scripts/site.sh pack: the archive unpacks to pages that link to each other by file, to read from a folder. */
+    static void pack(Path root, Path site, Path work) throws Exception {
+        Path archive = work.resolve("course-site.tar.gz");
+        String packed = run(work.resolve("pack.log"), Map.of(), root.resolve("scripts/site.sh").toString(), "pack", archive.toString(), "--from", site.toString());
+        if (packed != null) {
+            outcomes.record("site.sh pack makes an archive", false, packed);
+            return;
+        }
+        Path unpacked = Files.createDirectories(work.resolve("unpacked"));
+        String untarred = run(work.resolve("tar.log"), Map.of(), "tar", "-xzf", archive.toString(), "-C", unpacked.toString());
+        Path folder = unpacked.resolve("course-site");
+        List<String> broken = new ArrayList<>();
+        long pages;
+        try (Stream<Path> all = Files.walk(folder)) {
+            List<Path> html = all.filter(p -> p.toString().endsWith(".html")).toList();
+            pages = html.stream().filter(p -> p.getFileName().toString().equals("index.html")).count();
+            Pattern href = Pattern.compile("href=\"([^\":]*)\"");
+            for (Path page : html) {
+                Matcher m = href.matcher(Files.readString(page));
+                while (m.find()) {
+                    String target = m.group(1).replaceFirst("#.*", "");
+                    if (!target.isEmpty() && !Files.isRegularFile(page.getParent().resolve(target))) broken.add(folder.relativize(page) + ": " + target);
+                }
+            }
+        }
+        outcomes.record("site.sh pack: " + pages + " pages that link to each other by file, to read from a folder",
+                untarred == null && Files.isRegularFile(folder.resolve("chapters/03-reactor/index.html"))
+                        && Files.isRegularFile(folder.resolve("guide/before/index.html")) && broken.isEmpty(),
+                untarred != null ? untarred : "missing pages, or links that lead nowhere from a folder: " + broken.stream().limit(3).toList());
+    }
+
+    /** The build must be able to fail: a copy of the course whose chapter 01 page includes a tag that does not exist. */
+    static void brokenCopy(Path root, Path work) throws Exception {
+        Path copy = work.resolve("broken-copy");
+        for (String part : List.of("hugo.toml", "site", "scripts", "exercises", "solutions")) copyTree(root.resolve(part), copy.resolve(part));
+        Path page = copy.resolve("site/content/chapters/01-blocking.adoc");
+        Files.writeString(page, Files.readString(page).replace("tag=accept-loop]", "tag=no-such-tag]"));
+        String tools = System.getenv().getOrDefault("COURSE_TOOLS_DIR", root.resolve(".tools").toString()); // not a second install
+        String failed = run(work.resolve("broken.log"), Map.of("COURSE_TOOLS_DIR", tools), copy.resolve("scripts/site.sh").toString(),
+                "build", work.resolve("broken-out").toString());
+        outcomes.record("a page that includes a missing tag fails the build, naming the tag", failed != null && failed.contains("no-such-tag"),
+                failed == null ? "it still builds" : "it failed, but not because of the tag: " + failed);
+    }
+
+    /** Runs a command to its end (5 minutes at most); null when it exits 0, else its exit and the end of its output. */
+    static String run(Path log, Map<String, String> env, String... command) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        if (!p.waitFor(5, java.util.concurrent.TimeUnit.MINUTES)) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            return "did not end in 5 minutes (" + log + ")";
+        }
+        if (p.exitValue() == 0) return null;
+        List<String> lines = Files.readAllLines(log);
+        return "exit " + p.exitValue() + ": " + String.join(" ", lines.subList(Math.max(0, lines.size() - 4), lines.size()));
+    }
+
+    static void copyTree(Path from, Path to) throws IOException {
+        if (!Files.isDirectory(from)) {
+            Files.createDirectories(to.getParent());
+            Files.copy(from, to);
+            return;
+        }
+        try (Stream<Path> all = Files.walk(from)) {
+            for (Path f : all.toList()) {
+                Path target = to.resolve(from.relativize(f).toString());
+                if (Files.isDirectory(f)) Files.createDirectories(target);
+                else Files.copy(f, target, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            }
+        }
+    }
+
+    static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) return;
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path f : all.sorted(java.util.Comparator.reverseOrder()).toList()) Files.deleteIfExists(f);
+        }
     }
 
     /** content/chapters/01-blocking.adoc -> public/chapters/01-blocking/index.html; _index.adoc -> its folder. */
