@@ -207,73 +207,15 @@ count_lines() {
   return "${status}"
 }
 
-# The benchmark's unit tests, a smoke race (a solution against itself, hello only, seconds), a
-# quick self-race on three workloads whose verdict must be "the same" on each (about 100 s), a
-# quick race of a server made slower on purpose that must be "slower" (about 45 s), and a smoke
-# race of db and mixed.
+# The benchmark's unit tests, then its races end to end, each checked on its JSON: a smoke race,
+# a self-race whose verdict must be "the same", a reactor made slower on purpose (about 3 µs of
+# CPU a request) whose verdict on hello must be "slower", with no progress line in its piped
+# output, the db and mixed workloads, chapter 08's trips, the ramp's first steps, the open loop
+# (scripts/test/TestBench.java --races; logs in .results/bench-*.log).
 step_bench() {
   section "The benchmark (scripts/bench.sh)"
   count_lines "${JBANG}" "${ROOT}/scripts/test/TestBench.java" || true
-  self_race --smoke "${ROOT}/.results/bench-smoke.log" 03 --smoke
-  # The verdict's proof: the reference raced against itself is "the same" on every workload...
-  self_race --same "${ROOT}/.results/bench-self-race.log" 03 --quick --workloads hello,io-1000,cpu
-  # ...and a reactor that spends about 3 µs more CPU per request (about 25%) is "slower" on hello
-  # (scripts/test/fixtures/bench/03-slower.txt; about 40 s); its piped output has no progress lines.
-  slower_race "${ROOT}/.results/bench-slower.log"
-  # The pool's workload and the one with a background load, end to end (about 50 s).
-  self_race --db-mixed "${ROOT}/.results/bench-db-mixed.log" 03 --smoke --workloads db,mixed
-  # Chapter 08's own race: the backend started, its URL given to both servers (about 20 s).
-  self_race --trip "${ROOT}/.results/bench-trip.log" 08 --smoke
-  # The ramp's first two steps: the steps run, the summary written, nobody broken (about 20 s).
-  self_race --ramp "${ROOT}/.results/bench-ramp.log" 03 --smoke --ramp
-  # The open loop: Vegeta at a fixed rate, then Bombardier at the same rate (about 25 s).
-  self_race --open-loop "${ROOT}/.results/bench-open-loop.log" 03 --smoke --open-loop
-}
-
-# Races solution 03 made slower on purpose (scripts/test/fixtures/bench/03-slower.txt) against the
-# reference on hello, quick, output piped to LOG: the verdict must be "slower", and LOG must hold
-# no progress line (those go to a terminal only).
-slower_race() {
-  local log="$1" learner="${ROOT}/.broken/03-bench-slower.java"
-  if ! "${JBANG}" "${ROOT}/scripts/test/TestBench.java" --mutate "${ROOT}/scripts/test/fixtures/bench/03-slower.txt" \
-      "${ROOT}/solutions/03-reactor.java" "${learner}" >"${log}" 2>&1; then
-    fail "the slower server could not be made from scripts/test/fixtures/bench/03-slower.txt: $(tail -n 1 "${log}")"
-    return
-  fi
-  bench_race --slower "${log}" 03 --learner "${learner}" --quick --workloads hello
-  if grep -q -e '^bench: ' -e $'\r' "${log}"; then
-    fail "bench.sh piped to a file printed progress lines (see ${log}): they belong on a terminal only"
-  else
-    pass "bench.sh piped to a file prints no progress lines, only the table, verdicts and notes"
-  fi
-}
-
-# Races chapter NN's solution against itself with bench.sh OPTION..., then checks its JSON
-# with TestBench CHECK (--smoke: every field is there; --same: every verdict is "the same";
-# --db-mixed: the pool's options and the background load reached the servers; --trip: both
-# made their trips through the backend the race started; --ramp: both held the first steps;
-# --open-loop: both got the fixed rate from Vegeta and from Bombardier, and lost nothing).
-self_race() {
-  local check="$1" log="$2" chapter="$3"
-  shift 3
-  bench_race "${check}" "${log}" "${chapter}" --solution-vs-solution "$@"
-}
-
-# Races chapter NN with bench.sh OPTION... (output to LOG), then checks its JSON with TestBench CHECK.
-bench_race() {
-  local check="$1" log="$2" chapter="$3" json status=0
-  shift 3
-  json="$(mktemp)"
-  rm -f "${json}"
-  mkdir -p "${ROOT}/.results"
-  "${ROOT}/scripts/bench.sh" "${chapter}" "$@" --out "${json}" >"${log}" 2>&1 || status=$?
-  if [[ ${status} -eq 0 ]]; then
-    pass "bench.sh ${chapter} $* exits 0"
-  else
-    fail "bench.sh ${chapter} $* exits ${status} (see ${log})"
-  fi
-  count_lines "${JBANG}" "${ROOT}/scripts/test/TestBench.java" "${check}" "${json}" || true
-  rm -f "${json}"
+  count_lines "${JBANG}" "${ROOT}/scripts/test/TestBench.java" --races || true
 }
 
 # The room needs no network: every JBang script's dependencies are cached and it builds offline.
@@ -316,78 +258,11 @@ stop_room() {
 
 # The catalog's aliases (jbang-catalog.json) with no shell at all: a PATH holding only java, and
 # JBang run by scripts/tools/jbang/JBang.java (a launcher in Java, which runs JBang's jar and the
-# command it prints) instead of JBang's bash script; each from a different folder of the course.
+# command it prints) instead of JBang's bash script; each from a different folder of the course
+# (scripts/test/NoShellTest.java).
 step_no_shell() {
   section "jbang check, doctor, handin, room and bench with no shell on PATH (jbang-catalog.json)"
-  local dir bin out status url log
-  dir="$(mktemp -d)"
-  bin="${dir}/bin"
-  mkdir -p "${bin}" "${dir}/learner/.results" "${dir}/room" "${dir}/live"
-  ln -s "${JAVA_HOME}/bin/java" "${bin}/java"
-  cp -R "${ROOT}/scripts/test/fixtures/room/ada-results/." "${dir}/learner/.results/"
-  if [[ -e "${bin}/bash" || -e "${bin}/sh" ]]; then fail "the shell-less PATH holds a shell"; return; fi
-
-  out="$(cd "${ROOT}/exercises" && no_shell "${bin}" check 01 --solution 2>&1)" && status=0 || status=$?
-  if [[ ${status} -eq 0 && "${out}" == *" 0 failed"* && "${out}" == *"chapter 01 done"* ]]; then
-    pass "jbang check 01 --solution from exercises/, no shell: every check passes"
-  else
-    fail "jbang check 01 --solution with no shell exits ${status}: $(tail -n 3 <<<"${out}" | tr '\n' ' ')"
-  fi
-
-  # Only java on PATH: the doctor must find JBang through the Java launcher, and say Asciidoctor is missing.
-  out="$(cd "${ROOT}/site" && no_shell "${bin}" doctor 2>&1)" && status=0 || status=$?
-  if [[ ${status} -eq 2 && "${out}" =~ ok\ +jbang\ .*JBang\.java && "${out}" =~ missing\ +asciidoctor ]]; then
-    pass "jbang doctor from site/, no shell: finds JBang through the Java launcher, reports Asciidoctor missing, exits 2"
-  else
-    fail "jbang doctor with no shell exits ${status}: $(grep -E 'jbang|asciidoctor' <<<"${out}" | tr '\n' ' ')"
-  fi
-
-  out="$(cd "${ROOT}/scripts" && no_shell "${bin}" handin ada --root "${dir}/learner" --out "${dir}/room" 2>&1)" && status=0 || status=$?
-  if [[ ${status} -eq 0 && -f "${dir}/room/ada.json" ]] \
-     && (cd "${ROOT}/scripts" && no_shell "${bin}" room "${dir}/room" >/dev/null 2>&1) && grep -q '1 learner(s)' "${dir}/room/room.html"; then
-    pass "jbang handin ada and jbang room FOLDER from scripts/, no shell: a hand-in, and its summary"
-  else
-    fail "jbang handin or jbang room FOLDER with no shell (exit ${status}): $(tail -n 2 <<<"${out}" | tr '\n' ' ')"
-  fi
-  log="${dir}/serve.log"
-  no_shell_command "${bin}"
-  # exec: the PID is the launcher's JVM, whose shutdown hook stops the room it started.
-  (cd "${ROOT}" && exec "${no_shell_run[@]}" room serve --port 0 --dir "${dir}/live" --code sesame >"${log}" 2>&1) &
-  room_pid=$!
-  url="$(room_address "${log}" "${room_pid}")"
-  if [[ -n "${url}" ]] && no_shell "${bin}" handin ada --root "${dir}/learner" --to "${url}" --code sesame >/dev/null 2>&1 \
-     && [[ -f "${dir}/live/ada.json" ]]; then
-    pass "jbang room serve and jbang handin ada --to URL, no shell: the live room keeps the hand-in"
-  else
-    fail "the live room with no shell did not take a hand-in (see ${log})"
-  fi
-  stop_room
-
-  out="$(cd "${ROOT}/scripts" && no_shell "${bin}" bench 03 --smoke --out "${dir}/bench-03.json" 2>&1)" && status=0 || status=$?
-  if [[ ${status} -le 1 ]] && grep -q '"bombardier" *: *"bombardier version' "${dir}/bench-03.json" 2>/dev/null; then
-    pass "jbang bench 03 --smoke from scripts/, no shell: finds Bombardier in .tools/bin and races (exit ${status})"
-  else
-    fail "jbang bench 03 --smoke with no shell exits ${status}: $(tail -n 3 <<<"${out}" | tr '\n' ' ')"
-  fi
-  rm -rf "${dir}"
-}
-
-# Runs a catalog alias as a machine with no shell would: PATH is folder $1 (only java in it) and
-# JBang is the Java launcher; the environment is cleared but for what JBang and the leftover check need.
-no_shell() {
-  no_shell_command "$1"
-  shift
-  "${no_shell_run[@]}" "$@"
-}
-
-# no_shell_run: the command no_shell runs, for PATH folder $1.
-no_shell_run=()
-no_shell_command() {
-  no_shell_run=(env -i HOME="${HOME}" PATH="$1" JAVA_HOME="${JAVA_HOME}" COURSE_TEST_RUN="${COURSE_TEST_RUN}")
-  if [[ -n "${JBANG_DIR:-}" ]]; then no_shell_run+=(JBANG_DIR="${JBANG_DIR}"); fi
-  if [[ -n "${JBANG_REPO:-}" ]]; then no_shell_run+=(JBANG_REPO="${JBANG_REPO}"); fi
-  if [[ -n "${COURSE_TOOLS_DIR:-}" ]]; then no_shell_run+=(COURSE_TOOLS_DIR="${COURSE_TOOLS_DIR}"); fi
-  no_shell_run+=("$1/java" "${ROOT}/scripts/tools/jbang/JBang.java")
+  count_lines "${JBANG}" "${ROOT}/scripts/test/NoShellTest.java" "${ROOT}" || true
 }
 
 # The site builds (into site_dir, which the browser step serves), shows the code it includes, packs

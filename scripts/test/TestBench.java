@@ -24,7 +24,8 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * mixed workloads, {@code --trip FILE} chapter 08's race against its backend, {@code --ramp FILE}
  * a smoke ramp, {@code --open-loop FILE} a smoke open loop, {@code --slower FILE} a race of a
  * server made slower on purpose; {@code --mutate SPEC SOLUTION OUT} writes that server (SOLUTION
- * with SPEC's replacements: scripts/test/fixtures/bench/). One ok/FAIL line per check, then "N passed, N failed". The unit tests read the
+ * with SPEC's replacements: scripts/test/fixtures/bench/); {@code --races} runs each of those races
+ * with scripts/bench.sh (logs in .results/bench-*.log) and checks its JSON. One ok/FAIL line per check, then "N passed, N failed". The unit tests read the
  * chapter registry and the committed results (site/static/bench/) of the course that holds the
  * current folder.
  */
@@ -35,6 +36,10 @@ class TestBench {
     public static void main(String[] args) throws Exception {
         if (args.length == 4 && args[0].equals("--mutate")) {
             mutate(Path.of(args[1]), Path.of(args[2]), Path.of(args[3]));
+            return;
+        }
+        if (args.length == 1 && args[0].equals("--races")) {
+            races(courseRoot());
             return;
         }
         if (args.length == 2) {
@@ -279,8 +284,74 @@ class TestBench {
         return Path.of(".");
     }
 
+    /** What {@link #check} puts before a name: the race it is about, in {@code --races}. */
+    static String about = "";
+
     static void check(String name, boolean ok, String why) {
-        checked.record(name, ok, why);
+        checked.record(about + name, ok, why);
+    }
+
+    /** A check of a race's JSON. */
+    interface Checks {
+        void of(Path file) throws Exception;
+    }
+
+    /**
+     * The races the self-test runs end to end, each checked on its JSON: a smoke race; the
+     * reference against itself, "the same" everywhere; a reactor that spends about 3 µs more CPU
+     * a request, "slower" on hello, with no progress line in its piped output; the pool's and
+     * the background load's workloads; chapter 08's trips through the backend the race starts;
+     * the ramp's first steps; the open loop.
+     */
+    static void races(Path root) throws Exception {
+        checked = new Outcomes("");
+        race(root, "smoke", "bench smoke: ", TestBench::smoke, "03", "--solution-vs-solution", "--smoke");
+        race(root, "self-race", "bench: ", TestBench::same, "03", "--solution-vs-solution", "--quick", "--workloads", "hello,io-1000,cpu");
+        Path learner = root.resolve(".broken/03-bench-slower.java");
+        mutate(root.resolve("scripts/test/fixtures/bench/03-slower.txt"), root.resolve("solutions/03-reactor.java"), learner);
+        Path log = race(root, "slower", "bench: ", TestBench::slower, "03", "--learner", learner.toString(), "--quick", "--workloads", "hello");
+        String piped = Files.readString(log);
+        about = "";
+        check("bench.sh piped to a file prints no progress lines, only the table, verdicts and notes",
+                piped.lines().noneMatch(l -> l.startsWith("bench: ")) && !piped.contains("\r"),
+                "it printed progress lines (see " + log + "): they belong on a terminal only");
+        race(root, "db-mixed", "bench: ", TestBench::dbMixed, "03", "--solution-vs-solution", "--smoke", "--workloads", "db,mixed");
+        race(root, "trip", "bench: ", TestBench::trip, "08", "--solution-vs-solution", "--smoke");
+        race(root, "ramp", "bench: ", TestBench::ramp, "03", "--solution-vs-solution", "--smoke", "--ramp");
+        race(root, "open-loop", "bench: ", TestBench::openLoop, "03", "--solution-vs-solution", "--smoke", "--open-loop");
+        checked.finish();
+    }
+
+    /** Runs scripts/bench.sh with {@code args} (its output in .results/bench-NAME.log), then {@code checks} on its JSON; the log. */
+    static Path race(Path root, String name, String prefix, Checks checks, String... args) throws Exception {
+        Path log = root.resolve(".results/bench-" + name + ".log");
+        Path json = Files.createTempFile("bench-" + name, ".json");
+        Files.delete(json);
+        Files.createDirectories(log.getParent());
+        List<String> command = new ArrayList<>(List.of(root.resolve("scripts/bench.sh").toString()));
+        command.addAll(List.of(args));
+        command.addAll(List.of("--out", json.toString()));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        boolean ended = p.waitFor(15, java.util.concurrent.TimeUnit.MINUTES);
+        if (!ended) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+        about = "";
+        String said = "bench.sh " + String.join(" ", args);
+        check(said + " exits 0", ended && p.exitValue() == 0, (ended ? "exits " + p.exitValue() : "did not end in 15 minutes") + " (see " + log + ")");
+        about = prefix;
+        if (Files.exists(json)) {
+            try {
+                checks.of(json);
+            } catch (Exception | AssertionError e) {
+                check("its results can be read", false, e.toString());
+            }
+            Files.delete(json);
+        } else {
+            check("it wrote its results", false, "no " + json + " (see " + log + ")");
+        }
+        return log;
     }
 
     static void unitTests() {

@@ -1,0 +1,157 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25
+//SOURCES ../lib/Outcomes.java
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * The catalog's aliases (jbang-catalog.json) as a machine with no shell runs them: a PATH that
+ * holds only java, and JBang run by scripts/tools/jbang/JBang.java (a launcher in Java, which
+ * runs JBang's jar and the command it prints) instead of JBang's bash script; each from another
+ * folder of the course. jbang check, doctor, handin, room FOLDER, room serve with handin --to,
+ * and bench --smoke. Usage: NoShellTest ROOT. One ok/FAIL line per test, then "N passed, N failed".
+ */
+class NoShellTest {
+    static final Outcomes outcomes = new Outcomes("");
+    static Path root, bin;
+
+    public static void main(String[] args) throws Exception {
+        root = Path.of(args[0]).toAbsolutePath().normalize();
+        Path dir = Files.createTempDirectory("no-shell");
+        bin = Files.createDirectories(dir.resolve("bin"));
+        Files.createSymbolicLink(bin.resolve("java"), Path.of(System.getProperty("java.home"), "bin", "java"));
+        Path learner = dir.resolve("learner"), room = Files.createDirectories(dir.resolve("room"));
+        copyTree(root.resolve("scripts/test/fixtures/room/ada-results"), learner.resolve(".results"));
+        try (Stream<Path> inBin = Files.list(bin)) {
+            if (inBin.anyMatch(p -> p.getFileName().toString().matches("(ba)?sh"))) {
+                outcomes.record("the shell-less PATH holds no shell", false, "it holds one: " + bin);
+                outcomes.finish();
+            }
+        }
+
+        Run check = run(root.resolve("exercises"), "check", "01", "--solution");
+        outcomes.record("jbang check 01 --solution from exercises/, no shell: every check passes",
+                check.status == 0 && check.out.contains(" 0 failed") && check.out.contains("chapter 01 done"), check.said());
+
+        // Only java on PATH: the doctor must find JBang through the Java launcher, and say Asciidoctor is missing.
+        Run doctor = run(root.resolve("site"), "doctor");
+        outcomes.record("jbang doctor from site/, no shell: finds JBang through the Java launcher, reports Asciidoctor missing, exits 2",
+                doctor.status == 2 && Pattern.compile("ok +jbang .*JBang\\.java").matcher(doctor.out).find()
+                        && Pattern.compile("missing +asciidoctor").matcher(doctor.out).find(), doctor.said());
+
+        Run handin = run(root.resolve("scripts"), "handin", "ada", "--root", learner.toString(), "--out", room.toString());
+        Run summary = run(root.resolve("scripts"), "room", room.toString());
+        Path page = room.resolve("room.html");
+        outcomes.record("jbang handin ada and jbang room FOLDER from scripts/, no shell: a hand-in, and its summary",
+                handin.status == 0 && Files.exists(room.resolve("ada.json")) && summary.status == 0
+                        && Files.exists(page) && Files.readString(page).contains("1 learner(s)"), handin.said() + " / " + summary.said());
+
+        // The live room: the launcher's JVM stops the room it started when it is stopped.
+        Path log = dir.resolve("serve.log");
+        Process serve = command(root, "room", "serve", "--port", "0", "--dir", dir.resolve("live").toString(), "--code", "sesame")
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            String url = null;
+            Pattern line = Pattern.compile("^room: learners run once: jbang handin NAME --to (http://\\S+)", Pattern.MULTILINE);
+            for (int i = 0; i < 300 && url == null && serve.isAlive(); i++) {
+                Matcher m = line.matcher(Files.readString(log));
+                if (m.find()) url = m.group(1);
+                else Thread.sleep(100);
+            }
+            Run sent = url == null ? null : run(root, "handin", "ada", "--root", learner.toString(), "--to", url, "--code", "sesame");
+            outcomes.record("jbang room serve and jbang handin ada --to URL, no shell: the live room keeps the hand-in",
+                    sent != null && sent.status == 0 && Files.exists(dir.resolve("live/ada.json")),
+                    sent == null ? "no address in 30 s (see " + log + ")" : sent.said() + " (see " + log + ")");
+        } finally {
+            stop(serve);
+        }
+
+        Path json = dir.resolve("bench-03.json");
+        Run bench = run(root.resolve("scripts"), "bench", "03", "--smoke", "--out", json.toString());
+        outcomes.record("jbang bench 03 --smoke from scripts/, no shell: finds Bombardier in .tools/bin and races (exit " + bench.status + ")",
+                bench.status <= 1 && bench.status >= 0 && Files.exists(json)
+                        && Pattern.compile("\"bombardier\" *: *\"bombardier version").matcher(Files.readString(json)).find(), bench.said());
+        deleteTree(dir);
+        outcomes.finish();
+    }
+
+    /** How a command ended: its exit status (-1: it did not end in 5 minutes) and its output. */
+    record Run(int status, String out) {
+        String said() {
+            List<String> lines = out.lines().toList();
+            return "exit " + status + ": " + String.join(" ", lines.subList(Math.max(0, lines.size() - 3), lines.size()));
+        }
+    }
+
+    /** Runs alias {@code args} from folder {@code cwd} as a machine with no shell would, to its end. */
+    static Run run(Path cwd, String... args) throws Exception {
+        Process p = command(cwd, args).redirectErrorStream(true).start();
+        StringBuilder out = new StringBuilder();
+        Thread reader = Thread.ofPlatform().daemon().start(() -> {
+            try {
+                out.append(new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            } catch (java.io.IOException e) {
+                // the process went away
+            }
+        });
+        boolean ended = p.waitFor(5, TimeUnit.MINUTES);
+        if (!ended) stop(p);
+        reader.join(5000);
+        return new Run(ended ? p.exitValue() : -1, out.toString());
+    }
+
+    /**
+     * The command: folder {@code bin} (java alone) as PATH, JBang run by its Java launcher, and an
+     * environment cleared but for what JBang and the leftover check need.
+     */
+    static ProcessBuilder command(Path cwd, String... args) {
+        List<String> command = new ArrayList<>(List.of(bin.resolve("java").toString(), root.resolve("scripts/tools/jbang/JBang.java").toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).directory(cwd.toFile());
+        Map<String, String> env = pb.environment();
+        Map<String, String> kept = new java.util.HashMap<>();
+        for (String name : List.of("HOME", "COURSE_TEST_RUN", "JBANG_DIR", "JBANG_REPO", "COURSE_TOOLS_DIR")) {
+            String value = System.getenv(name);
+            if (value != null && !value.isEmpty()) kept.put(name, value);
+        }
+        env.clear();
+        env.putAll(kept);
+        env.put("PATH", bin.toString());
+        env.put("JAVA_HOME", System.getProperty("java.home"));
+        return pb;
+    }
+
+    /** Stops a process and whatever it started. */
+    static void stop(Process p) throws InterruptedException {
+        List<ProcessHandle> children = p.descendants().toList();
+        p.destroy();
+        p.waitFor(10, TimeUnit.SECONDS);
+        children.forEach(ProcessHandle::destroy);
+        p.destroyForcibly();
+        children.forEach(ProcessHandle::destroyForcibly);
+    }
+
+    static void copyTree(Path from, Path to) throws Exception {
+        try (Stream<Path> all = Files.walk(from)) {
+            for (Path f : all.toList()) {
+                Path target = to.resolve(from.relativize(f).toString());
+                if (Files.isDirectory(f)) Files.createDirectories(target);
+                else Files.copy(f, target);
+            }
+        }
+    }
+
+    static void deleteTree(Path dir) throws Exception {
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path f : all.sorted(java.util.Comparator.reverseOrder()).toList()) Files.deleteIfExists(f);
+        }
+    }
+}
