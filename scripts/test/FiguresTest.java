@@ -16,7 +16,8 @@ import java.util.stream.Stream;
  * Proves that the pages' figures come from the committed runs (scripts/site/Figures.java), on
  * copies of the site: a reference JSON with edited figures changes the built page's sentences;
  * a page that quotes a committed figure as a literal fails the build, naming it; a page that
- * refers to a figure no run holds fails the build, naming it.
+ * refers to a figure no run holds fails the build, naming it; an agenda slot shorter than the
+ * measured run it holds (site/measured/workshop.json, site/data/course.json's "holds") fails the build.
  * Usage: FiguresTest ROOT (a line "ok    ..." or "FAIL  ..." a case, then "N passed, N failed"; exit 1 if any failed).
  * It reads ROOT/site/generated/figures.adoc: build the site first (test.sh runs it after step_site's build).
  */
@@ -34,6 +35,7 @@ class FiguresTest {
             editedRun(root, work.resolve("edited"), failed);
             literalCopy(root, work.resolve("literal"), failed);
             missingFigure(root, work.resolve("missing"), failed);
+            slowerRun(root, work.resolve("slower"), failed);
         } finally {
             try (Stream<Path> all = Files.walk(work)) {
                 all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
@@ -92,6 +94,24 @@ class FiguresTest {
             pass("a page that refers to a figure no run holds fails the build, naming it");
         } else {
             fail(failed, "a reference to a missing figure did not fail the build: " + built.tail());
+        }
+    }
+
+    /** The showdown's measured run made longer than chapter 07's slot in the full day. */
+    static void slowerRun(Path root, Path copy, List<String> failed) throws Exception {
+        copy(root, copy);
+        Path json = copy.resolve("site/measured/workshop.json");
+        ObjectMapper mapper = new ObjectMapper();
+        ObjectNode tree = (ObjectNode) mapper.readTree(json.toFile());
+        for (var run : tree.withArray("runs")) {
+            if (run.path("id").asText().equals("bench-all-quick")) ((ObjectNode) run).put("wallMinutes", 99.0);
+        }
+        mapper.writeValue(json.toFile(), tree);
+        Result built = build(copy);
+        if (!built.ok() && built.output().contains("cannot hold [bench-all-quick] (99.0 minutes measured")) {
+            pass("an agenda slot shorter than the measured run it holds (bench-all-quick at 99 minutes) fails the build, naming it");
+        } else {
+            fail(failed, "a showdown run longer than its slot did not fail the build: " + built.tail());
         }
     }
 
