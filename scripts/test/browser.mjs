@@ -564,21 +564,46 @@ async function features() {
     check((await mine.textContent()).includes("under 39%"), "the advice of a race too close to call is not listed");
   });
 
-  await test("slides: the opening, then a slide per chapter from the registry; the keys move from slide to slide", async (make) => {
+  await test("slides: the opening, the day, the room, a slide per chapter from the registry, the breaks and the close; the keys move from slide to slide, not inside a field", async (make) => {
     const page = await make();
     await open(page, url("guide/slides/"));
     const slides = page.locator(".deck .slide, .deck .content > .sect1");
     const count = await slides.count();
-    check(count >= 9, `only ${count} slides`);
+    check(count >= 16, `only ${count} slides`);
     check(await page.locator(".deck .bridge").count() === CHAPTERS.length + 1, "not one slide per chapter of the registry");
+    // A slide's name: a chapter's section id, or the id of an AsciiDoc section's heading.
+    const ids = await slides.evaluateAll((all) => all.map((s) => s.id || (s.querySelector("h2") || {}).id || ""));
+    const at = (id) => ids.indexOf(id);
+    for (const id of ["the-day", "the-room", "break-1", "what-each-model-costs", "next-steps", "feedback", "chapter-01", "chapter-07", "chapter-08"]) {
+      check(at(id) >= 0, `no slide '${id}' (slides: ${ids.join(", ")})`);
+    }
+    check(at("the-room") < at("chapter-01") && at("chapter-01") < at("break-1") && at("break-1") < at("chapter-02")
+      && at("chapter-07") < at("what-each-model-costs") && at("what-each-model-costs") < at("next-steps"),
+      `the slides are out of order: ${ids.join(", ")}`);
+    check(ids[count - 1] === "feedback", `the last slide is '${ids[count - 1]}', not the one asking for feedback`);
+    const plans = page.locator(".agenda-slide .agenda-plan");
+    check(await plans.count() >= 2 && (await plans.first().innerText()).includes("09:00"), "the agenda slide does not show each plan's times");
     const topOf = (i) => slides.nth(i).evaluate((el) => Math.round(el.getBoundingClientRect().top));
     await page.keyboard.press("ArrowRight");
     await page.waitForTimeout(300);
     check(Math.abs(await topOf(1)) <= 2, `ArrowRight did not bring the second slide to the top (its top: ${await topOf(1)})`);
+    // The room's slide: the instructor types the address into it; Space and F stay in the field.
+    const room = at("the-room");
+    for (let i = 1; i < room; i++) await page.keyboard.press("ArrowRight");
+    await page.waitForTimeout(300);
+    check(Math.abs(await topOf(room)) <= 2, `the room's slide is not at the top (its top: ${await topOf(room)})`);
+    const address = slides.nth(room).locator(".fill").first();
+    check((await address.textContent()) === "ADDRESS", "the room's slide has no ADDRESS field");
+    await address.click();
+    await page.keyboard.press("End");
+    await page.keyboard.type(" F");
+    await page.waitForTimeout(300);
+    check((await address.textContent()) === "ADDRESS F", `typing into the address field gave '${await address.textContent()}'`);
+    check(Math.abs(await topOf(room)) <= 2 && !(await page.evaluate(() => !!document.fullscreenElement)), "a key typed into a field moved the deck");
+    await address.evaluate((el) => el.blur());
     await page.keyboard.press("End");
     await page.waitForTimeout(300);
     check(Math.abs(await topOf(count - 1)) <= 2 || (await topOf(count - 1)) > 0, "End did not reach the last slide");
-    check((await slides.nth(count - 1).getAttribute("id")) === "chapter-08", "the last slide is not chapter 08's, the registry's last");
     await page.keyboard.press("Home");
     await page.waitForTimeout(300);
     check(Math.abs(await topOf(0)) <= 2, "Home did not go back to the first slide");

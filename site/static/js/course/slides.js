@@ -1,6 +1,7 @@
 // Slides (guide/slides): on a deck, the arrow keys, Page Up and Down, Space, Home and End move
-// from slide to slide, and F shows the deck full screen. Without JavaScript the slides read
-// as one long page.
+// from slide to slide, and F shows the deck full screen, except while a field the instructor
+// fills in (contenteditable: the room's address, a break's end) has the focus. Without
+// JavaScript the slides read as one long page.
 
 function slideList(deck) {
   return Array.prototype.slice.call(deck.querySelectorAll(".slide, .content > .sect1"));
@@ -28,7 +29,7 @@ export function slides() {
     else if (deck.requestFullscreen) deck.requestFullscreen().catch(function () { /* refused: stay as is */ });
   }
   document.addEventListener("keydown", function (e) {
-    if (e.altKey || e.ctrlKey || e.metaKey || (e.target && /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName))) return;
+    if (e.altKey || e.ctrlKey || e.metaKey || (e.target && (/^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName) || e.target.isContentEditable))) return;
     var i = currentSlide(slideList(deck));
     switch (e.key) {
       case "ArrowRight": case "ArrowDown": case "PageDown": case " ": go(i + 1); break;
