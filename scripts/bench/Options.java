@@ -159,7 +159,8 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
                                                       threads, on GET /io?ms=400 at 2000 connections (a well-known demo's shape)
 
               --quick             2-4 warm-ups of 2 s and 3 runs of 2 s per workload and server (hello: 5 runs; io: each run two
-                                  loads, of 1 s and 3 s, for the steady rate); the default, about 4 min a chapter here
+                                  loads, of 1 s and 3 s, for the steady rate); the default, about 4 min a chapter, 15 for
+                                  --all --no-frameworks, 24 for --all, on a 2-core machine (site/measured/workshop.json)
               --thorough          2-6 warm-ups of 10 s and 5 runs of 10 s (io: 30 s): steadier figures, several times longer
               --smoke             1 s runs, of hello only (or the chapter's own workloads): proves the bench works, measures nothing
               --workloads LIST    some of hello,io,cpu,mixed,db,idle (or io-100, io-1000, io-2000), trip
@@ -170,7 +171,8 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
                                   Tomcat with platform and with virtual threads, Helidon SE, Vert.x): a shorter run
               --ramp              instead of the workloads, the ramp: GET /io?ms=200 at 100, 250, 500, 1000, 2500, 5000 and
                                   10,000 connections, one run of 5 s a step (thorough 10 s), each server until a step breaks
-                                  it (over 1% of requests fail, or p99 over 1 s): 2-6 minutes for a chapter, 10-20 for --all
+                                  it (over 1% of requests fail, or p99 over 1 s): about 1.5 minutes for a chapter, 4.5 for
+                                  --all --no-frameworks on a 2-core machine (site/measured/workshop.json)
               --spike             instead of the workloads, the spikes: GET /io?ms=200 at 1000 connections, then 8000 for 5 s,
                                   then 1000 again, 3 times: how long each server takes to come back, and whether its files
                                   and threads do (about 1 minute a server)
