@@ -21,11 +21,12 @@ import io.netty.handler.stream.ChunkedWriteHandler;
 import java.net.InetSocketAddress;
 
 /**
- * Chapter 06: Netty's event loops own the sockets; the work that blocks runs on virtual threads.
+ * Chapter 06: Netty's event loops own the sockets; work that waits runs on virtual threads, CPU
+ * work on a pool of one thread per core.
  *
  * Netty runs the connections already, but the handler does each request's work on the event
- * loop, and writes whole responses however slowly the client reads. Move the work to virtual
- * threads, pace the writes, and let idle and too-slow connections go. Grade it with
+ * loop, and writes whole responses however slowly the client reads. Move the work off the loop,
+ * pace the writes, and let idle and too-slow connections go. Grade it with
  * scripts/check.sh 06 (it starts --loops 2 --idle-timeout 3000 --header-timeout 1500).
  */
 class NettyHybridServer {
@@ -85,8 +86,9 @@ final class HybridHandler extends ChannelInboundHandlerAdapter {
         try {
             // TODO(offload): this sleeps (/io) or burns CPU (/cpu) on the event loop, and every
             //  connection of the loop waits. Plan the request (Endpoints.plan), answer Ready work
-            //  at once, run the rest on a virtual thread, and hand its response back to the loop
-            //  with ctx.executor().execute(...). Pipelined answers must still leave in order.
+            //  at once, run a Wait on a virtual thread and a Burn on a pool of one platform thread
+            //  per core, and hand the response back to the loop with ctx.executor().execute(...).
+            //  Pipelined answers must still leave in order.
             response = Endpoints.serve((Request) message);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

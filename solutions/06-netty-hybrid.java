@@ -22,12 +22,15 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Chapter 06: Netty's event loops own the sockets; the work that blocks runs on virtual threads,
- * and each answer goes back to its connection's event loop to be written, in request order.
+ * Chapter 06: Netty's event loops own the sockets; work that waits runs on virtual threads, CPU
+ * work on a pool of one thread per core, and each answer goes back to its connection's event loop
+ * to be written, in request order.
  */
 class NettyHybridServer {
     public static void main(String[] args) throws InterruptedException {
@@ -75,13 +78,13 @@ class NettyHybridServer {
 }
 
 /**
- * One connection. Quick answers are written on the event loop; work that waits or burns CPU runs
- * on a virtual thread. Answers leave in request order, and reading stops while the connection
- * has too much in flight or the client does not read what it is sent.
+ * One connection. Quick answers are written on the event loop; work that waits runs on a virtual
+ * thread, and CPU work on a pool of one platform thread per core. Answers leave in request order,
+ * and reading stops while the connection has too much in flight or the client does not read what
+ * it is sent.
  */
 final class HybridHandler extends ChannelInboundHandlerAdapter {
     static final int MAX_IN_FLIGHT = 16;
-    private static final ThreadFactory WORKERS = Thread.ofVirtual().name("work-", 1).factory();
 
     /** A request's place in the answer order; it holds the response once its work is done. */
     private static final class Slot {
@@ -93,6 +96,10 @@ final class HybridHandler extends ChannelInboundHandlerAdapter {
     private boolean closing;
 
     // tag::offload[]
+    private static final ThreadFactory WAITERS = Thread.ofVirtual().name("wait-", 1).factory();
+    private static final ExecutorService BURNERS = Executors.newFixedThreadPool(
+            Runtime.getRuntime().availableProcessors(), Thread.ofPlatform().name("burn-", 1).daemon().factory());
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object message) {
         if (closing) return;
@@ -117,13 +124,14 @@ final class HybridHandler extends ChannelInboundHandlerAdapter {
                 Response response = perform(work);
                 ctx.executor().execute(() -> finish(ctx, slot, response)); // Why: only the loop touches the connection.
             };
-            WORKERS.newThread(job).start(); // Why: a sleep or a CPU burn here stalls no loop.
+            if (work instanceof Endpoints.Burn) BURNERS.execute(job); // Why: one line for every loop, first come first served.
+            else WAITERS.newThread(job).start(); // Why: a wait holds no thread while it sleeps.
         }
         updateReading(ctx);
     }
     // end::offload[]
 
-    /** Does the work on this (virtual) thread; a handler that throws gets 500. */
+    /** Does the work on this thread (virtual, or of the pool); a handler that throws gets 500. */
     private static Response perform(Endpoints.Work work) {
         try {
             return Endpoints.perform(work);
