@@ -237,7 +237,7 @@ class Ch03Checks {
      * later, and only then is it judged. Chapter 06 runs it too.
      */
     /** How long the stop-reading checks watch for a quiet window at most. */
-    static final int STOP_BUDGET_MS = 12_000;
+    static final int STOP_BUDGET_MS = 15_000;
 
     static void assertStopsReading(Target target) throws Exception {
         byte[] batch = Client.request("GET", "/").repeat(64).getBytes(StandardCharsets.ISO_8859_1);
@@ -259,7 +259,8 @@ class Ch03Checks {
                 }
             });
             // A server may pause and read again before its limit is reached (work that ends late frees room):
-            // after each stall of half a second, measure 1.5 s; one quiet window passes, for up to 12 s.
+            // after each stall of half a second, measure two windows of 1.5 s in a row; both quiet pass (a
+            // server that only paused, on a busy machine, reads again within 3 s), for up to 15 s.
             Elapsed start = Elapsed.start();
             long late = 0, full = 0;
             int windows = 0;
@@ -273,16 +274,20 @@ class Ch03Checks {
                     Thread.sleep(50);
                 }
                 full = start.ms();
-                long before = written.get();
-                Thread.sleep(1500);
-                late = written.get() - before;
-                windows++;
-                if (late <= 64 * 1024) break;
+                boolean quiet = true;
+                for (int w = 0; w < 2 && quiet; w++) {
+                    long before = written.get();
+                    Thread.sleep(1500);
+                    late = written.get() - before;
+                    windows++;
+                    quiet = late <= 64 * 1024;
+                }
+                if (quiet) break;
             }
             writer.interrupt();
             assertTrue(late <= 64 * 1024, "a client that never read its answers could still send " + late / 1024
                     + " KiB of requests in 1.5 s, after " + Client.seconds((int) full) + " of sending (" + written.get() / 1024
-                    + " KiB in all, " + windows + " window(s) of 1.5 s, none quiet): the server kept reading and queueing answers");
+                    + " KiB in all, " + windows + " window(s) of 1.5 s, never two quiet in a row): the server kept reading and queueing answers");
         }
         assertEquals(200, Client.get(target, "/").status(), "the server should go on answering other clients");
     }
