@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
-//SOURCES ../lib/Outcomes.java
+//SOURCES ../lib/Outcomes.java Trees.java
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +29,7 @@ class NoShellTest {
         bin = Files.createDirectories(dir.resolve("bin"));
         Files.createSymbolicLink(bin.resolve("java"), Path.of(System.getProperty("java.home"), "bin", "java"));
         Path learner = dir.resolve("learner"), room = Files.createDirectories(dir.resolve("room"));
-        copyTree(root.resolve("scripts/test/fixtures/room/ada-results"), learner.resolve(".results"));
+        Trees.copy(root.resolve("scripts/test/fixtures/room/ada-results"), learner.resolve(".results"));
         try (Stream<Path> inBin = Files.list(bin)) {
             if (inBin.anyMatch(p -> p.getFileName().toString().matches("(ba)?sh"))) {
                 outcomes.record("the shell-less PATH holds no shell", false, "it holds one: " + bin);
@@ -79,7 +79,7 @@ class NoShellTest {
         outcomes.record("jbang bench 03 --smoke from scripts/, no shell: finds Bombardier in .tools/bin and races (exit " + bench.status + ")",
                 bench.status <= 1 && bench.status >= 0 && Files.exists(json)
                         && Pattern.compile("\"bombardier\" *: *\"bombardier version").matcher(Files.readString(json)).find(), bench.said());
-        deleteTree(dir);
+        Trees.delete(dir);
         outcomes.finish();
     }
 
@@ -137,21 +137,5 @@ class NoShellTest {
         children.forEach(ProcessHandle::destroy);
         p.destroyForcibly();
         children.forEach(ProcessHandle::destroyForcibly);
-    }
-
-    static void copyTree(Path from, Path to) throws Exception {
-        try (Stream<Path> all = Files.walk(from)) {
-            for (Path f : all.toList()) {
-                Path target = to.resolve(from.relativize(f).toString());
-                if (Files.isDirectory(f)) Files.createDirectories(target);
-                else Files.copy(f, target);
-            }
-        }
-    }
-
-    static void deleteTree(Path dir) throws Exception {
-        try (Stream<Path> all = Files.walk(dir)) {
-            for (Path f : all.sorted(java.util.Comparator.reverseOrder()).toList()) Files.deleteIfExists(f);
-        }
     }
 }

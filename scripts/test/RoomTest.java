@@ -1,7 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-//SOURCES ../room/Room.java ../lib/Outcomes.java ../lib/Results.java
+//SOURCES ../room/Room.java ../lib/Outcomes.java ../lib/Results.java Trees.java
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -235,7 +235,7 @@ class RoomTest {
         Path dir = Files.createTempDirectory("room-scripts");
         Path learner = dir.resolve("learner"), folder = dir.resolve("room");
         Path fixtures = root.resolve("scripts/test/fixtures/room");
-        copyTree(fixtures.resolve("ada-results"), learner.resolve(".results"));
+        Trees.copy(fixtures.resolve("ada-results"), learner.resolve(".results"));
         Files.createDirectories(folder);
         Files.copy(fixtures.resolve("handins/grace.json"), folder.resolve("grace.json"));
         int handedIn = run(dir.resolve("handin.log"), script("handin.sh"), "ada", "--root", learner.toString(), "--out", folder.toString());
@@ -303,16 +303,6 @@ class RoomTest {
             return -1;
         }
         return p.exitValue();
-    }
-
-    static void copyTree(Path from, Path to) throws Exception {
-        try (Stream<Path> all = Files.walk(from)) {
-            for (Path f : all.toList()) {
-                Path target = to.resolve(from.relativize(f).toString());
-                if (Files.isDirectory(f)) Files.createDirectories(target);
-                else Files.copy(f, target);
-            }
-        }
     }
 
     /**

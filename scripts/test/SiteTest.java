@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
-//SOURCES ../lib/Outcomes.java
+//SOURCES ../lib/Outcomes.java Trees.java
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -50,7 +50,7 @@ class SiteTest {
             pack(root, site, work);
             brokenCopy(root, work);
         } finally {
-            deleteTree(work);
+            Trees.delete(work);
         }
         outcomes.finish();
     }
@@ -133,7 +133,7 @@ class SiteTest {
     /** The build must be able to fail: a copy of the course whose chapter 01 page includes a tag that does not exist. */
     static void brokenCopy(Path root, Path work) throws Exception {
         Path copy = work.resolve("broken-copy");
-        for (String part : List.of("hugo.toml", "site", "scripts", "exercises", "solutions")) copyTree(root.resolve(part), copy.resolve(part));
+        for (String part : List.of("hugo.toml", "site", "scripts", "exercises", "solutions")) Trees.copy(root.resolve(part), copy.resolve(part));
         Path page = copy.resolve("site/content/chapters/01-blocking.adoc");
         Files.writeString(page, Files.readString(page).replace("tag=accept-loop]", "tag=no-such-tag]"));
         String tools = System.getenv().getOrDefault("COURSE_TOOLS_DIR", root.resolve(".tools").toString()); // not a second install
@@ -156,28 +156,6 @@ class SiteTest {
         if (p.exitValue() == 0) return null;
         List<String> lines = Files.readAllLines(log);
         return "exit " + p.exitValue() + ": " + String.join(" ", lines.subList(Math.max(0, lines.size() - 4), lines.size()));
-    }
-
-    static void copyTree(Path from, Path to) throws IOException {
-        if (!Files.isDirectory(from)) {
-            Files.createDirectories(to.getParent());
-            Files.copy(from, to);
-            return;
-        }
-        try (Stream<Path> all = Files.walk(from)) {
-            for (Path f : all.toList()) {
-                Path target = to.resolve(from.relativize(f).toString());
-                if (Files.isDirectory(f)) Files.createDirectories(target);
-                else Files.copy(f, target, java.nio.file.LinkOption.NOFOLLOW_LINKS);
-            }
-        }
-    }
-
-    static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) return;
-        try (Stream<Path> all = Files.walk(dir)) {
-            for (Path f : all.sorted(java.util.Comparator.reverseOrder()).toList()) Files.deleteIfExists(f);
-        }
     }
 
     /** content/chapters/01-blocking.adoc -> public/chapters/01-blocking/index.html; _index.adoc -> its folder. */

@@ -1,0 +1,34 @@
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/** Folders the tests copy and remove whole: a fixture into a temporary course, a temporary folder at the end. */
+final class Trees {
+    private Trees() {}
+
+    /** Copies file or folder {@code from} to {@code to}, links as links. */
+    static void copy(Path from, Path to) throws IOException {
+        if (!Files.isDirectory(from)) {
+            Files.createDirectories(to.toAbsolutePath().getParent());
+            Files.copy(from, to, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            return;
+        }
+        try (Stream<Path> all = Files.walk(from)) {
+            for (Path f : all.toList()) {
+                Path target = to.resolve(from.relativize(f).toString());
+                if (Files.isDirectory(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) Files.createDirectories(target);
+                else Files.copy(f, target, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            }
+        }
+    }
+
+    /** Removes folder {@code dir} and all it holds; nothing when it is not there. */
+    static void delete(Path dir) throws IOException {
+        if (!Files.exists(dir)) return;
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path f : all.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(f);
+        }
+    }
+}
