@@ -298,7 +298,7 @@ class TestBench {
 
     /**
      * The races the self-test runs end to end, each checked on its JSON: a smoke race; the
-     * reference against itself, "the same" everywhere; a reactor that spends about 3 µs more CPU
+     * reference against itself, "the same" everywhere; a reactor that spends about 6 µs more CPU
      * a request, "slower" on hello, with no progress line in its piped output; the pool's and
      * the background load's workloads; chapter 08's trips through the backend the race starts;
      * the ramp's first steps; the open loop.
