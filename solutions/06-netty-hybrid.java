@@ -20,6 +20,7 @@ import io.netty.handler.flow.FlowControlHandler;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.ReferenceCountUtil;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.concurrent.ExecutorService;
@@ -100,8 +101,18 @@ final class HybridHandler extends ChannelInboundHandlerAdapter {
     private static final ExecutorService BURNERS = Executors.newFixedThreadPool(
             Runtime.getRuntime().availableProcessors(), Thread.ofPlatform().name("burn-", 1).daemon().factory());
 
+    // tag::release[]
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object message) {
+        try {
+            accept(ctx, message instanceof NettyHttp.Upload upload ? upload.request() : message);
+        } finally {
+            ReferenceCountUtil.release(message); // Why: the last holder gives a buffer back, on every path.
+        }
+    }
+    // end::release[]
+
+    private void accept(ChannelHandlerContext ctx, Object message) {
         if (closing) return;
         Slot slot = new Slot();
         inFlight.add(slot);

@@ -16,6 +16,7 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMetho
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.WriteBufferWaterMark;
@@ -236,6 +237,30 @@ class HybridHandlerTests {
         assertEquals(1, waiting.await(1, 1000).size(), "answers to the /io once its work is done");
     }
     // end::idle[]
+
+    // tag::release[]
+    @Test
+    @Order(7)
+    @DisplayName("gives back a POST's buffer: the Upload's count is 0 once channelRead returns")
+    void releasesUploads() {
+        List<NettyHttp.Upload> uploads = new ArrayList<>();
+        EmbeddedChannel channel = new EmbeddedChannel(
+                new NettyHttp.Decoder(),
+                new ChannelInboundHandlerAdapter() { // notes each Upload on its way to your handler
+                    @Override
+                    public void channelRead(ChannelHandlerContext ctx, Object message) {
+                        if (message instanceof NettyHttp.Upload upload) uploads.add(upload);
+                        ctx.fireChannelRead(message);
+                    }
+                },
+                new ChunkedWriteHandler(),
+                new HybridHandler());
+        channel.writeInbound(Unpooled.copiedBuffer("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello", ISO_8859_1));
+        assertEquals(1, uploads.size(), "the decoder made one Upload");
+        assertEquals(0, uploads.get(0).refCnt(), "the Upload still holds its buffer once channelRead has returned: nothing released it");
+        channel.finishAndReleaseAll(); // and what was written toward the socket
+    }
+    // end::release[]
 
     /** Runs the tests (all, or those named), prints a line per test and a summary; exit 0 when all pass. */
     public static void main(String[] args) {

@@ -1,5 +1,7 @@
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.DefaultByteBufHolder;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
@@ -18,7 +20,8 @@ final class NettyHttp {
     private NettyHttp() {}
 
     /**
-     * Turns bytes into kit {@link Request}s, one channelRead each. A request the server must
+     * Turns bytes into kit {@link Request}s, one channelRead each. A request with a body arrives
+     * as an {@link Upload}, whose buffer the handler must release; a request the server must
      * refuse arrives as an {@link HttpError}, and nothing is decoded after it.
      */
     // tag::decoder[]
@@ -52,7 +55,7 @@ final class NettyHttp {
             try {
                 Request request = parser.parse(view);
                 in.skipBytes(view.position() - start);
-                if (request != null) out.add(request);
+                if (request != null) out.add(request.body().length == 0 ? request : Upload.of(ctx.alloc(), request));
             } catch (HttpError e) {
                 failed = true;
                 in.skipBytes(in.readableBytes());
@@ -94,6 +97,34 @@ final class NettyHttp {
         }
     }
     // end::decoder[]
+
+    // tag::upload[]
+    /**
+     * A request with a body, as Netty's own HTTP codec hands one over (a {@code FullHttpRequest}):
+     * the body in a buffer from the channel's allocator, counted by reference. Whoever holds the
+     * message last releases it, once, on every path; {@link #request()} reads the body out first.
+     */
+    static final class Upload extends DefaultByteBufHolder {
+        private final Request head; // the request without its body
+
+        private Upload(Request head, ByteBuf body) {
+            super(body);
+            this.head = head;
+        }
+
+        static Upload of(ByteBufAllocator allocator, Request parsed) {
+            ByteBuf body = allocator.buffer(parsed.body().length).writeBytes(parsed.body());
+            return new Upload(new Request(parsed.method(), parsed.target(), parsed.path(), parsed.query(),
+                    parsed.version(), parsed.headers(), new byte[0]), body);
+        }
+
+        /** The whole request, its body copied out of the buffer: call it before the buffer is released. */
+        Request request() {
+            return new Request(head.method(), head.target(), head.path(), head.query(), head.version(), head.headers(),
+                    ByteBufUtil.getBytes(content()));
+        }
+    }
+    // end::upload[]
 
     /**
      * A response as a {@link ChunkedInput}: head and body, 64 KiB at a time, each chunk made only

@@ -3,6 +3,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -174,4 +177,62 @@ class Ch06Checks {
     void slowLoris() throws Exception {
         Ch05Checks.assertRefusesTrickle(target, HEADER_MS);
     }
+
+    // tag::buffers[]
+    @Check(order = 10, title = "gives back every request body's buffer: Netty's leak detector, at its strictest, reports none",
+           hint = "A request with a body arrives as a NettyHttp.Upload, its body in a buffer from the channel's pool, and your handler "
+            + "is its last holder. Read it (upload.request()), then release it (ReferenceCountUtil.release) on every path: in a finally, "
+            + "as chapter 05 gives back a permit. The report's 'Created at' lines say where the buffer came from.",
+           see = "chapters/06-netty-hybrid#buffers")
+    void releasesBuffers() throws Exception {
+        Path log = target.log();
+        if (log == null) {
+            throw new Unavailable("this check reads the server's output for Netty's leak reports; it runs when the grader starts "
+                    + "the server, with -Dio.netty.leakDetection.level=paranoid");
+        }
+        Inspect inspect = target.inspect();
+        for (int round = 0; round < 3; round++) {
+            uploads();
+            inspect.heapAfterGc(); // a buffer nobody released is found when the collector finds it unreachable
+            Thread.sleep(200);
+        }
+        uploads(); // the detector reports what the collector found when it next hands out a buffer
+        List<String> report = List.of();
+        for (Elapsed waited = Elapsed.start(); report.isEmpty() && waited.ms() < 2000; Thread.sleep(100)) report = leakReport(log);
+        assertTrue(report.isEmpty(), "Netty's leak detector found buffers that were never released:\n    "
+                + String.join("\n    ", report));
+    }
+
+    /** Request bodies down every path a handler has: answered, behind slow work, behind a request that closes, dropped by the client, after a refusal. */
+    private void uploads() throws IOException {
+        String echo = Client.request("POST", "/echo", "Content-Length: 1024") + "x".repeat(1024);
+        try (Client c = Client.connect(target, 5000)) {
+            for (int i = 0; i < 20; i++) c.send(echo).read().assertStatus(200);
+        }
+        try (Client c = Client.connect(target, 5000)) {
+            c.send(Client.request("GET", "/io?ms=100") + echo + Client.request("GET", "/", "Connection: close") + echo + echo);
+            for (int i = 0; i < 3; i++) c.read();
+        }
+        try (Client c = Client.connect(target, 5000)) {
+            c.send(Client.request("GET", "/io?ms=200") + echo + echo); // and gone before the answers
+        }
+        try (Client c = Client.connect(target, 5000)) {
+            c.send("NOT-HTTP\r\n\r\n" + echo).read();
+        }
+    }
+
+    /** The first lines of Netty's first leak report in the server's output, where its buffers were made; empty if none. */
+    static List<String> leakReport(Path log) throws IOException {
+        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        for (int i = 0; i < lines.size(); i++) {
+            if (!lines.get(i).contains("LEAK:")) continue;
+            List<String> report = new ArrayList<>(List.of(lines.get(i).strip()));
+            lines.subList(i + 1, lines.size()).stream().map(String::strip)
+                    .filter(l -> l.contains("HybridHandler") || l.contains("NettyHttp") || l.startsWith("Created at"))
+                    .limit(4).forEach(report::add);
+            return report;
+        }
+        return List.of();
+    }
+    // end::buffers[]
 }

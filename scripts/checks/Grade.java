@@ -174,11 +174,14 @@ final class Grade {
                 Path server = serverFile(chapter);
                 label = options.root().relativize(server).toString();
                 say("\n" + bold(chapter.number() + " " + chapter.title()) + ": grading " + label);
-                say(dim("  starting it with: jbang " + label + " --port 0" + String.join("", prefix(" ", args))));
+                List<String> jvm = chapter.gradeJvm().stream().map(o -> "-R" + o).toList(); // JBang's options for the server's JVM
+                say(dim("  starting it with: jbang " + String.join("", jvm.stream().map(o -> o + " ").toList()) + label
+                        + " --port 0" + String.join("", prefix(" ", args))));
                 Path log = options.root().resolve(".results/logs/" + chapter.number() + "-" + options.subject().word() + ".log");
                 Files.createDirectories(log.getParent());
                 Files.deleteIfExists(log);
                 List<String> command = new ArrayList<>(Tools.jbang(options.root(), options.jbang()));
+                command.addAll(jvm);
                 command.addAll(List.of(server.toString(), "--port", "0"));
                 command.addAll(args);
                 target = Target.start(command, log, Duration.ofSeconds(180));

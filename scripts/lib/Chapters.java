@@ -17,14 +17,15 @@ final class Chapters {
     static final String FILE = "site/data/course.json";
 
     /**
-     * One chapter. {@code kit}: the kit files its exercise includes besides kit/Kit.java. {@code checks} is the JUnit class of its own checks (empty for a chapter that
+     * One chapter. {@code kit}: the kit files its exercise includes besides kit/Kit.java;
+     * {@code gradeJvm}: JVM options for the server the grader starts (not the race's). {@code checks} is the JUnit class of its own checks (empty for a chapter that
      * is a benchmark only); {@code cap} is how many requests the model serves at once, for the
      * Little's-law bound: a number, an option that sets it, or nothing. {@code benchWorkloads}: the
      * workloads its own race runs by default (null: the standard ones); {@code inShowdown}: whether
      * {@code bench.sh --all} races its solution with every other.
      */
     record Chapter(String number, String slug, String title, String model, int minutes, List<String> kit,
-                   List<String> gradeArgs, Optional<String> checks, List<String> benchArgs, Cap cap,
+                   List<String> gradeArgs, List<String> gradeJvm, Optional<String> checks, List<String> benchArgs, Cap cap,
                    String benchWorkloads, boolean inShowdown, Map<String, List<String>> todos) {
         /** The chapter's page on the course site, relative to its root. */
         String page() {
@@ -88,10 +89,10 @@ final class Chapters {
         }
         Map<String, Chapter> all = new LinkedHashMap<>();
         for (Entry c : Jackson.read(text, Registry.class).chapters()) {
-            Grading grade = c.grade() == null ? new Grading(null, null) : c.grade();
+            Grading grade = c.grade() == null ? new Grading(null, null, null) : c.grade();
             Race bench = c.bench() == null ? new Race(null, null, null, null) : c.bench();
             all.put(c.number(), new Chapter(c.number(), c.slug(), c.title(), c.model(), c.minutes(), listed(c.kit()),
-                    listed(grade.args()), Optional.ofNullable(grade.checks()), listed(bench.args()), cap(bench.cap()),
+                    listed(grade.args()), listed(grade.jvm()), Optional.ofNullable(grade.checks()), listed(bench.args()), cap(bench.cap()),
                     bench.workloads(), !Boolean.FALSE.equals(bench.all()), c.todos() == null ? Map.of() : c.todos()));
         }
         return all;
@@ -103,7 +104,8 @@ final class Chapters {
     private record Entry(String number, String slug, String title, String model, int minutes, List<String> kit,
                          Grading grade, Race bench, Map<String, List<String>> todos) {}
 
-    private record Grading(List<String> args, String checks) {}
+    /** {@code jvm}: options for the JVM of a server the grader starts (JBang's -R), such as Netty's leak detector. */
+    private record Grading(List<String> args, List<String> jvm, String checks) {}
 
     /**
      * {@code cap}: "none", {"fixed": N}, or {"option": "--threads", "default": N}; {@code workloads}:
