@@ -13,7 +13,7 @@
 #    a Python server written from the protocol page alone passes chapters 01, 03, 04 and 06 (and 05's pool)
 #    (scripts/test/independent/server.py, graded as a --url server, in the same Java run);
 #    each framework server the race includes (scripts/lib/Frameworks.java: Spring Boot on Tomcat,
-#    platform and virtual threads, Helidon SE, Vert.x) passes the protocol's checks likewise;
+#    platform and virtual threads, Helidon SE, Vert.x, Spring WebFlux) passes the protocol's checks likewise;
 #    then every solution's checks once more with one core kept busy (a busy laptop);
 # 3. the benchmark's unit tests, a smoke race of a solution against itself, a quick self-race
 #    whose verdict must be "the same" on hello, io-1000 and cpu, and a quick race of a server made

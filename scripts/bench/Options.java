@@ -168,7 +168,7 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
               --pid PID           with --url: its process, for CPU, memory and thread figures
               --baseline          add a plain Netty server to the race
               --no-frameworks     with --all, leave out the framework servers (scripts/bench/frameworks: Spring Boot on
-                                  Tomcat with platform and with virtual threads, Helidon SE, Vert.x): a shorter run
+                                  Tomcat with platform and with virtual threads, Helidon SE, Vert.x, Spring WebFlux): a shorter run
               --ramp              instead of the workloads, the ramp: GET /io?ms=200 at 100, 250, 500, 1000, 2500, 5000 and
                                   10,000 connections, one run of 5 s a step (thorough 10 s), each server until a step breaks
                                   it (over 1% of requests fail, or p99 over 1 s): about 1.5 minutes for a chapter, 4.5 for

@@ -22,7 +22,9 @@ final class Frameworks {
                 spring("spring", TOMCAT_THREADS),
                 springVirtual(),
                 new Entry("helidon", "HelidonSe.java", List.of(), "Helidon SE 4.5, a virtual thread a request (" + DIR + "/HelidonSe.java)", 0),
-                new Entry("vertx", "VertxServer.java", List.of(), "Vert.x 5.1, event loops, /cpu on its worker pool (" + DIR + "/VertxServer.java)", 0));
+                new Entry("vertx", "VertxServer.java", List.of(), "Vert.x 5.1, event loops, /cpu on its worker pool (" + DIR + "/VertxServer.java)", 0),
+                new Entry("webflux", "SpringWebFlux.java", List.of(),
+                        "Spring WebFlux 7 on Reactor Netty, event loops, /cpu on Reactor's parallel scheduler (" + DIR + "/SpringWebFlux.java)", 0));
     }
 
     /** What {@code bench.sh --spring-demo} races: Tomcat with 16 and 50 platform threads, and with virtual threads. */

@@ -11,13 +11,13 @@ import org.junit.jupiter.api.Test;
 /** Unit tests of the framework servers' place in the race ({@link Framework}): who races, with what, against which bound. */
 class FrameworkTests {
     @Test
-    @DisplayName("frameworks: --all races Spring Boot (platform and virtual threads), Helidon and Vert.x after Netty, unless --no-frameworks; a chapter's race never")
+    @DisplayName("frameworks: --all races Spring Boot (platform and virtual threads), Helidon, Vert.x and Spring WebFlux after Netty, unless --no-frameworks; a chapter's race never")
     void lineUp() {
         assertTrue(Options.parse(new String[] {"--all"}).frameworks());
         assertFalse(Options.parse(new String[] {"--all", "--no-frameworks"}).frameworks());
         assertFalse(Options.parse(new String[] {"03"}).frameworks());
         List<Server> race = Framework.race(BenchTests.ROOT);
-        assertEquals(List.of("spring", "spring-vt", "helidon", "vertx"), race.stream().map(s -> s.id).toList());
+        assertEquals(List.of("spring", "spring-vt", "helidon", "vertx", "webflux"), race.stream().map(s -> s.id).toList());
         for (Server s : race) {
             assertEquals(Server.Role.FRAMEWORK, s.role, s.id);
             assertTrue(Files.isRegularFile(s.file), s.file + " exists");
