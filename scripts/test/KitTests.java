@@ -12,6 +12,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -66,6 +67,33 @@ class KitTests {
         assertEquals("1", r.query().get("x"));
         assertEquals("abc", r.bodyText());
         assertTrue(p.idle());
+    }
+
+    @Test
+    @DisplayName("reader: a 64 KiB body is read 16 KiB at a time, and a connection waiting for its next request reads into 256 bytes")
+    void readerWaitsSmall() throws Exception {
+        byte[] body = new byte[64 * 1024];
+        String head = "POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: " + body.length + "\r\n\r\n";
+        java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+        all.writeBytes(head.getBytes(StandardCharsets.ISO_8859_1));
+        all.writeBytes(body);
+        all.writeBytes("GET / HTTP/1.1\r\nHost: a\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+        List<Integer> sizes = new java.util.ArrayList<>(); // the room each read offered
+        java.io.InputStream in = new java.io.ByteArrayInputStream(all.toByteArray()) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                sizes.add(len);
+                return super.read(b, off, len);
+            }
+        };
+        RequestReader reader = new RequestReader(in);
+        assertEquals(body.length, reader.next().body().length, "the POST's body");
+        assertEquals("/", reader.next().path(), "the GET after it");
+        assertNull(reader.next(), "then the client closed between requests");
+        assertEquals(RequestReader.SMALL, sizes.getFirst(), "the first read: " + sizes);
+        assertTrue(sizes.contains(RequestReader.LARGE), "a read that fills its buffer is followed by a large one: " + sizes);
+        assertEquals(RequestReader.SMALL, sizes.getLast(), "the read that waits for the next request: " + sizes);
+        assertEquals(RequestReader.SMALL, reader.holds(), "what a waiting connection holds to read into");
     }
 
     @Test
