@@ -4,7 +4,9 @@ import java.util.List;
 /**
  * How a race shares the machine's CPUs between the servers and the load generator, workload by
  * workload. Servers start unpinned, so each JVM sizes itself (GC, carriers, event loops) for every
- * CPU; before a workload, each is pinned with {@code taskset -a -p}, and Bombardier runs under
+ * CPU, and each answers a GET /, /io and /cpu before it is first pinned, so that the pools it
+ * makes on first use see every CPU too ({@link Server#FIRST_REQUESTS}); before a workload, each
+ * is pinned with {@code taskset -a -p}, and Bombardier runs under
  * {@code taskset -c}. By default the servers get every CPU wherever the load costs little (io,
  * cpu, mixed, db, idle, trip: a few thousand requests a second at most) and Bombardier shares
  * them; on hello, where Bombardier needs a core of its own to keep up, the servers get the first

@@ -174,6 +174,33 @@ final class Server {
         }
         url = target.url();
         if (target.pid() != null) inspect = new Inspect(target.pid());
+        touchEveryPath();
+    }
+
+    /** What a started server is asked once, before the race first pins it. */
+    static final List<String> FIRST_REQUESTS = List.of("/", "/io?ms=1", "/cpu?ms=1");
+
+    /**
+     * Asks a just-started server, still on every CPU, for each kind of work once. A JVM tells
+     * how many CPUs it has at the moment it is asked, and many pools ask when they are first
+     * used, not at start: the JDK's virtual-thread scheduler at the first virtual thread, a
+     * server's pool for CPU work at its first connection, Reactor's parallel scheduler at its
+     * first timer. Asked during hello, where the race pins the servers to half the CPUs, they
+     * would keep that half for the whole race. Failures are ignored: a broken server shows in the
+     * race itself.
+     */
+    private void touchEveryPath() {
+        for (String path : FIRST_REQUESTS) {
+            try (java.net.Socket socket = new java.net.Socket()) {
+                socket.connect(new java.net.InetSocketAddress(target.host, target.port), 2000);
+                socket.setSoTimeout(5000);
+                socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n")
+                        .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+                socket.getInputStream().readAllBytes(); // the answer, up to the close
+            } catch (IOException e) {
+                // not answered: the race will say what this server does
+            }
+        }
     }
 
     /** Pins its process, every thread of it, to the CPUs of the taskset list {@code cpus}; false when it cannot be. */

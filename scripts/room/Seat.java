@@ -53,10 +53,15 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
 
     /** A time the room wrote, or the start of the epoch when there is none. */
     static Instant parse(String text) {
+        return parse(text, Instant.EPOCH);
+    }
+
+    /** A time the room wrote, or {@code otherwise} when there is none or it cannot be read. */
+    static Instant parse(String text, Instant otherwise) {
         try {
             return Instant.parse(text);
         } catch (RuntimeException e) {
-            return Instant.EPOCH;
+            return otherwise;
         }
     }
 

@@ -106,7 +106,7 @@ final class Summary {
             String chapter = s.current();
             Seat.Graded g = chapter == null ? null : s.chapters().get(chapter);
             if (g == null || g.stuckOn() == null) continue;
-            all.add(new Stuck(s, chapter, g, instant(g.since(), now)));
+            all.add(new Stuck(s, chapter, g, Seat.parse(g.since(), now)));
         }
         if (all.isEmpty()) return;
         all.sort(Comparator.comparing(Stuck::since));
@@ -224,14 +224,6 @@ final class Summary {
         if (s < 3600) return s / 60 + " min ago";
         if (s < 86_400) return s / 3600 + " h ago";
         return s / 86_400 + " d ago";
-    }
-
-    private static Instant instant(String text, Instant otherwise) {
-        try {
-            return Instant.parse(text);
-        } catch (RuntimeException e) {
-            return otherwise;
-        }
     }
 
     static String esc(String s) {

@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * has hundreds near 1.0, so 1.02× on a page would match one by chance). A number with two significant
  * digits counts only in ms, µs, KiB or % (78 ms from a p50 in ms, 1.1 KiB from bytes): 1.5 s or
  * 64 MiB would match some figure of a large run by chance. Code blocks, inline code,
- * links, comments and attribute references are skipped. A page that must say such a number for
+ * links, comments, attribute references and numbers that name something (JEP 491, Java 25, port
+ * 1313) are skipped. A page that must say such a number for
  * another reason lists it on a comment line: {@code // not-measured: 16 KiB, 4.3}.
  */
 class Literals {
@@ -114,7 +115,8 @@ class Literals {
             }
             if (line.startsWith("//") || line.startsWith(":") || line.startsWith("include::")) continue;
             String prose = line.replaceAll("`[^`]*`", " ").replaceAll("\\{[^}]*}", " ").replaceAll("(https?|link):[^\\[\\s]*", " ")
-                    .replaceAll("<<[^>]*>>", " ");
+                    .replaceAll("<<[^>]*>>", " ")
+                    .replaceAll("\\b(JEPs?|JDK|Java|ports?)\\s+\\d+(\\s+and\\s+\\d+)?", " "); // names: JEP 491, port 1313, ports 8080 and 1313
             Matcher m = NUMBER.matcher(prose);
             while (m.find()) {
                 String whole = m.group(1).replace(",", "");

@@ -47,19 +47,15 @@ class FiguresTest {
 
     /** 03's share of the bound on io-2000 and 05's rate on hello, set to figures no run made: chapter 07 says the new ones. */
     static void editedRun(Path root, Path copy, List<String> failed) throws Exception {
-        copy(root, copy);
-        Path json = copy.resolve("site/static/bench/reference.json");
-        ObjectMapper mapper = new ObjectMapper();
-        ObjectNode tree = (ObjectNode) mapper.readTree(json.toFile());
-        for (var workload : tree.withArray("workloads")) {
-            for (var result : workload.withArray("results")) {
-                ObjectNode r = (ObjectNode) result;
-                if (workload.path("id").asText().equals("io-2000") && r.path("server").asText().equals("03")) r.put("percentOfBound", 12.34);
-                if (workload.path("id").asText().equals("hello") && r.path("server").asText().equals("05")) r.put("rps", 12345.0);
+        Result built = buildEdited(root, copy, "site/static/bench/reference.json", tree -> {
+            for (var workload : tree.withArray("workloads")) {
+                for (var result : workload.withArray("results")) {
+                    ObjectNode r = (ObjectNode) result;
+                    if (workload.path("id").asText().equals("io-2000") && r.path("server").asText().equals("03")) r.put("percentOfBound", 12.34);
+                    if (workload.path("id").asText().equals("hello") && r.path("server").asText().equals("05")) r.put("rps", 12345.0);
+                }
             }
-        }
-        mapper.writeValue(json.toFile(), tree);
-        Result built = build(copy);
+        });
         String page = built.ok() ? text(copy.resolve("out/chapters/07-showdown/index.html")) : "";
         String original = text(root.resolve("site/static/bench/reference.json"));
         boolean fresh = !original.contains("12.34") && !original.contains("12345.0");
@@ -99,15 +95,11 @@ class FiguresTest {
 
     /** The showdown's measured run made longer than chapter 07's slot in the full day. */
     static void slowerRun(Path root, Path copy, List<String> failed) throws Exception {
-        copy(root, copy);
-        Path json = copy.resolve("site/measured/workshop.json");
-        ObjectMapper mapper = new ObjectMapper();
-        ObjectNode tree = (ObjectNode) mapper.readTree(json.toFile());
-        for (var run : tree.withArray("runs")) {
-            if (run.path("id").asText().equals("bench-all-quick")) ((ObjectNode) run).put("wallMinutes", 99.0);
-        }
-        mapper.writeValue(json.toFile(), tree);
-        Result built = build(copy);
+        Result built = buildEdited(root, copy, "site/measured/workshop.json", tree -> {
+            for (var run : tree.withArray("runs")) {
+                if (run.path("id").asText().equals("bench-all-quick")) ((ObjectNode) run).put("wallMinutes", 99.0);
+            }
+        });
         if (!built.ok() && built.output().contains("cannot hold [bench-all-quick] (99.0 minutes measured")) {
             pass("an agenda slot shorter than the measured run it holds (bench-all-quick at 99 minutes) fails the build, naming it");
         } else {
@@ -116,6 +108,17 @@ class FiguresTest {
     }
 
     // ---- Helpers ----------------------------------------------------------------------------
+
+    /** Copies the site's sources to {@code copy}, edits the committed run {@code json} there, and builds the copy. */
+    static Result buildEdited(Path root, Path copy, String json, java.util.function.Consumer<ObjectNode> edit) throws Exception {
+        copy(root, copy);
+        Path file = copy.resolve(json);
+        ObjectMapper mapper = new ObjectMapper();
+        ObjectNode tree = (ObjectNode) mapper.readTree(file.toFile());
+        edit.accept(tree);
+        mapper.writeValue(file.toFile(), tree);
+        return build(copy);
+    }
 
     record Result(boolean ok, String output) {
         String tail() {

@@ -1,13 +1,12 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
-//SOURCES ../lib/Outcomes.java Trees.java
+//SOURCES ../lib/Outcomes.java Trees.java Commands.java
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -71,7 +70,7 @@ class NoShellTest {
                     sent != null && sent.status == 0 && Files.exists(dir.resolve("live/ada.json")),
                     sent == null ? "no address in 30 s (see " + log + ")" : sent.said() + " (see " + log + ")");
         } finally {
-            stop(serve);
+            Commands.stop(serve);
         }
 
         Path json = dir.resolve("bench-03.json");
@@ -93,19 +92,13 @@ class NoShellTest {
 
     /** Runs alias {@code args} from folder {@code cwd} as a machine with no shell would, to its end. */
     static Run run(Path cwd, String... args) throws Exception {
-        Process p = command(cwd, args).redirectErrorStream(true).start();
-        StringBuilder out = new StringBuilder();
-        Thread reader = Thread.ofPlatform().daemon().start(() -> {
-            try {
-                out.append(new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
-            } catch (java.io.IOException e) {
-                // the process went away
-            }
-        });
-        boolean ended = p.waitFor(5, TimeUnit.MINUTES);
-        if (!ended) stop(p);
-        reader.join(5000);
-        return new Run(ended ? p.exitValue() : -1, out.toString());
+        Path log = Files.createTempFile("no-shell", ".log");
+        try {
+            Commands.Ended ended = Commands.run(command(cwd, args), log, java.time.Duration.ofMinutes(5));
+            return new Run(ended.status(), ended.output());
+        } finally {
+            Files.deleteIfExists(log);
+        }
     }
 
     /**
@@ -129,13 +122,4 @@ class NoShellTest {
         return pb;
     }
 
-    /** Stops a process and whatever it started. */
-    static void stop(Process p) throws InterruptedException {
-        List<ProcessHandle> children = p.descendants().toList();
-        p.destroy();
-        p.waitFor(10, TimeUnit.SECONDS);
-        children.forEach(ProcessHandle::destroy);
-        p.destroyForcibly();
-        children.forEach(ProcessHandle::destroyForcibly);
-    }
 }

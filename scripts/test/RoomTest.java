@@ -1,7 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-//SOURCES ../room/Room.java ../lib/Outcomes.java ../lib/Results.java Trees.java
+//SOURCES ../room/Room.java ../lib/Outcomes.java ../lib/Results.java Trees.java Commands.java
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -296,13 +296,7 @@ class RoomTest {
 
     /** Runs a command to its end (3 minutes at most), its output in {@code log}; its exit status, or -1 when it did not end. */
     static int run(Path log, String... command) throws Exception {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        if (!p.waitFor(3, java.util.concurrent.TimeUnit.MINUTES)) {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-            return -1;
-        }
-        return p.exitValue();
+        return Commands.run(log, java.time.Duration.ofMinutes(3), command).status();
     }
 
     /**

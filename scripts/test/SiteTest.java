@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
-//SOURCES ../lib/Outcomes.java Trees.java
+//SOURCES ../lib/Outcomes.java Trees.java Commands.java
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -145,17 +145,10 @@ class SiteTest {
 
     /** Runs a command to its end (5 minutes at most); null when it exits 0, else its exit and the end of its output. */
     static String run(Path log, Map<String, String> env, String... command) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().putAll(env);
-        Process p = pb.start();
-        if (!p.waitFor(5, java.util.concurrent.TimeUnit.MINUTES)) {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-            return "did not end in 5 minutes (" + log + ")";
-        }
-        if (p.exitValue() == 0) return null;
-        List<String> lines = Files.readAllLines(log);
-        return "exit " + p.exitValue() + ": " + String.join(" ", lines.subList(Math.max(0, lines.size() - 4), lines.size()));
+        Commands.Ended ended = Commands.run(pb, log, java.time.Duration.ofMinutes(5));
+        return ended.ok() ? null : ended.said(4);
     }
 
     /** content/chapters/01-blocking.adoc -> public/chapters/01-blocking/index.html; _index.adoc -> its folder. */

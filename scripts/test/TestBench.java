@@ -3,7 +3,7 @@
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-//SOURCES ../bench/Bench.java BenchTests.java VerdictTests.java CpusTests.java PhasesTests.java FrameworkTests.java OpenLoopTests.java ../lib/Outcomes.java
+//SOURCES ../bench/Bench.java BenchTests.java VerdictTests.java CpusTests.java PhasesTests.java FrameworkTests.java OpenLoopTests.java ../lib/Outcomes.java Commands.java
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
@@ -331,15 +331,10 @@ class TestBench {
         List<String> command = new ArrayList<>(List.of(root.resolve("scripts/bench.sh").toString()));
         command.addAll(List.of(args));
         command.addAll(List.of("--out", json.toString()));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        boolean ended = p.waitFor(15, java.util.concurrent.TimeUnit.MINUTES);
-        if (!ended) {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-        }
+        Commands.Ended ended = Commands.run(new ProcessBuilder(command), log, java.time.Duration.ofMinutes(15));
         about = "";
         String said = "bench.sh " + String.join(" ", args);
-        check(said + " exits 0", ended && p.exitValue() == 0, (ended ? "exits " + p.exitValue() : "did not end in 15 minutes") + " (see " + log + ")");
+        check(said + " exits 0", ended.ok(), (ended.status() == -1 ? "did not end in 15 minutes" : "exits " + ended.status()) + " (see " + log + ")");
         about = prefix;
         if (Files.exists(json)) {
             try {

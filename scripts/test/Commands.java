@@ -1,0 +1,60 @@
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Commands the tests run to their end: the output in a log, a limit in time, and a command that
+ * overruns stopped with everything it started. RoomTest, SiteTest, NoShellTest and TestBench's
+ * races all run their scripts this way.
+ */
+final class Commands {
+    private Commands() {}
+
+    /** How a command ended: its exit status (-1: it did not end within {@code limit}) and the log of its output. */
+    record Ended(int status, Path log, Duration limit) {
+        boolean ok() {
+            return status == 0;
+        }
+
+        /** Its whole output. */
+        String output() throws IOException {
+            return Files.exists(log) ? Files.readString(log) : "";
+        }
+
+        /** "exit N: " and its last {@code lines} lines of output, or that it did not end in time. */
+        String said(int lines) throws IOException {
+            if (status == -1) return "did not end in " + limit.toMinutes() + " minutes (" + log + ")";
+            List<String> all = output().lines().toList();
+            return "exit " + status + ": " + String.join(" ", all.subList(Math.max(0, all.size() - lines), all.size()));
+        }
+    }
+
+    /** Runs {@code command} to its end, at most {@code limit}, its output (and errors) in {@code log}. */
+    static Ended run(ProcessBuilder command, Path log, Duration limit) throws IOException, InterruptedException {
+        Files.createDirectories(log.toAbsolutePath().getParent());
+        Process p = command.redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        if (!p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+            stop(p);
+            return new Ended(-1, log, limit);
+        }
+        return new Ended(p.exitValue(), log, limit);
+    }
+
+    /** The same for a command line. */
+    static Ended run(Path log, Duration limit, String... command) throws IOException, InterruptedException {
+        return run(new ProcessBuilder(command), log, limit);
+    }
+
+    /** Stops a process and whatever it started: politely, then, after 10 s, forcibly. */
+    static void stop(Process p) throws InterruptedException {
+        List<ProcessHandle> children = p.descendants().toList();
+        p.destroy();
+        p.waitFor(10, TimeUnit.SECONDS);
+        children.forEach(ProcessHandle::destroy);
+        p.destroyForcibly();
+        children.forEach(ProcessHandle::destroyForcibly);
+    }
+}
