@@ -47,6 +47,11 @@ final class IdleRace {
             try {
                 figures = measure(s, connections);
                 if (figures.served() < figures.asked()) flags.add(shortfall(figures, connections));
+                String artefact = rssArtefact(figures);
+                if (artefact != null) {
+                    flags.add(artefact);
+                    figures = withoutRssPerConnection(figures);
+                }
             } catch (IOException e) {
                 flags.add("the idle connections could not be opened: " + e.getMessage());
             }
@@ -63,7 +68,7 @@ final class IdleRace {
     /** Opens the connections to one server and reads what they cost it, then closes them. */
     private static BenchReport.IdleFigures measure(Server s, int connections) throws IOException {
         double heapBefore = s.heapAfterGc();
-        OptionalLong rssBefore = s.residentBytes();
+        OptionalLong rssBefore = settledRss(s);
         OptionalInt threadsBefore = s.osThreads();
         try (Idle idle = new Idle()) {
             Idle.Outcome o = idle.open(s.target.host, s.target.port, connections, 500, 5_000, 3_000);
@@ -78,6 +83,41 @@ final class IdleRace {
                     Stats.figure(o.served() == 0 ? Double.NaN : (heapWith - heapBefore) / o.served()),
                     boxed(rssBefore), boxed(rssWith), rssPerConnection, boxed(threadsBefore), boxed(threadsWith), boxed(s.maxOpenFiles()));
         }
+    }
+
+    /**
+     * The server's resident memory once it stops falling (at most 5 s): after a full collection a
+     * JVM gives memory back to the system over the next moments (G1 uncommits concurrently), and
+     * a reading taken meanwhile would make the connections' cost look smaller, even negative.
+     */
+    private static OptionalLong settledRss(Server s) {
+        OptionalLong last = s.residentBytes();
+        for (int i = 0; i < 20 && last.isPresent(); i++) {
+            Bench.pause(250);
+            OptionalLong now = s.residentBytes();
+            if (now.isEmpty() || last.getAsLong() - now.getAsLong() < 1 << 20) return now.isEmpty() ? last : now;
+            last = now;
+        }
+        return last;
+    }
+
+    /**
+     * Why the RSS per connection of {@code f} cannot be a cost, or null when it can: resident
+     * memory that fell while the connections opened says the JVM gave memory back meanwhile,
+     * not that a connection costs less than nothing.
+     */
+    static String rssArtefact(BenchReport.IdleFigures f) {
+        if (f == null || f.rssPerConnectionBytes() == null || f.rssPerConnectionBytes() >= 0) return null;
+        return String.format(Locale.ROOT, "RSS fell from %d to %d MiB while the connections were open: the JVM gave memory back to the"
+                        + " system meanwhile, so this run cannot tell RSS per connection (a measurement artefact, not a cost; heap per connection stands)",
+                f.rssBeforeBytes() >> 20, f.rssWithBytes() >> 20);
+    }
+
+    /** The same figures, with no RSS per connection. */
+    static BenchReport.IdleFigures withoutRssPerConnection(BenchReport.IdleFigures f) {
+        return new BenchReport.IdleFigures(f.asked(), f.served(), f.refused(), f.unanswered(), f.notAttempted(), f.stopped(),
+                f.openSeconds(), f.heapBeforeBytes(), f.heapWithBytes(), f.heapPerConnectionBytes(), f.rssBeforeBytes(),
+                f.rssWithBytes(), null, f.threadsBefore(), f.threadsWith(), f.serverMaxOpenFiles());
     }
 
     /** Why fewer were served than asked, with the server's own limit of open files when it is the likely cause. */

@@ -24,6 +24,21 @@ class BenchTests {
     static final Path ROOT = Path.of(System.getProperty("course.root", "."));
 
     @Test
+    @DisplayName("idle: RSS that fell while the connections were open is flagged as an artefact, and no RSS per connection is kept")
+    void negativeRssIsNotACost() {
+        BenchReport.IdleFigures fell = new BenchReport.IdleFigures(10000, 10000, 0, 0, 0, null, 5.0, 1e6, 3e7, 2900.0,
+                1_141_428_224L, 441_778_224L, -69970.0, 40, 40, 20000L);
+        String why = IdleRace.rssArtefact(fell);
+        assertTrue(why != null && why.contains("RSS fell from 1088 to 421 MiB") && why.contains("artefact"), why);
+        assertNull(IdleRace.withoutRssPerConnection(fell).rssPerConnectionBytes());
+        assertEquals(2900.0, IdleRace.withoutRssPerConnection(fell).heapPerConnectionBytes(), EPS);
+        BenchReport.IdleFigures grew = IdleRace.withoutRssPerConnection(fell);
+        assertNull(IdleRace.rssArtefact(new BenchReport.IdleFigures(10000, 10000, 0, 0, 0, null, 5.0, 1e6, 3e7, 2900.0,
+                80_000_000L, 115_000_000L, 3500.0, 40, 40, 20000L)), "RSS that grew is a cost");
+        assertNull(IdleRace.rssArtefact(grew), "no RSS per connection, nothing to flag");
+    }
+
+    @Test
     @DisplayName("the median of an odd count is the middle value, of an even count the mean of the middle two")
     void median() {
         assertEquals(3, Stats.median(List.of(5, 1, 3)), EPS);
