@@ -114,14 +114,12 @@ final class NettyHttp {
 
         static Upload of(ByteBufAllocator allocator, Request parsed) {
             ByteBuf body = allocator.buffer(parsed.body().length).writeBytes(parsed.body());
-            return new Upload(new Request(parsed.method(), parsed.target(), parsed.path(), parsed.query(),
-                    parsed.version(), parsed.headers(), new byte[0]), body);
+            return new Upload(parsed.withBody(new byte[0]), body);
         }
 
         /** The whole request, its body copied out of the buffer: call it before the buffer is released. */
         Request request() {
-            return new Request(head.method(), head.target(), head.path(), head.query(), head.version(), head.headers(),
-                    ByteBufUtil.getBytes(content()));
+            return head.withBody(ByteBufUtil.getBytes(content()));
         }
     }
     // end::upload[]

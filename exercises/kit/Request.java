@@ -6,6 +6,11 @@ import java.util.Map;
 record Request(String method, String target, String path, Map<String, String> query,
                String version, Map<String, String> headers, byte[] body) {
 
+    /** The same request with {@code body} as its body. */
+    Request withBody(byte[] body) {
+        return new Request(method, target, path, query, version, headers, body);
+    }
+
     /** A header value by case-insensitive name, or null. */
     String header(String name) {
         return headers.get(name.toLowerCase(Locale.ROOT));

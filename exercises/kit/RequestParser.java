@@ -61,8 +61,7 @@ final class RequestParser {
         in.get(body, bodyLength, n);
         bodyLength += n;
         if (bodyLength < body.length) return null;
-        Request done = new Request(headOnly.method(), headOnly.target(), headOnly.path(), headOnly.query(),
-                headOnly.version(), headOnly.headers(), body);
+        Request done = headOnly.withBody(body);
         headLength = 0;
         if (head.length > SMALL_HEAD) head = new byte[SMALL_HEAD]; // Why: one large head must not cost an idle connection 8 KiB.
         headOnly = null;

@@ -48,10 +48,7 @@ final class IdleRace {
                 figures = measure(s, connections);
                 if (figures.served() < figures.asked()) flags.add(shortfall(figures, connections));
                 String artefact = rssArtefact(figures);
-                if (artefact != null) {
-                    flags.add(artefact);
-                    figures = withoutRssPerConnection(figures);
-                }
+                if (artefact != null) flags.add(artefact);
             } catch (IOException e) {
                 flags.add("the idle connections could not be opened: " + e.getMessage());
             }
@@ -76,8 +73,7 @@ final class IdleRace {
             double heapWith = s.heapAfterGc();
             OptionalLong rssWith = s.residentBytes();
             OptionalInt threadsWith = s.osThreads();
-            Double rssPerConnection = rssBefore.isEmpty() || rssWith.isEmpty() || o.served() == 0 ? null
-                    : Stats.figure((double) (rssWith.getAsLong() - rssBefore.getAsLong()) / o.served());
+            Double rssPerConnection = rssPerConnection(rssBefore, rssWith, o.served());
             return new BenchReport.IdleFigures(o.asked(), o.served(), o.refused(), o.unanswered(), o.notAttempted(), o.stopped(),
                     Stats.figure(o.seconds()), Stats.figure(heapBefore), Stats.figure(heapWith),
                     Stats.figure(o.served() == 0 ? Double.NaN : (heapWith - heapBefore) / o.served()),
@@ -102,22 +98,25 @@ final class IdleRace {
     }
 
     /**
-     * Why the RSS per connection of {@code f} cannot be a cost, or null when it can: resident
-     * memory that fell while the connections opened says the JVM gave memory back meanwhile,
-     * not that a connection costs less than nothing.
+     * Resident memory per connection served, or null where it cannot be told: no reading, no
+     * connection, or memory that fell while the connections were open (see {@link #rssArtefact}).
+     */
+    static Double rssPerConnection(OptionalLong before, OptionalLong with, int served) {
+        if (before.isEmpty() || with.isEmpty() || served == 0 || with.getAsLong() < before.getAsLong()) return null;
+        return Stats.figure((double) (with.getAsLong() - before.getAsLong()) / served);
+    }
+
+    /**
+     * Why {@code f} has no RSS per connection although both readings were taken, or null: resident
+     * memory that fell while the connections opened says the JVM gave memory back meanwhile, not
+     * that a connection costs less than nothing.
      */
     static String rssArtefact(BenchReport.IdleFigures f) {
-        if (f == null || f.rssPerConnectionBytes() == null || f.rssPerConnectionBytes() >= 0) return null;
+        if (f == null || f.served() == 0 || f.rssBeforeBytes() == null || f.rssWithBytes() == null
+                || f.rssWithBytes() >= f.rssBeforeBytes()) return null;
         return String.format(Locale.ROOT, "RSS fell from %d to %d MiB while the connections were open: the JVM gave memory back to the"
                         + " system meanwhile, so this run cannot tell RSS per connection (a measurement artefact, not a cost; heap per connection stands)",
                 f.rssBeforeBytes() >> 20, f.rssWithBytes() >> 20);
-    }
-
-    /** The same figures, with no RSS per connection. */
-    static BenchReport.IdleFigures withoutRssPerConnection(BenchReport.IdleFigures f) {
-        return new BenchReport.IdleFigures(f.asked(), f.served(), f.refused(), f.unanswered(), f.notAttempted(), f.stopped(),
-                f.openSeconds(), f.heapBeforeBytes(), f.heapWithBytes(), f.heapPerConnectionBytes(), f.rssBeforeBytes(),
-                f.rssWithBytes(), null, f.threadsBefore(), f.threadsWith(), f.serverMaxOpenFiles());
     }
 
     /** Why fewer were served than asked, with the server's own limit of open files when it is the likely cause. */

@@ -186,21 +186,11 @@ final class Server {
      * used, not at start: the JDK's virtual-thread scheduler at the first virtual thread, a
      * server's pool for CPU work at its first connection, Reactor's parallel scheduler at its
      * first timer. Asked during hello, where the race pins the servers to half the CPUs, they
-     * would keep that half for the whole race. Failures are ignored: a broken server shows in the
-     * race itself.
+     * would keep that half for the whole race. An answer that does not come is ignored: a
+     * broken server shows in the race itself.
      */
     private void touchEveryPath() {
-        for (String path : FIRST_REQUESTS) {
-            try (java.net.Socket socket = new java.net.Socket()) {
-                socket.connect(new java.net.InetSocketAddress(target.host, target.port), 2000);
-                socket.setSoTimeout(5000);
-                socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n")
-                        .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
-                socket.getInputStream().readAllBytes(); // the answer, up to the close
-            } catch (IOException e) {
-                // not answered: the race will say what this server does
-            }
-        }
+        for (String path : FIRST_REQUESTS) target.answers(path, 5000);
     }
 
     /** Pins its process, every thread of it, to the CPUs of the taskset list {@code cpus}; false when it cannot be. */

@@ -175,7 +175,7 @@ final class Grade {
                 label = options.root().relativize(server).toString();
                 say("\n" + bold(chapter.number() + " " + chapter.title()) + ": grading " + label);
                 List<String> jvm = chapter.gradeJvm().stream().map(o -> "-R" + o).toList(); // JBang's options for the server's JVM
-                say(dim("  starting it with: jbang " + String.join("", jvm.stream().map(o -> o + " ").toList()) + label
+                say(dim("  starting it with: jbang" + String.join("", prefix(" ", jvm)) + " " + label
                         + " --port 0" + String.join("", prefix(" ", args))));
                 Path log = options.root().resolve(".results/logs/" + chapter.number() + "-" + options.subject().word() + ".log");
                 Files.createDirectories(log.getParent());

@@ -171,10 +171,15 @@ final class Target {
      * HTTP of the protocol page, written here so that lib/ needs nothing from the checks.
      */
     boolean answers(int timeoutMs) {
+        return answers("/", timeoutMs);
+    }
+
+    /** The same for a GET of {@code path} (with its query), waiting {@code timeoutMs} for the answer to begin. */
+    boolean answers(String path, int timeoutMs) {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress(host, port), timeoutMs);
             s.setSoTimeout(timeoutMs);
-            s.getOutputStream().write("GET / HTTP/1.1\r\nHost: probe\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: probe\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
             byte[] head = s.getInputStream().readNBytes(12);
             return new String(head, StandardCharsets.ISO_8859_1).startsWith("HTTP/1.");
         } catch (IOException e) {

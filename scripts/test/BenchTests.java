@@ -26,16 +26,18 @@ class BenchTests {
     @Test
     @DisplayName("idle: RSS that fell while the connections were open is flagged as an artefact, and no RSS per connection is kept")
     void negativeRssIsNotACost() {
+        assertNull(IdleRace.rssPerConnection(java.util.OptionalLong.of(1_141_428_224L), java.util.OptionalLong.of(441_778_224L), 10000),
+                "RSS that fell is no figure");
+        assertEquals(3500.0, IdleRace.rssPerConnection(java.util.OptionalLong.of(80_000_000L), java.util.OptionalLong.of(115_000_000L), 10000), EPS,
+                "RSS that grew, per connection");
         BenchReport.IdleFigures fell = new BenchReport.IdleFigures(10000, 10000, 0, 0, 0, null, 5.0, 1e6, 3e7, 2900.0,
-                1_141_428_224L, 441_778_224L, -69970.0, 40, 40, 20000L);
+                1_141_428_224L, 441_778_224L, null, 40, 40, 20000L);
         String why = IdleRace.rssArtefact(fell);
         assertTrue(why != null && why.contains("RSS fell from 1088 to 421 MiB") && why.contains("artefact"), why);
-        assertNull(IdleRace.withoutRssPerConnection(fell).rssPerConnectionBytes());
-        assertEquals(2900.0, IdleRace.withoutRssPerConnection(fell).heapPerConnectionBytes(), EPS);
-        BenchReport.IdleFigures grew = IdleRace.withoutRssPerConnection(fell);
         assertNull(IdleRace.rssArtefact(new BenchReport.IdleFigures(10000, 10000, 0, 0, 0, null, 5.0, 1e6, 3e7, 2900.0,
                 80_000_000L, 115_000_000L, 3500.0, 40, 40, 20000L)), "RSS that grew is a cost");
-        assertNull(IdleRace.rssArtefact(grew), "no RSS per connection, nothing to flag");
+        assertNull(IdleRace.rssArtefact(new BenchReport.IdleFigures(10000, 10000, 0, 0, 0, null, 5.0, 1e6, 3e7, 2900.0,
+                null, null, null, 40, 40, 20000L)), "no RSS readings, nothing to flag");
     }
 
     @Test
