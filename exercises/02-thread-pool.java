@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
-//SOURCES kit/Kit.java kit/from-02/BlockingHttp.java
+//SOURCES kit/Kit.java kit/chapter-01/BlockingHttp.java
 
 import java.io.IOException;
 import java.net.ServerSocket;

@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
-//SOURCES kit/Kit.java kit/from-04/EventLoop.java
+//SOURCES kit/Kit.java kit/chapter-03/EventLoop.java
 
 import java.io.IOException;
 import java.nio.channels.SelectionKey;

@@ -1,7 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
 //PREVIEW
-//SOURCES kit/Kit.java kit/from-02/BlockingHttp.java kit/Trips.java
+//SOURCES kit/Kit.java kit/chapter-01/BlockingHttp.java kit/Trips.java
 
 import java.io.IOException;
 import java.net.ServerSocket;

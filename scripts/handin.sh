@@ -20,10 +20,4 @@ set -o errexit -o nounset -o pipefail
 # shellcheck source=scripts/lib.sh
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
 
-main() {
-  setup_java || exit 2
-  setup_jbang || exit 2
-  exec "${JBANG}" "${ROOT}/scripts/room/Handin.java" --root "${ROOT}" "$@"
-}
-
-main "$@"
+exec_program scripts/room/Handin.java "$@"

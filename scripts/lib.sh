@@ -9,6 +9,7 @@
 # Functions:
 #   java_wrapper_setup NARGS      usage when called with no arguments, else Java 25 and JBang, or exit 2
 #   run_and_wait CMD ARG...       runs CMD so that Ctrl-C and every exit stop it; exits with its status
+#   exec_program FILE ARG...      Java 25 and JBang (or exit 2), then becomes JBang running FILE --root ROOT ARG...
 
 # shellcheck source=scripts/setup.sh
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/setup.sh"
@@ -46,4 +47,15 @@ run_and_wait() {
   wait "${background_pid}" || status=$?
   background_pid=""
   exit "${status}"
+}
+
+# Finds Java 25 and JBang, or exits 2; then this shell becomes JBang running the course's program
+# FILE (a path from the root) with --root and the arguments, so Ctrl-C or a kill by this PID
+# stops the program itself.
+exec_program() {
+  setup_java || exit 2
+  setup_jbang || exit 2
+  local file="$1"
+  shift
+  exec "${JBANG}" "${ROOT}/${file}" --root "${ROOT}" "$@"
 }

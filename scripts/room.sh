@@ -27,11 +27,4 @@ set -o errexit -o nounset -o pipefail
 # shellcheck source=scripts/lib.sh
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
 
-main() {
-  setup_java || exit 2
-  setup_jbang || exit 2
-  # JBang's launcher execs the Java: Ctrl-C or a kill by this PID stops the room itself.
-  exec "${JBANG}" "${ROOT}/scripts/room/RoomCommand.java" --root "${ROOT}" "$@"
-}
-
-main "$@"
+exec_program scripts/room/RoomCommand.java "$@"

@@ -13,15 +13,17 @@
 #   setup_asciidoctor  asciidoctor with the Rouge highlighter on PATH
 #   setup_bombardier   BOMBARDIER = a bombardier binary
 #   setup_vegeta       VEGETA = a vegeta binary (an open-loop load: bench.sh --open-loop)
-#   setup_all          all of the above
+#   setup_all          all of the above (SETUP_TOOLS names them, in that order)
 # Installed tools go to .tools/ (git-ignored), or to $COURSE_TOOLS_DIR. Tools only: the other
-# helpers the scripts share are in scripts/lib.sh, and the browser tests' Chromium and
-# playwright-core in scripts/test/browser.sh.
+# helpers the scripts share are in scripts/lib.sh, and the self-test's own tools (shellcheck,
+# Chromium and playwright-core) in scripts/test/tools.sh.
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="${COURSE_TOOLS_DIR:-${ROOT}/.tools}"
 export ROOT TOOLS
 
+# The tools setup_all finds, each by its setup_NAME (scripts/test.sh counts them the same way).
+readonly SETUP_TOOLS=(java jbang hugo asciidoctor bombardier vegeta)
 readonly JBANG_VERSION=0.132.1
 readonly HUGO_VERSION=0.168.0
 
@@ -297,13 +299,10 @@ setup_vegeta() {
 }
 
 setup_all() {
-  local status=0
-  setup_java || status=2
-  setup_jbang || status=2
-  setup_hugo || status=2
-  setup_asciidoctor || status=2
-  setup_bombardier || status=2
-  setup_vegeta || status=2
+  local status=0 tool
+  for tool in "${SETUP_TOOLS[@]}"; do
+    "setup_${tool}" || status=2
+  done
   return "${status}"
 }
 

@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
-//SOURCES ../exercises/kit/Kit.java ../exercises/kit/from-02/BlockingHttp.java
+//SOURCES ../exercises/kit/Kit.java ../exercises/kit/chapter-01/BlockingHttp.java
 
 import java.io.IOException;
 import java.net.ServerSocket;

@@ -1,7 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
 //PREVIEW
-//SOURCES ../exercises/kit/Kit.java ../exercises/kit/from-02/BlockingHttp.java ../exercises/kit/Trips.java
+//SOURCES ../exercises/kit/Kit.java ../exercises/kit/chapter-01/BlockingHttp.java ../exercises/kit/Trips.java
 
 import java.io.IOException;
 import java.net.ServerSocket;

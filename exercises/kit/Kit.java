@@ -14,8 +14,8 @@
  * </ul>
  *
  * It holds no chapter's answer. Later chapters include an earlier chapter's answer by name, and
- * only that one: {@code kit/from-02/BlockingHttp.java} (chapter 01's connection loop, for 02 and
- * 05), {@code kit/from-04/EventLoop.java} (chapter 03's reactor, for 04). {@code kit/NettyHttp.java}
+ * only that one: {@code kit/chapter-01/BlockingHttp.java} (chapter 01's connection loop, for 02 and
+ * 05), {@code kit/chapter-03/EventLoop.java} (chapter 03's reactor, for 04). {@code kit/NettyHttp.java}
  * adapts the kit to Netty for chapter 06; {@code kit/NativeFrame.java} is for the pinning demo.
  */
 final class Kit {

@@ -44,7 +44,7 @@ class Bench {
         Chapters.Chapter own = given.all() ? null : chapters.get(given.chapter());
         Options o = given.workloads() != null ? given
                 : given.racing(own != null && own.benchWorkloads() != null ? Plan.pick(own.benchWorkloads())
-                        : given.mode().name().equals("smoke") ? Plan.pick("hello") : Plan.standard());
+                        : given.mode().smoke() ? Plan.pick("hello") : Plan.standard());
         boolean backend = servers.stream().anyMatch(Server::callsBackend) || o.workloads().stream().anyMatch(Plan.Workload::callsBackend);
         if (o.url() != null) {
             try {
@@ -82,7 +82,7 @@ class Bench {
             BenchReport.CpuSplit split = cpus.of(w);
             LoadRace load = new LoadRace(o.mode(), share(cpus, split, servers, calls, bombardier), progress, o.workloads());
             List<BenchReport.Result> results = Report.ratios(w.idle() ? IdleRace.run(w, servers, idle.connections(), progress)
-                    : load.run(w, servers, s -> Ramp.sitOut(brokeAt, s.id)), compareTo, o.mode().name(), w.group());
+                    : load.run(w, servers, s -> Ramp.sitOut(brokeAt, s.id)), compareTo, o.mode().pace(), w.group());
             for (BenchReport.Result r : results) {
                 if (w.ramp()) { // errors past a breaking point are the ramp's finding, not a failure
                     if (Ramp.broke(r) != null) brokeAt.putIfAbsent(r.server(), w.connections());

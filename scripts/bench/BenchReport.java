@@ -75,7 +75,7 @@ record BenchReport(String schema, String kind, String command, String chapter, S
      * split of the CPUs it ran on; {@code boundRps}
      * (Little's law) is null but for the sleep-bound io workloads.
      */
-    record WorkloadEntry(String id, String group, String description, String path, int connections, double serviceMillis,
+    record WorkloadEntry(String id, Plan.Group group, String description, String path, int connections, double serviceMillis,
                          Integer timeoutSeconds, Double boundRps, @JsonInclude(JsonInclude.Include.NON_NULL) CpuSplit cpus,
                          List<Result> results) {}
 

@@ -41,7 +41,7 @@ record Cpus(int total, boolean canPin, int serverCpus) {
         List<String> dear = new ArrayList<>();
         for (Plan.Workload w : Plan.WORKLOADS) {
             List<String> list = w.loadCostsCpu() ? dear : cheap;
-            if (!list.contains(w.group())) list.add(w.group());
+            if (!list.contains(w.group().label())) list.add(w.group().label());
         }
         return "per workload: " + String.join(", ", cheap) + ": " + of(Plan.WORKLOADS.stream().filter(w -> !w.loadCostsCpu()).findFirst().orElseThrow()).words()
                 + "; " + String.join(", ", dear) + ": " + of(Plan.WORKLOADS.stream().filter(Plan.Workload::loadCostsCpu).findFirst().orElseThrow()).words()
@@ -66,7 +66,7 @@ record Cpus(int total, boolean canPin, int serverCpus) {
 
     private static String loadName(Plan.Workload w) {
         return w.idle() ? "the idle connections' client" : w.callsBackend() ? "Bombardier and the backend"
-                : w.group().equals("open-loop") ? "Vegeta, then Bombardier," : "Bombardier";
+                : w.group() == Plan.Group.OPEN_LOOP ? "Vegeta, then Bombardier," : "Bombardier";
     }
 
     private static String range(int from, int to) {

@@ -71,20 +71,20 @@ final class OpenLoop {
     static final double MIN_WARMUP_PERCENT_OF_RATE = 75;
 
     /** The open loop as a workload, for the CPU split (the servers get every CPU: Vegeta and Bombardier cost little at 300 a second). */
-    static final Plan.Workload WORKLOAD = new Plan.Workload("open-loop", "open-loop", "GET " + PATH + " at " + RATE
+    static final Plan.Workload WORKLOAD = new Plan.Workload("open-loop", Plan.Group.OPEN_LOOP, "GET " + PATH + " at " + RATE
             + " a second, from an open and a closed loop", PATH, CONNECTIONS, 2);
 
     /** Seconds a load lasts in {@code mode}. */
     static int seconds(Plan.Mode mode) {
-        return switch (mode.name()) {
-            case "smoke" -> SMOKE_SECONDS;
-            case "thorough" -> THOROUGH_SECONDS;
-            default -> SECONDS;
+        return switch (mode.pace()) {
+            case SMOKE -> SMOKE_SECONDS;
+            case THOROUGH -> THOROUGH_SECONDS;
+            case QUICK -> SECONDS;
         };
     }
 
     static int warmupSeconds(Plan.Mode mode) {
-        return mode.name().equals("smoke") ? SMOKE_WARMUP_SECONDS : WARMUP_SECONDS;
+        return mode.smoke() ? SMOKE_WARMUP_SECONDS : WARMUP_SECONDS;
     }
 
     /** About how long a server takes, for the progress bar. */

@@ -20,7 +20,7 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
         String url = null, workloadList = null, jbang = "jbang", bombardier = "bombardier", vegeta = "vegeta";
         Long pid = null;
         int serverCpus = 0; // the default split (Cpus)
-        Plan.Mode mode = Plan.MODES.get("quick");
+        Plan.Mode mode = Plan.Pace.QUICK.mode();
         Path root = Path.of(".").toAbsolutePath().normalize();
         Path learner = null; // instead of exercises/NN-*.java
         Path out = null; // instead of .results/bench/NN.json (the self-test keeps the learner's results)
@@ -28,7 +28,7 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
             switch (args[i]) {
                 case "-h", "--help" -> { Bench.out.println(USAGE); System.exit(0); }
                 case "--all" -> all = true;
-                case "--quick", "--thorough", "--smoke" -> mode = Plan.MODES.get(args[i].substring(2));
+                case "--quick", "--thorough", "--smoke" -> mode = Plan.Pace.of(args[i]).mode();
                 case "--workloads" -> workloadList = value(args, ++i);
                 case "--url" -> url = value(args, ++i);
                 case "--pid" -> pid = number(value(args, ++i), "--pid");
@@ -93,7 +93,7 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
             workloads = List.of();
         } else if (phase instanceof Phase.Ramping) {
             if (workloadList != null) usage("--ramp runs its own steps: no --workloads");
-            workloads = Plan.ramp(IdleRace.budget().connections(), mode.name().equals("smoke"));
+            workloads = Plan.ramp(IdleRace.budget().connections(), mode.smoke());
             mode = mode.forRamp();
         } else if (workloadList != null) {
             try {

@@ -1,47 +1,66 @@
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.Locale;
 
 /** What a race runs: the workloads, how long and how often (the modes), and the methodology the report states. */
 final class Plan {
     private Plan() {}
+
+    /** A workload's family: workloads of one group share a warm-up and a chart; the JSON names it by {@link #label}. */
+    enum Group {
+        HELLO, IO, CPU, MIXED, DB, IDLE, TRIP, DEMO, RAMP, SPIKE, SOAK, OPEN_LOOP;
+
+        @JsonValue
+        String label() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+
+        /** The group a label names (as the JSON and {@code --workloads} write it), or null. */
+        @JsonCreator
+        static Group of(String label) {
+            for (Group g : values()) if (g.label().equals(label)) return g;
+            return null;
+        }
+    }
 
     /**
      * A workload: a named load on one path, or the idle connections. {@code rate}: requests a
      * second, or 0 for as fast as answers come (closed loop); {@code background}: a second load
      * that runs during each run, unmeasured, or null.
      */
-    record Workload(String id, String group, String description, String path, int connections, double serviceMillis,
+    record Workload(String id, Group group, String description, String path, int connections, double serviceMillis,
                     int rate, Background background) {
         /** A load on {@code path} that runs beside the measured one. */
         record Background(String path, int connections) {}
 
-        Workload(String id, String group, String description, String path, int connections, double serviceMillis) {
+        Workload(String id, Group group, String description, String path, int connections, double serviceMillis) {
             this(id, group, description, path, connections, serviceMillis, 0, null);
         }
 
         boolean sleepBound() {
-            return group.equals("io") || demo() || ramp() || pooled() || callsBackend();
+            return group == Group.IO || demo() || ramp() || pooled() || callsBackend();
         }
 
         /** The Spring Boot demo's shape ({@link Plan#SPRING_DEMO}). */
         boolean demo() {
-            return group.equals("demo");
+            return group == Group.DEMO;
         }
 
         /** A step of the ramp ({@link Plan#ramp}): its errors are its finding, not a failure. */
         boolean ramp() {
-            return group.equals("ramp");
+            return group == Group.RAMP;
         }
 
         /** trip: each request calls a backend ({@link #TRIP_LEGS} calls of {@link #serviceMillis} at once); chapter 08's race. */
         boolean callsBackend() {
-            return group.equals("trip");
+            return group == Group.TRIP;
         }
 
         /** db: each request holds one of the pool's {@link #DB_POOL} connections while it waits. */
         boolean pooled() {
-            return group.equals("db");
+            return group == Group.DB;
         }
 
         /** How many requests can be in progress at once: the connections, or the pool's size. */
@@ -50,7 +69,7 @@ final class Plan {
         }
 
         boolean idle() {
-            return group.equals("idle");
+            return group == Group.IDLE;
         }
 
         /**
@@ -58,7 +77,7 @@ final class Plan {
          * requests a second), so it gets CPUs of its own; every other load costs it little.
          */
         boolean loadCostsCpu() {
-            return group.equals("hello");
+            return group == Group.HELLO;
         }
 
         /** Well above the service time, so a slow answer is late, not lost; for db, above the longest wait for a connection. */
@@ -76,17 +95,17 @@ final class Plan {
     }
 
     static final List<Workload> WORKLOADS = List.of(
-            new Workload("hello", "hello", "GET / with 256 connections: the cost of the server's own machinery", "/", 256, 0),
-            new Workload("io-100", "io", "GET /io?ms=200 (a 200 ms wait, like a database call) with 100 connections", "/io?ms=200", 100, 200),
-            new Workload("io-1000", "io", "GET /io?ms=200 with 1000 connections", "/io?ms=200", 1000, 200),
-            new Workload("io-2000", "io", "GET /io?ms=200 with 2000 connections", "/io?ms=200", 2000, 200),
-            new Workload("cpu", "cpu", "GET /cpu?ms=5 (5 ms of CPU work) with 64 connections", "/cpu?ms=5", 64, 5),
-            new Workload("mixed", "mixed", "GET / at 500 a second with 16 connections, while 16 more keep GET /cpu?ms=5 busy: the p99 of GET / is the figure",
+            new Workload("hello", Group.HELLO, "GET / with 256 connections: the cost of the server's own machinery", "/", 256, 0),
+            new Workload("io-100", Group.IO, "GET /io?ms=200 (a 200 ms wait, like a database call) with 100 connections", "/io?ms=200", 100, 200),
+            new Workload("io-1000", Group.IO, "GET /io?ms=200 with 1000 connections", "/io?ms=200", 1000, 200),
+            new Workload("io-2000", Group.IO, "GET /io?ms=200 with 2000 connections", "/io?ms=200", 2000, 200),
+            new Workload("cpu", Group.CPU, "GET /cpu?ms=5 (5 ms of CPU work) with 64 connections", "/cpu?ms=5", 64, 5),
+            new Workload("mixed", Group.MIXED, "GET / at 500 a second with 16 connections, while 16 more keep GET /cpu?ms=5 busy: the p99 of GET / is the figure",
                     "/", 16, 0, 500, new Workload.Background("/cpu?ms=5", 16)),
-            new Workload("db", "db", "GET /db?ms=20 (a 20 ms query through a pool of 10 connections) with 2000 connections: the pool is the bound",
+            new Workload("db", Group.DB, "GET /db?ms=20 (a 20 ms query through a pool of 10 connections) with 2000 connections: the pool is the bound",
                     "/db?ms=20", 2000, 20),
-            new Workload("idle", "idle", "10,000 idle keep-alive connections, each served one GET /: memory and threads per connection", "/", 10_000, 0),
-            new Workload("trip", "trip", "GET /trip?legs=4&ms=100 (4 calls of 100 ms to a backend, at once) with 50 connections: 200 calls in flight",
+            new Workload("idle", Group.IDLE, "10,000 idle keep-alive connections, each served one GET /: memory and threads per connection", "/", 10_000, 0),
+            new Workload("trip", Group.TRIP, "GET /trip?legs=4&ms=100 (4 calls of 100 ms to a backend, at once) with 50 connections: 200 calls in flight",
                     "/trip?legs=" + Plan.TRIP_LEGS + "&ms=100", 50, 100));
 
     /**
@@ -94,7 +113,7 @@ final class Plan {
      * connections, raced by {@code --spring-demo} against Tomcat with 16 and 50 platform threads
      * and with virtual threads. Its bounds: 16 / 0.4 s = 40, 50 / 0.4 s = 125, 2000 / 0.4 s = 5000.
      */
-    static final Workload SPRING_DEMO = new Workload("demo", "demo",
+    static final Workload SPRING_DEMO = new Workload("demo", Group.DEMO,
             "GET /io?ms=400 (a 400 ms wait) with 2000 connections: the Spring Boot demo's shape", "/io?ms=400", 2000, 400);
 
     /** The ramp's steps: connections to GET /io?ms=200, rising until each server breaks. */
@@ -109,7 +128,7 @@ final class Plan {
         List<Workload> steps = new ArrayList<>();
         for (int c : RAMP_STEPS) {
             if (c > max || smoke && steps.size() == 2) break;
-            steps.add(new Workload("ramp-" + c, "ramp", "GET /io?ms=200 with " + c + " connections, a step of the ramp", "/io?ms=200", c, 200));
+            steps.add(new Workload("ramp-" + c, Group.RAMP, "GET /io?ms=200 with " + c + " connections, a step of the ramp", "/io?ms=200", c, 200));
         }
         return steps;
     }
@@ -122,12 +141,49 @@ final class Plan {
         return WORKLOADS.stream().filter(w -> !w.callsBackend()).toList();
     }
 
+    /** The three modes a race runs in ({@code --quick}, {@code --thorough}, {@code --smoke}); the JSON names them by {@link #label}. */
+    enum Pace {
+        QUICK, THOROUGH, SMOKE;
+
+        String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** The pace an option names ("--smoke"), or null. */
+        static Pace of(String option) {
+            for (Pace p : values()) if (("--" + p.label()).equals(option)) return p;
+            return null;
+        }
+
+        Mode mode() {
+            return switch (this) {
+                case QUICK -> new Mode(this, false, 2, 4, 2, 3, 2, 2, true);   // about 3.5 minutes for a chapter, all workloads (05: 3m26s here)
+                case THOROUGH -> new Mode(this, false, 2, 6, 10, 5, 10, 30, false);
+                case SMOKE -> new Mode(this, false, 1, 1, 1, 2, 1, 1, true);
+            };
+        }
+    }
+
     /**
      * How long and how often: warm-ups are discarded, the median of the runs is reported. With
-     * {@code warmGroupOnce}, io-1000 and io-2000 reuse io-100's warm-up (the same code runs).
+     * {@code warmGroupOnce}, io-1000 and io-2000 reuse io-100's warm-up (the same code runs);
+     * {@code ramp}: the ramp's steps ({@link #forRamp}).
      */
-    record Mode(String name, int warmups, int maxWarmups, int warmupSeconds, int runs, int runSeconds, int ioRunSeconds,
+    record Mode(Pace pace, boolean ramp, int warmups, int maxWarmups, int warmupSeconds, int runs, int runSeconds, int ioRunSeconds,
                 boolean warmGroupOnce) {
+        /** As the JSON and the report name it: "quick", "thorough ramp". */
+        String name() {
+            return pace.label() + (ramp ? " ramp" : "");
+        }
+
+        boolean smoke() {
+            return pace == Pace.SMOKE;
+        }
+
+        boolean quick() {
+            return pace == Pace.QUICK;
+        }
+
         /**
          * How long a measured run of this workload lasts. A closed-loop run loses a few tenths of
          * a second at its edges (connecting, then waiting for the last answers): 2-4% of a 10 s
@@ -143,7 +199,7 @@ final class Plan {
          * otherwise lose 10-20% to their edges (2000 clients connecting, the last answers awaited).
          */
         boolean steady(Workload w) {
-            return name.equals("quick") && w.group().equals("io");
+            return quick() && w.group() == Group.IO;
         }
 
         /**
@@ -152,7 +208,7 @@ final class Plan {
          * too wide on a busy machine to tell 25% apart; else {@code runs}.
          */
         int runsFor(Workload w) {
-            return name.equals("quick") && w.loadCostsCpu() ? Math.max(runs, QUICK_HELLO_RUNS) : runs;
+            return quick() && w.loadCostsCpu() ? Math.max(runs, QUICK_HELLO_RUNS) : runs;
         }
 
         /**
@@ -161,7 +217,7 @@ final class Plan {
          */
         int warmupsFor(Workload w, List<Workload> raced) {
             int at = raced.indexOf(w);
-            boolean warmedBefore = at > 0 && raced.subList(0, at).stream().anyMatch(x -> x.group().equals(w.group()));
+            boolean warmedBefore = at > 0 && raced.subList(0, at).stream().anyMatch(x -> x.group() == w.group());
             return warmupsFor(w) == 0 && !warmedBefore ? warmups : warmupsFor(w);
         }
 
@@ -172,15 +228,19 @@ final class Plan {
 
         /** At least this many warm-ups for the workload (0 when it reuses its group's). */
         int warmupsFor(Workload w) {
-            List<Workload> all = w.ramp() ? ramp(Integer.MAX_VALUE, false) : WORKLOADS;
-            Workload first = all.stream().filter(x -> x.group().equals(w.group())).findFirst().orElse(w); // the demo's is its own
+            List<Workload> all = w.ramp() ? Plan.ramp(Integer.MAX_VALUE, false) : WORKLOADS;
+            Workload first = all.stream().filter(x -> x.group() == w.group()).findFirst().orElse(w); // the demo's is its own
             return warmGroupOnce && !w.id().equals(first.id()) ? 0 : warmups;
         }
 
         /** The same warm-ups, then one run a step of the ramp: 5 s (thorough 10 s, smoke 1 s). */
         Mode forRamp() {
-            int step = name.equals("smoke") ? 1 : name.equals("thorough") ? 10 : 5;
-            return new Mode(name + " ramp", warmups, maxWarmups, warmupSeconds, 1, step, step, true);
+            int step = switch (pace) {
+                case SMOKE -> 1;
+                case THOROUGH -> 10;
+                case QUICK -> 5;
+            };
+            return new Mode(pace, true, warmups, maxWarmups, warmupSeconds, 1, step, step, true);
         }
 
         /** At most this many: warming up goes on while a warm-up was over 10% faster than the one before (the JIT is still at work). */
@@ -188,11 +248,6 @@ final class Plan {
             return warmupsFor(w) == 0 ? 0 : Math.max(warmups, maxWarmups);
         }
     }
-
-    static final Map<String, Mode> MODES = Map.of(
-            "quick", new Mode("quick", 2, 4, 2, 3, 2, 2, true),        // about 3.5 minutes for a chapter, all workloads (05: 3m26s here)
-            "thorough", new Mode("thorough", 2, 6, 10, 5, 10, 30, false),
-            "smoke", new Mode("smoke", 1, 1, 1, 2, 1, 1, true));
 
     /** Turns on hello in a quick race ({@link Mode#runsFor}). */
     static final int QUICK_HELLO_RUNS = 5;
@@ -217,14 +272,14 @@ final class Plan {
         List<Workload> picked = new ArrayList<>();
         for (Workload w : WORKLOADS) {
             for (String name : list.split(",")) {
-                if (name.equals(w.id()) || name.equals(w.group())) {
+                if (name.equals(w.id()) || w.group() == Group.of(name)) {
                     picked.add(w);
                     break;
                 }
             }
         }
         for (String name : list.split(",")) {
-            if (WORKLOADS.stream().noneMatch(w -> w.id().equals(name) || w.group().equals(name))) {
+            if (WORKLOADS.stream().noneMatch(w -> w.id().equals(name) || w.group() == Group.of(name))) {
                 throw new IllegalArgumentException("no workload '" + name + "'; workloads: hello, io (io-100, io-1000, io-2000), cpu, mixed, db, idle, trip");
             }
         }
@@ -239,7 +294,7 @@ final class Plan {
     static BenchReport.Methodology methodology(Mode mode, Cpus cpus, String idleNote, boolean backend) {
         List<String> notes = new ArrayList<>();
         notes.add("requests per second = 2xx answers / the time Bombardier took (which includes connecting and waiting for the last answers)"
-                + (mode.name().equals("quick") ? "; quick io runs are two loads, of " + STEADY_SHORT_SECONDS + " s and " + (STEADY_SHORT_SECONDS + mode.ioRunSeconds())
+                + (mode.quick() ? "; quick io runs are two loads, of " + STEADY_SHORT_SECONDS + " s and " + (STEADY_SHORT_SECONDS + mode.ioRunSeconds())
                 + " s, and their rate is the steady one: the difference of their answers / the difference of their times, so the edges cancel"
                 + " (percentOfBound of a run is that rate's; a run is flagged above the bound by its plain rate, and the verdict compares"
                 + " plain rates, whose edges weigh the same for both servers)" : ""));
@@ -261,7 +316,7 @@ final class Plan {
         }
         notes.add("cpuMillisPerRequest: the server's CPU time / its 2xx answers, leaving out the JIT compiler threads' (a one-off cost of warming up,"
                 + " where /proc shows threads); unlike req/s on hello, it does not depend on the load generator keeping up");
-        if (mode.name().equals("quick")) notes.add("hello: " + QUICK_HELLO_RUNS + " turns, not " + mode.runs() + ": its verdict reads CPU per request, which needs them");
+        if (mode.quick()) notes.add("hello: " + QUICK_HELLO_RUNS + " turns, not " + mode.runs() + ": its verdict reads CPU per request, which needs them");
         return new BenchReport.Methodology(mode.name(), mode.warmups(), mode.maxWarmups(),
                 "at least warmups, at most maxWarmups: another while the last warm-up was over 10% faster than the one before",
                 mode.warmupSeconds(), mode.runs(), mode.runSeconds(), mode.ioRunSeconds(), mode.warmGroupOnce(),

@@ -62,7 +62,7 @@ final class Ramp {
     /** The curve as a table: req/s per step per server, the step that broke it marked, then where each broke. */
     static void print(PrintStream out, BenchReport report, Painter p) {
         BenchReport.RampSummary ramp = report.ramp();
-        List<BenchReport.WorkloadEntry> steps = report.workloads().stream().filter(w -> "ramp".equals(w.group())).toList();
+        List<BenchReport.WorkloadEntry> steps = report.workloads().stream().filter(w -> w.group() == Plan.Group.RAMP).toList();
         out.println();
         out.println(p.bold("The ramp") + "  GET " + ramp.path() + ", connections rising; a step breaks a server when over "
                 + Stats.percent(ramp.maxErrorPercent()) + " of its requests fail or its p99 passes " + Stats.millis(ramp.maxP99Ms()) + " ms");

@@ -14,17 +14,17 @@ final class Report {
      * when both were measured; a load ratio also with its intervals, the verdict and what is far
      * off, for races in {@code mode} on a workload of {@code group} (hello: CPU per request decides).
      */
-    static List<BenchReport.Result> ratios(List<BenchReport.Result> results, String compareTo, String mode) {
+    static List<BenchReport.Result> ratios(List<BenchReport.Result> results, String compareTo, Plan.Pace mode) {
         return ratios(results, compareTo, mode, null);
     }
 
-    static List<BenchReport.Result> ratios(List<BenchReport.Result> results, String compareTo, String mode, String group) {
+    static List<BenchReport.Result> ratios(List<BenchReport.Result> results, String compareTo, Plan.Pace mode, Plan.Group group) {
         BenchReport.Result base = results.stream().filter(r -> r.server().equals(compareTo)).findFirst().orElse(null);
         if (base == null || !base.measured()) return results;
         return results.stream().map(r -> r.measured() ? ratio(r, base, mode, group) : r).toList();
     }
 
-    private static BenchReport.Result ratio(BenchReport.Result r, BenchReport.Result base, String mode, String group) {
+    private static BenchReport.Result ratio(BenchReport.Result r, BenchReport.Result base, Plan.Pace mode, Plan.Group group) {
         return switch (r) {
             case BenchReport.LoadResult l when base instanceof BenchReport.LoadResult b -> {
                 double rps = Stats.ratio(rps(l), rps(b));
@@ -34,7 +34,7 @@ final class Report {
                 BenchReport.Interval verdict = null;
                 List<BenchReport.Interval> callouts = new java.util.ArrayList<>();
                 if (r != base) {
-                    boolean cpuDecides = ("hello".equals(group) || busy) && Verdict.known(l.runs(), b.runs(), Verdict.Figure.CPU);
+                    boolean cpuDecides = (group == Plan.Group.HELLO || busy) && Verdict.known(l.runs(), b.runs(), Verdict.Figure.CPU);
                     verdict = cpuDecides ? Verdict.of(l.runs(), b.runs(), Verdict.Figure.CPU, mode, busy, whyCpu(loadCpu)) : rpsInterval;
                     if (!cpuDecides) callouts.add(Verdict.farOff(l.runs(), b.runs(), Verdict.Figure.CPU, Verdict.FAR_CPU));
                     callouts.add(Verdict.farOff(l.runs(), b.runs(), Verdict.Figure.RSS, Verdict.FAR_MEMORY));
@@ -84,13 +84,13 @@ final class Report {
         for (BenchReport.ServerEntry s : report.servers()) out.printf("  %-10s %s%n", s.id(), p.dim(String.valueOf(s.label())));
         String vs = report.compareTo() == null ? "" : "vs " + report.compareTo();
         for (BenchReport.WorkloadEntry w : report.workloads()) {
-            if ("ramp".equals(w.group())) continue; // drawn as one curve, below
+            if (w.group() == Plan.Group.RAMP) continue; // drawn as one curve, below
             out.println();
             out.println(p.bold(w.id()) + "  " + w.description());
-            boolean idle = "idle".equals(w.group());
+            boolean idle = w.group() == Plan.Group.IDLE;
             double bound = Stats.known(w.boundRps());
             if (!Double.isNaN(bound)) {
-                String inProgress = "db".equals(w.group())
+                String inProgress = w.group() == Plan.Group.DB
                         ? Math.round(bound * w.serviceMillis() / 1000) + " connections of the database pool" : w.connections() + " connections";
                 out.println(p.dim(String.format(Locale.ROOT, "  Little's-law bound: %s / %s s = %s req/s at most",
                         inProgress, Stats.millis(w.serviceMillis() / 1000), Stats.rate(bound))));
@@ -186,7 +186,7 @@ final class Report {
 
     /** The options every started server got that this workload depends on (the database pool), or null. */
     static String options(BenchReport.WorkloadEntry w, BenchReport report) {
-        if (!"db".equals(w.group())) return null;
+        if (w.group() != Plan.Group.DB) return null;
         return "servers started with --db-pool " + Plan.DB_POOL + " --db-wait " + Plan.DB_WAIT_MILLIS + ": a request waits up to "
                 + Plan.DB_WAIT_MILLIS / 1000 + " s for one of the pool's " + Plan.DB_POOL + " connections before a 503 (not the default 1000 ms)";
     }
@@ -224,7 +224,7 @@ final class Report {
         out.println();
         out.println(p.bold("Requests per second, median") + p.dim("  (each workload scaled to its fastest; longer is better)"));
         for (BenchReport.WorkloadEntry w : report.workloads()) {
-            if ("idle".equals(w.group())) continue;
+            if (w.group() == Plan.Group.IDLE) continue;
             double max = w.results().stream().mapToDouble(r -> nz(rps(r))).reduce(0, Math::max);
             boolean first = true;
             for (BenchReport.Result r : w.results()) {
@@ -238,7 +238,7 @@ final class Report {
             }
         }
         for (BenchReport.WorkloadEntry w : report.workloads()) {
-            if (!"hello".equals(w.group())) continue;
+            if (w.group() != Plan.Group.HELLO) continue;
             double max = w.results().stream().mapToDouble(r -> nz(cpuPerRequest(r))).reduce(0, Math::max);
             if (max == 0) continue;
             String vs = report.compareTo() == null ? "" : " (ratio to " + report.compareTo() + ")";
@@ -254,7 +254,7 @@ final class Report {
         }
         boolean anyIdle = false;
         for (BenchReport.WorkloadEntry w : report.workloads()) {
-            if (!"idle".equals(w.group())) continue;
+            if (w.group() != Plan.Group.IDLE) continue;
             double max = w.results().stream().mapToDouble(r -> nz(heapPerConnection(r))).reduce(0, Math::max);
             if (!anyIdle) {
                 out.println();

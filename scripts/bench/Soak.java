@@ -26,7 +26,7 @@ final class Soak {
     /** The longest soak, per server: --soak is bounded, whatever is asked. */
     static final double MAX_MINUTES = 60;
 
-    static final Plan.Workload WORKLOAD = new Plan.Workload("soak", "soak", "GET /io?ms=200 with " + CONNECTIONS + " connections, held",
+    static final Plan.Workload WORKLOAD = new Plan.Workload("soak", Plan.Group.SOAK, "GET /io?ms=200 with " + CONNECTIONS + " connections, held",
             PATH, CONNECTIONS, 200);
 
     /** One server's soak of {@code minutes}. */

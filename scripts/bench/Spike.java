@@ -28,7 +28,7 @@ final class Spike {
     static final int LEFT_COUNT = 16;
 
     /** The spike as a workload, for the CPU split (the servers get every CPU: the load is GET /io). */
-    static final Plan.Workload WORKLOAD = new Plan.Workload("spike", "spike", "GET /io?ms=200, " + BASE + " connections with spikes to " + PEAK,
+    static final Plan.Workload WORKLOAD = new Plan.Workload("spike", Plan.Group.SPIKE, "GET /io?ms=200, " + BASE + " connections with spikes to " + PEAK,
             PATH, PEAK, 200);
 
     /** One server through the spikes. */

@@ -106,7 +106,7 @@ final class Verdict {
     }
 
     /** The verdict on requests per second, as before figures were chosen (kept for callers and tests of req/s alone). */
-    static BenchReport.Interval of(List<BenchReport.RunFigures> runs, List<BenchReport.RunFigures> base, String mode, boolean loadGeneratorBusy) {
+    static BenchReport.Interval of(List<BenchReport.RunFigures> runs, List<BenchReport.RunFigures> base, Plan.Pace mode, boolean loadGeneratorBusy) {
         return of(runs, base, Figure.RPS, mode, loadGeneratorBusy, null);
     }
 
@@ -117,7 +117,7 @@ final class Verdict {
      * {@code loadGeneratorBusy} shape the floor and the advice.
      */
     static BenchReport.Interval of(List<BenchReport.RunFigures> runs, List<BenchReport.RunFigures> base, Figure f,
-                                   String mode, boolean loadGeneratorBusy, String why) {
+                                   Plan.Pace mode, boolean loadGeneratorBusy, String why) {
         Spread s = spread(runs, base, f);
         if (s == null) return null;
         double floor = floor(f, loadGeneratorBusy);
@@ -170,12 +170,12 @@ final class Verdict {
     }
 
     /** What would let a race that could not tell tell: null when the verdict is clear, or the race could tell small differences. */
-    static String advice(String verdict, double detectable, double floor, String mode, boolean loadGeneratorBusy) {
+    static String advice(String verdict, double detectable, double floor, Plan.Pace mode, boolean loadGeneratorBusy) {
         if (verdict.equals(FASTER) || verdict.equals(SLOWER) || detectable <= 2 * floor) return null;
         List<String> helps = new ArrayList<>();
         helps.add("closing other programs that use the CPU (an IDE, a browser, a video call): the turns disagree, and another program is"
                 + " the usual cause, though a server that stalls now and then does it too (its runs are in the JSON)");
-        if (!"thorough".equals(mode)) helps.add("more and longer turns (--thorough)");
+        if (mode != Plan.Pace.THOROUGH) helps.add("more and longer turns (--thorough)");
         if (loadGeneratorBusy) helps.add("racing with --pid, so that CPU per request can decide: Bombardier was near its CPU limit, so req/s measures it as much as the servers");
         return "what helps: " + String.join("; ", helps);
     }

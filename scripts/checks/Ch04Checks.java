@@ -161,7 +161,7 @@ class Ch04Checks {
     }
 
     @Check(order = 6, title = "answers a client that half-closed with its answer pending, and spins no core meanwhile (half-closed)",
-           hint = "Your loops run chapter 03's reactor from kit/from-04/EventLoop.java, which stops asking for OP_READ once a client "
+           hint = "Your loops run chapter 03's reactor from kit/chapter-03/EventLoop.java, which stops asking for OP_READ once a client "
             + "has closed its side. If you changed it or wrote your own loop, do the same: readiness is level-triggered, so end of stream "
             + "wakes every select() for as long as OP_READ stays in the interest set.",
            see = "chapters/03-reactor#closing")

@@ -4,7 +4,7 @@
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES ../lib/Jackson.java ../lib/Results.java ../lib/Target.java ../lib/Inspect.java ../lib/InspectAgent.java ../lib/Unavailable.java ../lib/Chapters.java
-//SOURCES ../lib/Root.java ../lib/Tools.java ../lib/Painter.java
+//SOURCES ../lib/Root.java ../lib/Tools.java ../lib/Painter.java ../lib/Usage.java
 //SOURCES CheckReport.java Client.java Clients.java Elapsed.java Check.java Alive.java Runner.java
 //SOURCES ProtocolChecks.java Ch01Checks.java Ch02Checks.java Ch03Checks.java Ch04Checks.java Ch05Checks.java Ch06Checks.java
 //SOURCES Ch08Checks.java Backend.java Tips.java RunContext.java Subject.java
@@ -103,19 +103,19 @@ final class Grade {
                 case "-h", "--help" -> { System.out.println(USAGE); System.exit(0); }
                 case "--all" -> asked.add("all");
                 case "--solution" -> subject = new Subject.Solution();
-                case "--file" -> subject = new Subject.File(Path.of(value(args, ++i)).toAbsolutePath());
-                case "--url" -> subject = new Subject.Running(value(args, ++i), null);
-                case "--pid" -> pid = Long.parseLong(value(args, ++i));
+                case "--file" -> subject = new Subject.File(Path.of(ARGS.value(args, ++i)).toAbsolutePath());
+                case "--url" -> subject = new Subject.Running(ARGS.value(args, ++i), null);
+                case "--pid" -> pid = Long.parseLong(ARGS.value(args, ++i));
                 case "--json" -> json = true;
                 case "--watch" -> watch = true;
-                case "--root" -> root = Path.of(value(args, ++i)).toAbsolutePath().normalize();
-                case "--jbang" -> jbang = value(args, ++i);
-                case "--only" -> only = List.of(value(args, ++i).split(","));
+                case "--root" -> root = Path.of(ARGS.value(args, ++i)).toAbsolutePath().normalize();
+                case "--jbang" -> jbang = ARGS.value(args, ++i);
+                case "--only" -> only = List.of(ARGS.value(args, ++i).split(","));
                 default -> asked.add(args[i].length() == 1 ? "0" + args[i] : args[i]);
             }
         }
         if (pid != null) {
-            if (!(subject instanceof Subject.Running running)) { usage("--pid goes with --url"); return; }
+            if (!(subject instanceof Subject.Running running)) { ARGS.fail("--pid goes with --url"); return; }
             subject = new Subject.Running(running.url(), pid);
         }
         Grade grade = new Grade(new Options(root, jbang, subject, json, true, null, only, null));
@@ -123,12 +123,12 @@ final class Grade {
         for (String n : asked) {
             if (n.equals("all")) numbers.addAll(grade.chapters.keySet());
             else if (grade.chapters.containsKey(n)) numbers.add(n);
-            else usage("no chapter '" + n + "'; chapters with checks: " + grade.chapters.keySet());
+            else ARGS.fail("no chapter '" + n + "'; chapters with checks: " + grade.chapters.keySet());
         }
-        if (numbers.isEmpty()) usage("say which chapter to grade, e.g. 01, or --all");
-        if (numbers.size() > 1 && (subject instanceof Subject.Running || subject instanceof Subject.File)) usage("--url and --file grade one chapter at a time");
-        if (watch && numbers.size() > 1) usage("--watch grades one chapter at a time");
-        if (!only.isEmpty() && numbers.size() > 1) usage("--only names checks of one chapter");
+        if (numbers.isEmpty()) ARGS.fail("say which chapter to grade, e.g. 01, or --all");
+        if (numbers.size() > 1 && (subject instanceof Subject.Running || subject instanceof Subject.File)) ARGS.fail("--url and --file grade one chapter at a time");
+        if (watch && numbers.size() > 1) ARGS.fail("--watch grades one chapter at a time");
+        if (!only.isEmpty() && numbers.size() > 1) ARGS.fail("--only names checks of one chapter");
 
         if (watch) grade.watch(grade.chapters.get(numbers.get(0)));
         int worst = 0;
@@ -380,15 +380,7 @@ final class Grade {
         else System.err.println(s);
     }
 
-    static String value(String[] args, int i) {
-        if (i >= args.length) usage("option " + args[i - 1] + " needs a value");
-        return args[i];
-    }
 
-    static void usage(String problem) {
-        System.err.println("check: " + problem + "\n\n" + USAGE);
-        System.exit(2);
-    }
 
     static final Painter PAINT = new Painter(COLOR);
 
@@ -415,4 +407,6 @@ final class Grade {
             it elsewhere, e.g. COURSE_SITE=file:///home/ada/course-site/ for a scripts/site.sh pack.
 
             Exit status: 0 every check passed, 1 some failed, 2 the checks could not run.""";
+
+    static final Usage ARGS = new Usage("check", USAGE);
 }

@@ -16,10 +16,15 @@ final class Outcomes {
         this.prefix = prefix;
     }
 
+    /** Records a test's end; {@code detail} says why it failed (null or empty when its name says it all). */
     synchronized void record(String name, boolean ok, String detail) {
         if (ok) {
             passed++;
             System.out.println("ok    " + prefix + name);
+        } else if (detail == null || detail.isBlank()) {
+            failed++;
+            failures.add(prefix + name);
+            System.out.println("FAIL  " + prefix + name);
         } else {
             failed++;
             failures.add(prefix + name + " (" + detail + ")");

@@ -1,7 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-//SOURCES RoomLink.java ../lib/Jackson.java ../lib/Root.java
+//SOURCES RoomLink.java ../lib/Jackson.java ../lib/Root.java ../lib/Usage.java
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -32,36 +32,38 @@ class Handin {
             Grade or race your own server first (jbang check NN, jbang bench NN); this hands
             in the results.""";
 
+    static final Usage ARGS = new Usage("handin", USAGE);
+
     public static void main(String[] args) throws Exception {
         String name = null, out = null, to = null, code = null, root = null;
         boolean leave = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "-h", "--help" -> { System.out.println(USAGE); return; }
-                case "--out" -> out = value(args, ++i);
-                case "--to" -> to = value(args, ++i);
-                case "--code" -> code = value(args, ++i);
-                case "--root" -> root = value(args, ++i);
+                case "--out" -> out = ARGS.value(args, ++i);
+                case "--to" -> to = ARGS.value(args, ++i);
+                case "--code" -> code = ARGS.value(args, ++i);
+                case "--root" -> root = ARGS.value(args, ++i);
                 case "--leave" -> leave = true;
                 default -> {
-                    if (args[i].startsWith("-") || name != null) usage("unknown option or extra word: " + args[i]);
+                    if (args[i].startsWith("-") || name != null) ARGS.fail("unknown option or extra word: " + args[i]);
                     name = args[i];
                 }
             }
         }
         Path course = root != null ? Path.of(root).toAbsolutePath().normalize() : Root.find();
         if (leave) {
-            if (name != null || to != null || out != null) usage("--leave stands alone");
+            if (name != null || to != null || out != null) ARGS.fail("--leave stands alone");
             RoomLink.Joined was = RoomLink.joined(course);
             RoomLink.leave(course);
             System.out.println(was == null ? "handin: this copy of the course had joined no room"
                     : "handin: left the room at " + was.url() + ": gradings and races stay on this machine");
             return;
         }
-        if (name == null) usage("say who is handing in, e.g. jbang handin ada");
+        if (name == null) ARGS.fail("say who is handing in, e.g. jbang handin ada");
         if (!RoomLink.plainName(name)) fail(2, RoomLink.NAME_RULE + ", not '" + name + "'");
-        if (code != null && to == null) usage("--code goes with --to");
-        if (out != null && to != null) usage("--out writes a file, --to sends to a room: one or the other");
+        if (code != null && to == null) ARGS.fail("--code goes with --to");
+        if (out != null && to != null) ARGS.fail("--out writes a file, --to sends to a room: one or the other");
         ObjectNode handin = RoomLink.handin(course, name);
         if (to != null) {
             send(course, name, to, code, handin); // with nothing graded yet, it joins the room all the same
@@ -105,15 +107,7 @@ class Handin {
                 + " (jbang handin --leave stops that)");
     }
 
-    static String value(String[] args, int i) {
-        if (i >= args.length) usage("option " + args[i - 1] + " needs a value");
-        return args[i];
-    }
 
-    static void usage(String problem) {
-        System.err.println("handin: " + problem + "\n\n" + USAGE);
-        System.exit(2);
-    }
 
     static void fail(int code, String message) {
         System.err.println("handin: " + message);

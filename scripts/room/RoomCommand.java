@@ -1,7 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-//SOURCES Room.java ../lib/Root.java
+//SOURCES Room.java ../lib/Root.java ../lib/Usage.java
 
 import java.nio.file.Path;
 
@@ -31,31 +31,45 @@ class RoomCommand {
 
               free NAME    lets another laptop take NAME (a learner who changed laptops); their results stay""";
 
+    static final Usage ARGS = new Usage("room", USAGE);
+
+    /** What the room command does: the summary (no verb), {@code serve} or {@code free}. */
+    enum Verb {
+        SUMMARY, SERVE, FREE;
+
+        /** The verb {@code args} start with; the summary when they start with none. */
+        static Verb of(String[] args) {
+            for (Verb v : values()) if (v != SUMMARY && args.length > 0 && args[0].equals(v.name().toLowerCase(java.util.Locale.ROOT))) return v;
+            return SUMMARY;
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         String word = null, out = null, host = "127.0.0.1", port = "8400", dir = null, code = null, root = null, viewCode = null;
         String maxLearners = String.valueOf(RoomServer.MAX_LEARNERS), refresh = String.valueOf(RoomServer.REFRESH_SECONDS);
         java.util.List<String> rest = new java.util.ArrayList<>(java.util.List.of(args));
         int at = rest.indexOf("--root"); // the shell wrapper's, before the learner's words
         if (at >= 0) {
-            root = value(args, at + 1);
+            root = ARGS.value(args, at + 1);
             rest.subList(at, at + 2).clear();
         }
         args = rest.toArray(String[]::new);
-        boolean serve = args.length > 0 && args[0].equals("serve");
-        boolean free = args.length > 0 && args[0].equals("free");
-        for (int i = serve || free ? 1 : 0; i < args.length; i++) {
+        Verb verb = Verb.of(args);
+        boolean serve = verb == Verb.SERVE;
+        boolean free = verb == Verb.FREE;
+        for (int i = verb == Verb.SUMMARY ? 0 : 1; i < args.length; i++) {
             switch (args[i]) {
                 case "-h", "--help" -> { System.out.println(USAGE); return; }
-                case "--out" -> out = serve ? usage("--out is for a summary, not serve") : value(args, ++i);
-                case "--host" -> host = serve ? value(args, ++i) : usage("--host goes with serve");
-                case "--port" -> port = serve ? value(args, ++i) : usage("--port goes with serve");
-                case "--dir" -> dir = serve || free ? value(args, ++i) : usage("--dir goes with serve or free");
-                case "--code" -> code = serve ? value(args, ++i) : usage("--code goes with serve");
-                case "--view-code" -> viewCode = serve ? value(args, ++i) : usage("--view-code goes with serve");
-                case "--max-learners" -> maxLearners = serve ? value(args, ++i) : usage("--max-learners goes with serve");
-                case "--refresh" -> refresh = serve ? value(args, ++i) : usage("--refresh goes with serve");
+                case "--out" -> out = serve ? ARGS.fail("--out is for a summary, not serve") : ARGS.value(args, ++i);
+                case "--host" -> host = serve ? ARGS.value(args, ++i) : ARGS.fail("--host goes with serve");
+                case "--port" -> port = serve ? ARGS.value(args, ++i) : ARGS.fail("--port goes with serve");
+                case "--dir" -> dir = serve || free ? ARGS.value(args, ++i) : ARGS.fail("--dir goes with serve or free");
+                case "--code" -> code = serve ? ARGS.value(args, ++i) : ARGS.fail("--code goes with serve");
+                case "--view-code" -> viewCode = serve ? ARGS.value(args, ++i) : ARGS.fail("--view-code goes with serve");
+                case "--max-learners" -> maxLearners = serve ? ARGS.value(args, ++i) : ARGS.fail("--max-learners goes with serve");
+                case "--refresh" -> refresh = serve ? ARGS.value(args, ++i) : ARGS.fail("--refresh goes with serve");
                 default -> {
-                    if (args[i].startsWith("-") || word != null || serve) usage("unknown option or extra word: " + args[i]);
+                    if (args[i].startsWith("-") || word != null || serve) ARGS.fail("unknown option or extra word: " + args[i]);
                     word = args[i];
                 }
             }
@@ -63,33 +77,24 @@ class RoomCommand {
         Path course = root != null ? Path.of(root).toAbsolutePath().normalize() : Root.find();
         Path kept = dir != null ? Path.of(dir).toAbsolutePath() : course.resolve("handin");
         if (serve) {
-            if (!port.matches("[0-9]{1,5}") || Integer.parseInt(port) > 65535) usage("--port must be a number from 0 to 65535, not '" + port + "'");
-            if (!maxLearners.matches("[0-9]{1,4}") || Integer.parseInt(maxLearners) < 1) usage("--max-learners must be a number from 1 to 9999");
-            if (!refresh.matches("[0-9]{1,4}") || Integer.parseInt(refresh) < 1) usage("--refresh must be a number of seconds, 1 or more");
-            if (viewCode != null && !viewCode.matches("[A-Za-z0-9_-]{4,64}")) usage("--view-code is 4 to 64 letters, digits, - or _");
+            if (!port.matches("[0-9]{1,5}") || Integer.parseInt(port) > 65535) ARGS.fail("--port must be a number from 0 to 65535, not '" + port + "'");
+            if (!maxLearners.matches("[0-9]{1,4}") || Integer.parseInt(maxLearners) < 1) ARGS.fail("--max-learners must be a number from 1 to 9999");
+            if (!refresh.matches("[0-9]{1,4}") || Integer.parseInt(refresh) < 1) ARGS.fail("--refresh must be a number of seconds, 1 or more");
+            if (viewCode != null && !viewCode.matches("[A-Za-z0-9_-]{4,64}")) ARGS.fail("--view-code is 4 to 64 letters, digits, - or _");
             RoomServer.serve(course, new RoomServer.Settings(kept, code, viewCode != null ? viewCode : RoomServer.newViewCode(),
                     Integer.parseInt(maxLearners), Integer.parseInt(refresh)), host, Integer.parseInt(port));
             return;
         }
         if (free) {
-            if (out != null) usage("--out is for a summary, not free");
-            if (word == null) usage("say which name to free, e.g. jbang room free ada");
+            if (out != null) ARGS.fail("--out is for a summary, not free");
+            if (word == null) ARGS.fail("say which name to free, e.g. jbang room free ada");
             Room.free(kept, word);
             return;
         }
-        if (word == null) usage("give the folder of hand-ins, or serve");
+        if (word == null) ARGS.fail("give the folder of hand-ins, or serve");
         Path folder = Path.of(word).toAbsolutePath();
         Room.summary(course, folder, out != null ? Path.of(out).toAbsolutePath() : folder.resolve("room.html"));
     }
 
-    static String value(String[] args, int i) {
-        if (i >= args.length) usage("option " + args[i - 1] + " needs a value");
-        return args[i];
-    }
 
-    static String usage(String problem) {
-        System.err.println("room: " + problem + "\n\n" + USAGE);
-        System.exit(2);
-        return null;
-    }
 }

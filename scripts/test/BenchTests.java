@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -203,7 +204,7 @@ class BenchTests {
         return new Tally.Run(r.load(), r.cpuSeconds(), r.peakRss(), r.peakThreads(), r.percentOfBound(), loadCpuPercent);
     }
 
-    static final Plan.Workload IO = new Plan.Workload("io-100", "io", "test", "/io?ms=200", 100, 200);
+    static final Plan.Workload IO = new Plan.Workload("io-100", Plan.Group.IO, "test", "/io?ms=200", 100, 200);
 
     /** A server with no cap, as the tallies see it (never started). */
     static Server server(String id) {
@@ -281,7 +282,7 @@ class BenchTests {
     void skippedResult() {
         BenchReport.Result skipped = new Tally(server("learner"), "it has no /cpu endpoint (404)").result(IO);
         assertEquals("skipped", assertInstanceOf(BenchReport.SkippedResult.class, skipped).status());
-        List<BenchReport.Result> rows = Report.ratios(List.of(skipped, result(IO, "reference", List.of(run(800, 2, 0, 0, 80)))), "reference", "quick");
+        List<BenchReport.Result> rows = Report.ratios(List.of(skipped, result(IO, "reference", List.of(run(800, 2, 0, 0, 80)))), "reference", Plan.Pace.QUICK);
         assertNull(((BenchReport.SkippedResult) rows.get(0)).ratio());
         assertEquals(List.of(), rows.get(0).flags());
     }
@@ -290,7 +291,7 @@ class BenchTests {
     @DisplayName("ratios divide by the reference, which gets 1")
     void ratios() {
         List<BenchReport.Result> rows = Report.ratios(List.of(result(IO, "learner", List.of(run(400, 2, 0, 0, 40))),
-                result(IO, "reference", List.of(run(800, 2, 0, 0, 80)))), "reference", "quick");
+                result(IO, "reference", List.of(run(800, 2, 0, 0, 80)))), "reference", Plan.Pace.QUICK);
         assertEquals(0.5, load(rows.get(0)).ratio().rps(), EPS);
         assertEquals(1.0, load(rows.get(1)).ratio().rps(), EPS);
         assertNull(load(rows.get(0)).ratio().rpsInterval(), "one turn gives no interval");
@@ -302,11 +303,11 @@ class BenchTests {
     void warmups() {
         Plan.Workload io2000 = Plan.WORKLOADS.stream().filter(w -> w.id().equals("io-2000")).findFirst().orElseThrow();
         Plan.Workload io100 = Plan.WORKLOADS.stream().filter(w -> w.id().equals("io-100")).findFirst().orElseThrow();
-        assertEquals(0, Plan.MODES.get("quick").warmupsFor(io2000));
-        assertEquals(2, Plan.MODES.get("quick").warmupsFor(io100));
-        assertEquals(4, Plan.MODES.get("quick").maxWarmupsFor(io100));
-        assertEquals(0, Plan.MODES.get("quick").maxWarmupsFor(io2000));
-        assertEquals(2, Plan.MODES.get("thorough").warmupsFor(io2000));
+        assertEquals(0, Plan.Pace.QUICK.mode().warmupsFor(io2000));
+        assertEquals(2, Plan.Pace.QUICK.mode().warmupsFor(io100));
+        assertEquals(4, Plan.Pace.QUICK.mode().maxWarmupsFor(io100));
+        assertEquals(0, Plan.Pace.QUICK.mode().maxWarmupsFor(io2000));
+        assertEquals(2, Plan.Pace.THOROUGH.mode().warmupsFor(io2000));
     }
 
     @Test
@@ -325,7 +326,7 @@ class BenchTests {
     void timeouts() {
         for (Plan.Workload w : Plan.WORKLOADS) {
             assertTrue(w.timeoutSeconds() >= 5 && w.timeoutSeconds() * 1000 >= 20 * w.serviceMillis(), w.id());
-            assertEquals(w.group().equals("io") || w.group().equals("db") || w.group().equals("trip"), !Double.isNaN(w.boundRps()), w.id());
+            assertEquals(Set.of(Plan.Group.IO, Plan.Group.DB, Plan.Group.TRIP).contains(w.group()), !Double.isNaN(w.boundRps()), w.id());
         }
         assertEquals(500, Plan.pick("trip").get(0).boundRps(), EPS, "50 connections / 100 ms: a trip's calls wait together");
         assertTrue(Plan.standard().stream().noneMatch(Plan.Workload::callsBackend), "the standard workloads need no backend");
@@ -357,11 +358,11 @@ class BenchTests {
     @Test
     @DisplayName("thorough io runs last longer than the others, so the edges of a closed-loop run weigh less")
     void ioRunsLonger() {
-        Plan.Mode thorough = Plan.MODES.get("thorough");
+        Plan.Mode thorough = Plan.Pace.THOROUGH.mode();
         Plan.Workload hello = Plan.WORKLOADS.get(0);
         assertEquals(30, thorough.runSecondsFor(IO));
         assertEquals(10, thorough.runSecondsFor(hello));
-        Plan.Mode quick = Plan.MODES.get("quick");
+        Plan.Mode quick = Plan.Pace.QUICK.mode();
         assertEquals(quick.runSeconds(), quick.runSecondsFor(IO));
     }
 

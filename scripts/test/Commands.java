@@ -4,11 +4,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Commands the tests run to their end: the output in a log, a limit in time, and a command that
  * overruns stopped with everything it started. RoomTest, SiteTest, NoShellTest and TestBench's
- * races all run their scripts this way.
+ * races all run their scripts this way; Suite runs the self-test's programs with {@link #follow},
+ * which also hands on each line as it is printed.
  */
 final class Commands {
     private Commands() {}
@@ -46,6 +48,33 @@ final class Commands {
     /** The same for a command line. */
     static Ended run(Path log, Duration limit, String... command) throws IOException, InterruptedException {
         return run(new ProcessBuilder(command), log, limit);
+    }
+
+    /**
+     * Runs {@code command} to its end, at most {@code limit}, like {@link #run}, handing each line
+     * of its output to {@code line} as soon as it is printed (a CI log shows where the run is).
+     */
+    static Ended follow(ProcessBuilder command, Path log, Duration limit, Consumer<String> line)
+            throws IOException, InterruptedException {
+        Files.createDirectories(log.toAbsolutePath().getParent());
+        Process p = command.redirectErrorStream(true).start();
+        Thread reader = Thread.ofPlatform().name("output of " + command.command().getFirst()).start(() -> {
+            try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+                 var out = Files.newBufferedWriter(log)) {
+                for (String s; (s = in.readLine()) != null; ) {
+                    out.write(s);
+                    out.newLine();
+                    out.flush();
+                    line.accept(s);
+                }
+            } catch (IOException e) {
+                line.accept("(could not read its output: " + e.getMessage() + ")");
+            }
+        });
+        boolean ended = p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);
+        if (!ended) stop(p);
+        reader.join(10_000);
+        return new Ended(ended ? p.exitValue() : -1, log, limit);
     }
 
     /** Stops a process and whatever it started: politely, then, after 10 s, forcibly. */

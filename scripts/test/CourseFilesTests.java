@@ -76,16 +76,16 @@ class CourseFilesTests {
     }
 
     @Test
-    @DisplayName("kit: the event loop in kit/from-04/EventLoop.java is chapter 03's solution, line for line")
+    @DisplayName("kit: the event loop in kit/chapter-03/EventLoop.java is chapter 03's solution, line for line")
     void sameAsChapter03() throws IOException {
         String solution = normalize(Files.readString(ROOT.resolve("solutions/03-reactor.java")))
                 .replace("Loop", "EventLoop").replace("Connection", "ReactorConnection");
-        String kit = normalize(Files.readString(ROOT.resolve("exercises/kit/from-04/EventLoop.java")))
+        String kit = normalize(Files.readString(ROOT.resolve("exercises/kit/chapter-03/EventLoop.java")))
                 .replace("            eachTurn.run();\n", "");
         for (String member : List.of("void run() throws IOException {", "void schedule(long millis, Runnable task) {",
                 "private void runDueTimers() {", "final class ReactorConnection {")) {
             assertEquals(block(solution, member), block(kit, member),
-                    "'" + member + "' differs between solutions/03-reactor.java and kit/from-04/EventLoop.java: change both");
+                    "'" + member + "' differs between solutions/03-reactor.java and kit/chapter-03/EventLoop.java: change both");
         }
     }
 
@@ -161,19 +161,23 @@ class CourseFilesTests {
 
     /** What bash 3.2 (macOS's /bin/bash) cannot run, and GNU-only flags; each with what to write instead. */
     static final Map<java.util.regex.Pattern, String> NOT_PORTABLE = Map.ofEntries(
-            Map.entry(java.util.regex.Pattern.compile("\\$\\{[A-Za-z_][A-Za-z_0-9]*(\\^\\^|,,|\\^|,)\\}"), "case changes in ${x^^} or ${x,,} (bash 4): use tr"),
-            Map.entry(java.util.regex.Pattern.compile("\\b(declare|local|typeset) -[a-zA-Z]*[An]"), "associative arrays and namerefs (bash 4)"),
-            Map.entry(java.util.regex.Pattern.compile("\\b(mapfile|readarray)\\b"), "mapfile/readarray (bash 4): a while read loop"),
-            Map.entry(java.util.regex.Pattern.compile("\\|&|&>>"), "|& and &>> (bash 4): 2>&1 |, >> f 2>&1"),
-            Map.entry(java.util.regex.Pattern.compile("\\[\\[ -v "), "[[ -v (bash 4.2): ${x+set}"),
-            Map.entry(java.util.regex.Pattern.compile("\\[-[0-9]+\\]}"), "negative array indices (bash 4.3)"),
-            Map.entry(java.util.regex.Pattern.compile("\\bwait -n\\b"), "wait -n (bash 4.3)"),
-            Map.entry(java.util.regex.Pattern.compile("(^|[;&|(!]\\s*|\\$\\(\\s*)timeout "), "timeout (GNU coreutils; not on macOS)"),
-            Map.entry(java.util.regex.Pattern.compile("\\bsed -i( |$)"), "sed -i without a suffix (BSD sed takes the next word as one)"),
-            Map.entry(java.util.regex.Pattern.compile("\\breadlink -f\\b"), "readlink -f (GNU)"),
-            Map.entry(java.util.regex.Pattern.compile("\\bdate \\+%N|%N"), "date +%N (GNU)"),
-            Map.entry(java.util.regex.Pattern.compile("\\bstat -c\\b"), "stat -c (GNU; BSD stat takes -f)"),
-            Map.entry(java.util.regex.Pattern.compile("\\bgrep -[a-zA-Z]*P"), "grep -P (GNU)"));
+            rule("\\$\\{[A-Za-z_][A-Za-z_0-9]*(\\^\\^|,,|\\^|,)\\}", "case changes in ${x^^} or ${x,,} (bash 4): use tr"),
+            rule("\\b(declare|local|typeset) -[a-zA-Z]*[An]", "associative arrays and namerefs (bash 4)"),
+            rule("\\b(mapfile|readarray)\\b", "mapfile/readarray (bash 4): a while read loop"),
+            rule("\\|&|&>>", "|& and &>> (bash 4): 2>&1 |, >> f 2>&1"),
+            rule("\\[\\[ -v ", "[[ -v (bash 4.2): ${x+set}"),
+            rule("\\[-[0-9]+\\]}", "negative array indices (bash 4.3)"),
+            rule("\\bwait -n\\b", "wait -n (bash 4.3)"),
+            rule("(^|[;&|(!]\\s*|\\$\\(\\s*)timeout ", "timeout (GNU coreutils; not on macOS)"),
+            rule("\\bsed -i( |$)", "sed -i without a suffix (BSD sed takes the next word as one)"),
+            rule("\\breadlink -f\\b", "readlink -f (GNU)"),
+            rule("\\bdate \\+%N|%N", "date +%N (GNU)"),
+            rule("\\bstat -c\\b", "stat -c (GNU; BSD stat takes -f)"),
+            rule("\\bgrep -[a-zA-Z]*P", "grep -P (GNU)"));
+
+    private static Map.Entry<java.util.regex.Pattern, String> rule(String regex, String instead) {
+        return Map.entry(java.util.regex.Pattern.compile(regex), instead);
+    }
 
     @Test
     @DisplayName("the learner's scripts run on macOS's bash 3.2 and BSD tools: no bash 4 syntax, no GNU-only flag without a fallback on its line")

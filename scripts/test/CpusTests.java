@@ -68,7 +68,7 @@ class CpusTests {
         // 0.5 s of CPU a run: 400 answers cost 1.25 ms each, 800 cost 0.625 ms
         List<BenchReport.Result> rows = Report.ratios(List.of(
                 BenchTests.result(BenchTests.IO, "learner", List.of(BenchTests.run(400, 2, 0, 0, 40))),
-                BenchTests.result(BenchTests.IO, "netty", List.of(BenchTests.run(800, 2, 0, 0, 80)))), "netty", "quick");
+                BenchTests.result(BenchTests.IO, "netty", List.of(BenchTests.run(800, 2, 0, 0, 80)))), "netty", Plan.Pace.QUICK);
         assertEquals(1250, Report.cpuPerRequest(rows.get(0)), 1e-6);
         assertEquals(2.0, BenchTests.load(rows.get(0)).ratio().cpuPerRequest(), BenchTests.EPS);
         assertEquals(1.0, BenchTests.load(rows.get(1)).ratio().cpuPerRequest(), BenchTests.EPS);

@@ -157,7 +157,7 @@ class OpenLoopTests {
         ms.set(450, 140.0);
         BenchReport.OpenLoopRun open = OpenLoop.openRun(read(csv(ms)), 300);
         BenchReport.OpenLoopRun closed = new BenchReport.OpenLoopRun("bombardier", 880, 878, 0, 2, 2, 292.7, 2.1, 4.0, null, 61.0, null);
-        return OpenLoop.summary(Plan.MODES.get("smoke"), "vegeta v12.12.0", new BenchReport.CpuSplit("0-1", null, "servers on every CPU (0-1), Vegeta, then Bombardier, sharing them"),
+        return OpenLoop.summary(Plan.Pace.SMOKE.mode(), "vegeta v12.12.0", new BenchReport.CpuSplit("0-1", null, "servers on every CPU (0-1), Vegeta, then Bombardier, sharing them"),
                 List.of(new BenchReport.OpenLoopServer("03", null, 299.0, 0, open, closed, List.of("closed loop: 2 of 880 requests lost")),
                         new BenchReport.OpenLoopServer("01", "its warm-up at 300 req/s lost 300 of 310 requests", 2.0, 300, null, null, List.of())));
     }

@@ -28,12 +28,12 @@ class PhasesTests {
         assertEquals(50_000, all.get(6).boundRps(), 1e-6, "Little's law: 10,000 connections / 0.2 s");
         assertEquals(4, Plan.ramp(2000, false).size(), "a limit of 2000 files stops the ramp at 1000");
         assertEquals(2, Plan.ramp(Integer.MAX_VALUE, true).size());
-        Plan.Mode ramp = Plan.MODES.get("quick").forRamp();
+        Plan.Mode ramp = Plan.Pace.QUICK.mode().forRamp();
         assertEquals(1, ramp.runs());
         assertEquals(5, ramp.runSecondsFor(all.get(3)));
         assertEquals(2, ramp.warmupsFor(all.get(0)), "the first step warms up");
         assertEquals(0, ramp.warmupsFor(all.get(1)), "later steps do not");
-        assertEquals(10, Plan.MODES.get("thorough").forRamp().runSecondsFor(all.get(0)));
+        assertEquals(10, Plan.Pace.THOROUGH.mode().forRamp().runSecondsFor(all.get(0)));
     }
 
     @Test

@@ -4,7 +4,7 @@
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES ../checks/Grade.java ../../exercises/kit/Kit.java ../../exercises/kit/NativeFrame.java
-//SOURCES ../../exercises/kit/from-02/BlockingHttp.java ../../exercises/kit/from-04/EventLoop.java
+//SOURCES ../../exercises/kit/chapter-01/BlockingHttp.java ../../exercises/kit/chapter-03/EventLoop.java
 //SOURCES KitTests.java CourseFilesTests.java HarnessTests.java ../lib/Outcomes.java ../lib/Frameworks.java WithoutSockets.java
 
 import java.io.IOException;

@@ -161,7 +161,7 @@ class TestBench {
         check("the ramp wrote its summary", ramp != null, "no ramp in " + file);
         if (ramp == null) return;
         check("the ramp ran its first two steps, 100 and 250 connections", ramp.steps().equals(List.of(100, 250))
-                && report.workloads().stream().allMatch(w -> "ramp".equals(w.group())), "steps " + ramp.steps());
+                && report.workloads().stream().allMatch(w -> w.group() == Plan.Group.RAMP), "steps " + ramp.steps());
         for (BenchReport.BreakingPoint b : ramp.servers()) {
             check("ramp " + b.server() + ": held 250 connections (a reactor breaks far later)", Integer.valueOf(250).equals(b.held())
                     && b.brokeAt() == null, String.valueOf(b));
@@ -218,7 +218,7 @@ class TestBench {
                         i != null && Verdict.SAME.equals(i.verdict()), i == null ? "no interval: " + r.ratio() : "verdict " + i.verdict());
             }
         }
-        check("the self-race ran load workloads", report.workloads().stream().anyMatch(w -> !"idle".equals(w.group())), "none");
+        check("the self-race ran load workloads", report.workloads().stream().anyMatch(w -> w.group() != Plan.Group.IDLE), "none");
     }
 
     /**

@@ -24,7 +24,7 @@ class VerdictTests {
         List<Tally.Run> r = new ArrayList<>();
         for (double x : learner) l.add(BenchTests.busyRun(BenchTests.run(Math.round(x * 2), 2, 0, 0, 50), loadCpuPercent));
         for (double x : reference) r.add(BenchTests.busyRun(BenchTests.run(Math.round(x * 2), 2, 0, 0, 50), loadCpuPercent));
-        List<BenchReport.Result> rows = Report.ratios(List.of(BenchTests.result(BenchTests.IO, "learner", l), BenchTests.result(BenchTests.IO, "reference", r)), "reference", "quick");
+        List<BenchReport.Result> rows = Report.ratios(List.of(BenchTests.result(BenchTests.IO, "learner", l), BenchTests.result(BenchTests.IO, "reference", r)), "reference", Plan.Pace.QUICK);
         return BenchTests.load(rows.get(0)).ratio().rpsInterval();
     }
 
@@ -40,7 +40,7 @@ class VerdictTests {
     /** The learner's and the reference's ratios on hello, from runs in turns. */
     static BenchReport.LoadRatio hello(List<Tally.Run> learner, List<Tally.Run> reference) {
         List<BenchReport.Result> rows = Report.ratios(List.of(BenchTests.result(HELLO, "learner", learner),
-                BenchTests.result(HELLO, "reference", reference)), "reference", "quick", "hello");
+                BenchTests.result(HELLO, "reference", reference)), "reference", Plan.Pace.QUICK, Plan.Group.HELLO);
         return BenchTests.load(rows.get(0)).ratio();
     }
 
@@ -82,10 +82,10 @@ class VerdictTests {
         assertTrue(wide.advice().contains("--thorough"), wide.advice());
         assertTrue(wide.advice().contains("another program is the usual cause"), wide.advice());
         assertFalse(wide.advice().contains("Bombardier"), "the load generator was not busy: " + wide.advice());
-        String busy = Verdict.advice("noisy", 0.6, 0.2, "thorough", true);
+        String busy = Verdict.advice("noisy", 0.6, 0.2, Plan.Pace.THOROUGH, true);
         assertFalse(busy.contains("--thorough"), "a thorough race does not advise --thorough: " + busy);
         assertTrue(busy.contains("CPU per request"), busy);
-        assertNull(Verdict.advice("slower", 0.6, 0.05, "quick", false), "a clear verdict needs no advice");
+        assertNull(Verdict.advice("slower", 0.6, 0.05, Plan.Pace.QUICK, false), "a clear verdict needs no advice");
         assertEquals(2.776, Verdict.t975(4), BenchTests.EPS);
         assertEquals(0.05, Verdict.detectable(0.05, 0), BenchTests.EPS);
         // the busy laptop: 0.30x to 14x says so in words, not "under 1256%"
@@ -101,10 +101,10 @@ class VerdictTests {
         // a self-race on hello measured here: three steady turns of 1.08x to 1.13x between two processes of one server
         double[] base = {1000, 1000, 1000};
         assertEquals("faster", verdict(new double[] {1100, 1110, 1120}, base, Double.NaN).verdict());
-        BenchReport.Interval busy = Verdict.of(runs(1100, 1110, 1120), runs(1000, 1000, 1000), "quick", true);
+        BenchReport.Interval busy = Verdict.of(runs(1100, 1110, 1120), runs(1000, 1000, 1000), Plan.Pace.QUICK, true);
         assertEquals("same", busy.verdict(), busy.toString());
-        assertEquals("faster", Verdict.of(runs(1300, 1310, 1320), runs(1000, 1000, 1000), "quick", true).verdict());
-        assertEquals("slower", Verdict.of(runs(700, 710, 720), runs(1000, 1000, 1000), "quick", true).verdict());
+        assertEquals("faster", Verdict.of(runs(1300, 1310, 1320), runs(1000, 1000, 1000), Plan.Pace.QUICK, true).verdict());
+        assertEquals("slower", Verdict.of(runs(700, 710, 720), runs(1000, 1000, 1000), Plan.Pace.QUICK, true).verdict());
     }
 
     private static List<BenchReport.RunFigures> runs(double... rps) {
@@ -130,7 +130,7 @@ class VerdictTests {
         assertTrue(r.callouts().isEmpty(), "nothing else is far off: " + r.callouts());
         BenchReport.LoadResult shown = BenchTests.load(Report.ratios(List.of(BenchTests.result(HELLO, "learner",
                 List.of(run(75_000, 13.1, 1, 97), run(90_000, 13.0, 1, 98))), BenchTests.result(HELLO, "reference",
-                List.of(run(83_000, 10.4, 1, 97), run(84_000, 10.5, 1, 96)))), "reference", "quick", "hello").get(0));
+                List.of(run(83_000, 10.4, 1, 97), run(84_000, 10.5, 1, 96)))), "reference", Plan.Pace.QUICK, Plan.Group.HELLO).get(0));
         assertTrue(Report.ratioCell(shown).startsWith("µs/req 1.2"), Report.ratioCell(shown));
 
         // the reference against itself: CPU per request within 1-2% turn to turn is the same, and says how little it could tell
@@ -152,7 +152,7 @@ class VerdictTests {
         List<BenchReport.Result> rows = Report.ratios(List.of(
                 BenchTests.result(BenchTests.IO, "learner", List.of(run(490, 40, 1_500L << 20, 5), run(491, 41, 1_550L << 20, 5), run(489, 40, 1_520L << 20, 5))),
                 BenchTests.result(BenchTests.IO, "reference", List.of(run(490, 20, 300L << 20, 5), run(490, 20, 301L << 20, 5), run(491, 21, 299L << 20, 5)))),
-                "reference", "quick", "io");
+                "reference", Plan.Pace.QUICK, Plan.Group.IO);
         BenchReport.LoadRatio r = BenchTests.load(rows.get(0)).ratio();
         assertEquals("rps", r.verdict().figure());
         assertEquals("same", r.verdict().verdict());
@@ -164,7 +164,7 @@ class VerdictTests {
         BenchReport.LoadRatio close = BenchTests.load(Report.ratios(List.of(
                 BenchTests.result(BenchTests.IO, "learner", List.of(run(490, 20, 400L << 20, 5), run(491, 20, 410L << 20, 5))),
                 BenchTests.result(BenchTests.IO, "reference", List.of(run(490, 20, 300L << 20, 5), run(490, 20, 301L << 20, 5)))),
-                "reference", "quick", "io").get(0)).ratio();
+                "reference", Plan.Pace.QUICK, Plan.Group.IO).get(0)).ratio();
         assertTrue(close.callouts().isEmpty(), close.toString());
     }
 
@@ -183,12 +183,12 @@ class VerdictTests {
     void marks() {
         BenchReport.Result slower = Report.ratios(List.of(BenchTests.result(HELLO, "learner",
                 List.of(run(90_000, 13.1, 1, 97), run(95_000, 13.0, 1, 98), run(92_000, 13.2, 1, 97))), BenchTests.result(HELLO, "reference",
-                List.of(run(83_000, 10.4, 1, 97), run(84_000, 10.5, 1, 96), run(80_000, 10.3, 1, 98)))), "reference", "quick", "hello").get(0);
+                List.of(run(83_000, 10.4, 1, 97), run(84_000, 10.5, 1, 96), run(80_000, 10.3, 1, 98)))), "reference", Plan.Pace.QUICK, Plan.Group.HELLO).get(0);
         assertEquals("slower", Report.mark(slower, Verdict.Figure.CPU));
         String onRps = Report.mark(slower, Verdict.Figure.RPS);
         assertTrue(onRps.startsWith("slower on µs/req"), "a longer req/s bar is marked with the verdict that counts: " + onRps);
         BenchReport.Result same = Report.ratios(List.of(BenchTests.result(BenchTests.IO, "learner", List.of(run(1000, 20, 1, 5), run(1010, 20, 1, 5))),
-                BenchTests.result(BenchTests.IO, "reference", List.of(run(1002, 20, 1, 5), run(1004, 20, 1, 5)))), "reference", "quick", "io").get(0);
+                BenchTests.result(BenchTests.IO, "reference", List.of(run(1002, 20, 1, 5), run(1004, 20, 1, 5)))), "reference", Plan.Pace.QUICK, Plan.Group.IO).get(0);
         assertEquals("≈ the same within the noise", Report.mark(same, Verdict.Figure.RPS));
     }
 
@@ -198,12 +198,12 @@ class VerdictTests {
         List<BenchReport.Result> hello = Report.ratios(List.of(BenchTests.result(HELLO, "learner",
                 List.of(run(90_000, 13.1, 1_500L << 20, 97), run(95_000, 13.0, 1_500L << 20, 98), run(92_000, 13.2, 1_500L << 20, 97))),
                 BenchTests.result(HELLO, "reference", List.of(run(83_000, 10.4, 300L << 20, 97), run(84_000, 10.5, 300L << 20, 96),
-                        run(80_000, 10.3, 300L << 20, 98)))), "reference", "quick", "hello");
+                        run(80_000, 10.3, 300L << 20, 98)))), "reference", Plan.Pace.QUICK, Plan.Group.HELLO);
         Plan.Workload db = Plan.pick("db").get(0);
         BenchReport report = new BenchReport(BenchReport.SCHEMA, "chapter", "scripts/bench.sh 03", "03", "2026-01-01T00:00:00Z", 0,
                 "reference", null, null, List.of(), List.of(
-                        new BenchReport.WorkloadEntry("hello", "hello", HELLO.description(), "/", 256, 0, 5, null, null, hello),
-                        new BenchReport.WorkloadEntry("db", "db", db.description(), db.path(), 2000, 20, 15, db.boundRps(), null, List.of())),
+                        new BenchReport.WorkloadEntry("hello", Plan.Group.HELLO, HELLO.description(), "/", 256, 0, 5, null, null, hello),
+                        new BenchReport.WorkloadEntry("db", Plan.Group.DB, db.description(), db.path(), 2000, 20, 15, db.boundRps(), null, List.of())),
                 null, null, null, null, List.of(), 9);
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
         Report.print(new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8), report, false);
@@ -237,13 +237,13 @@ class VerdictTests {
     @Test
     @DisplayName("quick mode runs 5 turns on hello (its verdict reads CPU per request) and 3 elsewhere; io-1000 raced alone warms up; the JIT compilers' CPU during a run is left out")
     void helloTurnsAndJit() {
-        Plan.Mode quick = Plan.MODES.get("quick");
+        Plan.Mode quick = Plan.Pace.QUICK.mode();
         assertEquals(5, quick.runsFor(HELLO));
         assertEquals(3, quick.runsFor(BenchTests.IO));
-        assertEquals(2, Plan.MODES.get("smoke").runsFor(HELLO));
+        assertEquals(2, Plan.Pace.SMOKE.mode().runsFor(HELLO));
         assertTrue(quick.steady(Plan.pick("io-2000").get(0)));
         assertFalse(quick.steady(HELLO));
-        assertFalse(Plan.MODES.get("thorough").steady(Plan.pick("io-2000").get(0)));
+        assertFalse(Plan.Pace.THOROUGH.mode().steady(Plan.pick("io-2000").get(0)));
         // io-1000 reuses io-100's warm-up when io-100 ran before it, and warms up itself when raced without it
         List<Plan.Workload> io = Plan.pick("io");
         assertEquals(0, quick.warmupsFor(io.get(1), io));

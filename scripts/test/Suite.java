@@ -1,0 +1,398 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25
+//SOURCES ../lib/Outcomes.java ../lib/Tools.java Commands.java
+
+import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.SimpleFileServer;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Every step of the self-test after the tools and shellcheck (scripts/test.sh runs those, then
+ * this, then looks for processes left behind). Each step runs the course's test programs (each a
+ * JBang script with its own dependencies, so each in its own JVM) and reads their results as they
+ * are printed: "ok    NAME", "FAIL  NAME" and why on the next line, section titles, and a last
+ * line "N passed, N failed", which must agree with what it read. Ends with "N passed, N failed";
+ * exit 0 when all passed.
+ *
+ * <pre>
+ * jbang scripts/test/Suite.java [ROOT] [--quick | --exact] [--steps ID,ID] [--at SECONDS]
+ * </pre>
+ * {@code --steps} runs only the steps named (see {@link #STEPS}: selftest, bench, prefetch, room,
+ * no-shell, site, browser; browser needs site); {@code --at} is how long the run had taken before
+ * this, for the section titles' times. The browser step drives the Chrome that {@code CHROME} names
+ * with the playwright-core under {@code PLAYWRIGHT_DIR} (scripts/test/tools.sh's setup_browser).
+ */
+final class Suite {
+    /** One step: its id for --steps, its section title, and what it does. */
+    record Step(String id, String title, Action action) {}
+
+    interface Action {
+        void run(Suite suite) throws Exception;
+    }
+
+    static final List<Step> STEPS = List.of(
+            new Step("streaming", "The self-test prints each result as it happens", Suite::streaming),
+            new Step("selftest", "Kit, harness and chapters (scripts/test/SelfTest.java)", Suite::selfTest),
+            new Step("bench", "The benchmark (scripts/bench.sh)", Suite::bench),
+            new Step("prefetch", "Offline readiness (scripts/prefetch.sh)", Suite::prefetch),
+            new Step("room", "Hand-ins and the room summary (scripts/handin.sh, scripts/room.sh)", Suite::room),
+            new Step("no-shell", "jbang check, doctor, handin, room and bench with no shell on PATH (jbang-catalog.json)", Suite::noShell),
+            new Step("site", "The site", Suite::site),
+            new Step("browser", "The site in a browser (scripts/test/browser.mjs)", Suite::browser));
+
+    /** What a test program prints for each of its tests, and at its end. */
+    static final Pattern OK = Pattern.compile("^ok {4}(.+)$");
+    static final Pattern FAIL = Pattern.compile("^FAIL {2}(.+)$");
+    static final Pattern WHY = Pattern.compile("^ {6}\\S.*$");
+    static final Pattern COUNT = Pattern.compile("^(\\d+) passed, (\\d+) failed$");
+
+    final Path root;
+    final List<String> selfTestOptions;
+    final Outcomes outcomes = new Outcomes("");
+    final long startedAt = System.nanoTime();
+    final long secondsBefore;
+    final Path logs;
+    /** The site step's build, which the browser step serves; null until it is made. */
+    Path site;
+
+    Suite(Path root, List<String> selfTestOptions, long secondsBefore) {
+        this.root = root;
+        this.selfTestOptions = selfTestOptions;
+        this.secondsBefore = secondsBefore;
+        this.logs = root.resolve(".results");
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path root = Path.of("").toAbsolutePath();
+        List<String> options = new ArrayList<>();
+        List<String> only = new ArrayList<>();
+        long before = 0;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--quick", "--exact" -> options.add(args[i]);
+                case "--steps" -> only.addAll(List.of(args[++i].split(",")));
+                case "--at" -> before = Long.parseLong(args[++i]);
+                default -> root = Path.of(args[i]).toAbsolutePath().normalize();
+            }
+        }
+        Suite suite = new Suite(root, options, before);
+        // Stopped early (Ctrl-C, a CI time limit): nothing it started outlives it.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> ProcessHandle.current().descendants().forEach(ProcessHandle::destroy)));
+        try {
+            for (Step step : STEPS) {
+                if (!only.isEmpty() && !only.contains(step.id())) continue;
+                suite.section(step.title());
+                try {
+                    step.action().run(suite);
+                } catch (Exception e) {
+                    suite.outcomes.record(step.id() + " ran to its end", false, e.toString());
+                }
+            }
+        } finally {
+            suite.removeSite();
+        }
+        suite.outcomes.finish();
+    }
+
+    void section(String title) {
+        long at = secondsBefore + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startedAt);
+        System.out.printf("%n== %s [at %d s]%n", title, at);
+    }
+
+    // The steps.
+
+    /**
+     * A result is shown when its program prints it, not when the program ends: a program that
+     * prints one, waits 3 s and prints another must have its first shown over 2 s before its second.
+     */
+    void streaming() throws Exception {
+        Path source = Files.createTempDirectory("suite").resolve("Emit.java");
+        Files.writeString(source, "class Emit { public static void main(String[] a) throws Exception {"
+                + " System.out.println(\"ok    first\"); Thread.sleep(3000); System.out.println(\"ok    second\"); } }");
+        List<Long> shown = new ArrayList<>();
+        Commands.follow(new ProcessBuilder(java(), source.toString()), logs.resolve("streaming.log"), Duration.ofMinutes(1),
+                line -> shown.add(System.nanoTime()));
+        Files.delete(source);
+        Files.delete(source.getParent());
+        long apart = shown.size() == 2 ? TimeUnit.NANOSECONDS.toMillis(shown.get(1) - shown.get(0)) : 0;
+        outcomes.record("a result is passed on at once, not at the end of its program", apart >= 2000,
+                shown.size() == 2 ? "the two results came " + apart + " ms apart, where the program printed them 3 s apart (held back)"
+                        : "read " + shown.size() + " lines of 2");
+    }
+
+    void selfTest() throws Exception {
+        List<String> args = new ArrayList<>(List.of(script("SelfTest.java"), root.toString()));
+        args.addAll(selfTestOptions);
+        program("SelfTest.java", jbang(args), Duration.ofMinutes(60));
+    }
+
+    /**
+     * The benchmark's unit tests, then its races end to end, each checked on its JSON: a smoke race,
+     * a self-race whose verdict must be "the same", a reactor made slower on purpose (about 6 µs of
+     * CPU a request) whose verdict on hello must be "slower", with no progress line in its piped
+     * output, the db and mixed workloads, chapter 08's trips, the ramp's first steps, the open loop
+     * (scripts/test/TestBench.java --races; logs in .results/bench-*.log).
+     */
+    void bench() throws Exception {
+        program("TestBench.java", jbang(List.of(script("TestBench.java"))), Duration.ofMinutes(10));
+        program("TestBench.java --races", jbang(List.of(script("TestBench.java"), "--races")), Duration.ofMinutes(30));
+    }
+
+    /** The room needs no network: every JBang script's dependencies are cached and it builds offline. */
+    void prefetch() throws Exception {
+        Commands.Ended ended = Commands.run(logs.resolve("prefetch.log"), Duration.ofMinutes(20), root.resolve("scripts/prefetch.sh").toString());
+        List<String> lines = ended.output().lines().toList();
+        String last = lines.isEmpty() ? "" : lines.getLast();
+        if (!ended.ok()) {
+            List<String> why = lines.stream().filter(l -> l.matches(".*(MISSING|does not|FAIL|prefetch:).*")).toList();
+            outcomes.record("prefetch.sh", false, "exit " + ended.status() + ": "
+                    + String.join(" ", why.subList(Math.max(0, why.size() - 3), why.size())) + " (see " + ended.log() + ")");
+            return;
+        }
+        outcomes.record("prefetch.sh: " + last, true, null);
+        Matcher count = Pattern.compile("^prefetch: (\\d+) files cached").matcher(last);
+        String said = count.find() ? "prefetch: " + count.group(1) + " files cached" : last;
+        boolean guide = Files.readString(root.resolve("site/content/guide/instructor.adoc")).lines().anyMatch(l -> l.startsWith(said));
+        outcomes.record("the instructor guide's sample prefetch line says '" + said + "', as prefetch.sh does", guide,
+                "the guide's sample line does not: change it");
+    }
+
+    /**
+     * Hand-ins, the room summary and the live room: in process (30 learners at once, names kept per
+     * laptop, made-up ids, the room's clock, caps under a flood, the viewer code, results sent as they
+     * are saved), then handin.sh and room.sh end to end.
+     */
+    void room() throws Exception {
+        program("RoomTest.java", jbang(List.of(script("RoomTest.java"), root.toString())), Duration.ofMinutes(15));
+    }
+
+    /**
+     * The catalog's aliases with no shell at all: a PATH holding only java, and JBang run by
+     * scripts/tools/jbang/JBang.java (a launcher in Java) instead of JBang's bash script; each from
+     * a different folder of the course.
+     */
+    void noShell() throws Exception {
+        program("NoShellTest.java", jbang(List.of(script("NoShellTest.java"), root.toString())), Duration.ofMinutes(15));
+    }
+
+    /**
+     * The site builds (into {@link #site}, which the browser step serves), shows the code it
+     * includes, packs into a folder that reads offline, and a page with a missing tag fails the
+     * build; the pages' figures come from the committed runs: an edited run changes them, a literal
+     * copy or a missing figure fails the build.
+     */
+    void site() throws Exception {
+        site = Files.createTempDirectory("course-site");
+        program("SiteTest.java", jbang(List.of(script("SiteTest.java"), root.toString(), site.toString())), Duration.ofMinutes(15));
+        program("FiguresTest.java", jbang(List.of(script("FiguresTest.java"), root.toString())), Duration.ofMinutes(15));
+    }
+
+    /**
+     * The site step's build in Chromium, served under /course/ as on a project's GitHub Pages (by the
+     * JDK's file server, in this process), beside a live room (scripts/room.sh serve, its page
+     * updating every second): every page loads with no error and asks no other host, and each
+     * feature of js/course/ works.
+     */
+    void browser() throws Exception {
+        if (site == null || !Files.exists(site.resolve("index.html"))) {
+            outcomes.record("browser: a built site to test", false, "none: see the site step");
+            return;
+        }
+        String chrome = System.getenv("CHROME");
+        String playwright = System.getenv("PLAYWRIGHT_DIR");
+        if (chrome == null || playwright == null) {
+            outcomes.record("browser: a browser to drive", false,
+                    "CHROME and PLAYWRIGHT_DIR are not set: scripts/test.sh sets them (source scripts/test/tools.sh && setup_browser)");
+            return;
+        }
+        Path served = Files.createTempDirectory("course-served");
+        HttpServer files = null;
+        Process room = null;
+        try {
+            Path course = served.resolve("course");
+            copy(site, course, Path.of("broken-copy"), Path.of("broken-out"));  // not the broken builds SiteTest made beside it
+            // The chapter panels draw bench/reference.json (site/static/bench/, published with the site).
+            Path reference = course.resolve("bench/reference.json");
+            outcomes.record("browser: the site carries bench/reference.json for its charts", Files.exists(reference),
+                    "site/static/bench/reference.json is missing (the charts are tested on io-2000-thorough.json instead)");
+            if (!Files.exists(reference) && Files.exists(course.resolve("bench/io-2000-thorough.json"))) {
+                Files.copy(course.resolve("bench/io-2000-thorough.json"), reference);
+            }
+            // The room summary the room step made, served beside the site for the browser test.
+            Path summary = logs.resolve("room-check.html");
+            if (Files.exists(summary)) Files.copy(summary, course.resolve("room-check.html"));
+
+            files = SimpleFileServer.createFileServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                    served, SimpleFileServer.OutputLevel.NONE);
+            files.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+            files.start();
+            String base = "http://127.0.0.1:" + files.getAddress().getPort() + "/course/";
+
+            room = new ProcessBuilder(root.resolve("scripts/room.sh").toString(), "serve", "--port", "0",
+                    "--dir", served.resolve("live-room").toString(), "--code", "sesame", "--view-code", "browser-test", "--refresh", "1")
+                    .directory(root.toFile()).redirectErrorStream(true).start();
+            String roomUrl = address(room, logs.resolve("browser-room.log"), Duration.ofSeconds(60));
+            if (roomUrl == null) {
+                outcomes.record("browser: room.sh serve prints its address", false,
+                        "none in 60 s, so the live room is not tested (see " + logs.resolve("browser-room.log") + ")");
+            }
+            Path shots = logs.resolve("screenshots");
+            Files.createDirectories(shots);
+            ProcessBuilder node = new ProcessBuilder("node", script("browser.mjs"), base, shots.toString());
+            Map<String, String> env = node.environment();
+            env.put("ROOM_URL", roomUrl == null ? "" : roomUrl);
+            env.put("ROOM_CODE", "sesame");
+            env.put("ROOM_VIEW", "browser-test");
+            program("browser.mjs", node, Duration.ofMinutes(20));
+        } finally {
+            if (room != null) Commands.stop(room);
+            if (files != null) files.stop(0);
+            delete(served);
+        }
+    }
+
+    // What the steps share.
+
+    /**
+     * Runs a test program to its end, passing on each of its results as it prints it; its last
+     * line must be "N passed, N failed" and agree with the results read.
+     */
+    void program(String name, ProcessBuilder command, Duration limit) throws Exception {
+        Relay relay = new Relay();
+        String file = name.replaceAll("[^A-Za-z0-9.-]+", "-");
+        Commands.Ended ended = Commands.follow(command.directory(root.toFile()), logs.resolve("suite-" + file + ".log"), limit, relay);
+        relay.flush();
+        Matcher count = COUNT.matcher(relay.last);
+        if (!count.matches()) {
+            outcomes.record(name + " finished", false, ended.said(3));
+        } else if (Integer.parseInt(count.group(1)) != relay.passed || Integer.parseInt(count.group(2)) != relay.failed) {
+            outcomes.record(name + "'s count agrees with its results", false,
+                    "it says '" + relay.last + "', its lines said " + relay.passed + " passed, " + relay.failed + " failed");
+        }
+    }
+
+    /** Reads a program's lines: each result recorded here as it comes, section titles and reasons shown. */
+    final class Relay implements Consumer<String> {
+        String last = "";
+        int passed;
+        int failed;
+        private String failing;
+
+        @Override
+        public void accept(String line) {
+            Matcher m;
+            if (failing != null && WHY.matcher(line).matches()) {
+                fail(line.strip());
+                return;
+            }
+            flush();
+            if ((m = OK.matcher(line)).matches()) {
+                passed++;
+                outcomes.record(m.group(1), true, null);
+            } else if ((m = FAIL.matcher(line)).matches()) {
+                failing = m.group(1);
+            } else if (line.startsWith("== ")) {
+                System.out.println();
+                System.out.println(line);
+            } else if (line.startsWith("(") || WHY.matcher(line).matches()) {
+                System.out.println(line);
+            }
+            if (!line.isBlank()) last = line;
+        }
+
+        /** A failure read without its reason yet is recorded as it is (its reason may be in its name). */
+        void flush() {
+            if (failing != null) fail(null);
+        }
+
+        private void fail(String why) {
+            failed++;
+            outcomes.record(failing, false, why);
+            failing = null;
+        }
+    }
+
+    /** Waits for room.sh serve's address for learners, its output going to {@code log}; null when it prints none in time. */
+    static String address(Process room, Path log, Duration limit) throws Exception {
+        Pattern said = Pattern.compile("^room: learners run once: jbang handin NAME --to (http://\\S*)");
+        CompletableFuture<String> found = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().start(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(room.getInputStream(), StandardCharsets.UTF_8));
+                 var out = Files.newBufferedWriter(log)) {
+                for (String line; (line = in.readLine()) != null; ) {
+                    out.write(line);
+                    out.newLine();
+                    out.flush();
+                    Matcher m = said.matcher(line);
+                    if (m.find()) found.complete(m.group(1));
+                }
+            } catch (IOException e) {
+                // the room stopped; found stays empty
+            }
+            found.complete(null);
+        });
+        try {
+            return found.get(limit.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            return null;
+        }
+    }
+
+    ProcessBuilder jbang(List<String> args) {
+        List<String> command = new ArrayList<>(Tools.jbang(root, System.getenv("JBANG")));
+        command.addAll(args);
+        return new ProcessBuilder(command);
+    }
+
+    String script(String name) {
+        return root.resolve("scripts/test").resolve(name).toString();
+    }
+
+    static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", Tools.WINDOWS ? "java.exe" : "java").toString();
+    }
+
+    /** Copies folder {@code from} to {@code to}, leaving out the folders {@code skipped} (relative to {@code from}). */
+    static void copy(Path from, Path to, Path... skipped) throws IOException {
+        try (Stream<Path> all = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                Path relative = from.relativize(p);
+                if (Stream.of(skipped).anyMatch(relative::startsWith)) continue;
+                Path target = to.resolve(relative.toString());
+                if (Files.isDirectory(p)) Files.createDirectories(target);
+                else Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+    }
+
+    static void delete(Path folder) throws IOException {
+        if (!Files.exists(folder)) return;
+        try (Stream<Path> all = Files.walk(folder)) {
+            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+        }
+    }
+
+    void removeSite() throws IOException {
+        if (site != null) delete(site);
+    }
+}
