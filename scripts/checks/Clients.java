@@ -61,6 +61,12 @@ final class Clients implements AutoCloseable, Iterable<Client> {
         return replies;
     }
 
+    /** Whether bytes of an answer have arrived on any of them, without waiting. */
+    boolean anyAnswered() throws IOException {
+        for (Client c : clients) if (c.answered()) return true;
+        return false;
+    }
+
     Client get(int i) {
         return clients.get(i);
     }
