@@ -4,6 +4,8 @@ import java.io.InputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 
 /** Reads requests one after another from a blocking stream (keeps the bytes of pipelined ones). */
@@ -90,8 +92,8 @@ final class RequestReader {
      * The same, with timeouts, for the socket this reader reads: between requests, waits at most
      * {@code idleMillis} for a byte, then returns null (let the connection go). From a request's
      * first byte, its head must be whole within {@code headerMillis}, else {@link HttpError} 408;
-     * a body that stops for {@code idleMillis} gets 408 too. Each read waits only until the
-     * deadline, so a client that sends a byte now and then cannot stretch it.
+     * a body that stops for {@code idleMillis} gets 408 too. Each read in a request waits only
+     * until the deadline, so a client that sends a byte now and then cannot stretch it.
      */
     Request next(Socket socket, Timeouts timeouts) throws IOException, HttpError {
         long headDeadline = 0;   // System.nanoTime() by which the head must be whole; 0: no head begun
@@ -99,6 +101,12 @@ final class RequestReader {
         while (true) {
             Request request = parser.parse(buffer);
             if (request != null) return request;
+            if (parser.idle()) { // between requests: no timeout on the read, the watchdog lets it go
+                socket.setSoTimeout(0);
+                if (readOrLetGo(socket, timeouts.idleMillis()) < 0) return null;
+                lastBytes = System.nanoTime();
+                continue;
+            }
             long now = System.nanoTime();
             if (!parser.inHead()) {
                 headDeadline = 0;
@@ -115,16 +123,79 @@ final class RequestReader {
             try {
                 n = read();
             } catch (SocketTimeoutException e) {
-                if (parser.idle() && in.available() == 0) return null;   // idle too long: let it go
                 if (parser.inHead()) continue;                             // the deadline check answers 408
                 throw new HttpError(408, "the request's body stopped arriving for " + timeouts.idleMillis() + " ms");
             }
-            if (n < 0) {
-                if (parser.idle()) return null;
-                throw new EOFException("the client closed the connection in the middle of a request");
-            }
+            if (n < 0) throw new EOFException("the client closed the connection in the middle of a request");
             lastBytes = System.nanoTime();
         }
     }
     // end::deadline[]
+
+    // tag::watchdog[]
+    /**
+     * Reads while no request is in progress, listed with its deadline for the {@link Watchdog};
+     * returns -1 when the client closed, or when the watchdog let the connection go first.
+     */
+    private int readOrLetGo(Socket socket, int idleMillis) throws IOException {
+        Watchdog.WAITING.put(this, new Waiting(socket, System.nanoTime() + idleMillis * 1_000_000L));
+        int n;
+        boolean letGo;
+        try {
+            n = read();
+        } finally {
+            letGo = Watchdog.WAITING.remove(this) == null; // Why: whoever removes the entry first decides
+        }
+        return letGo ? -1 : n;
+    }
+
+    /** A connection waiting for its next request, and when it must be let go (System.nanoTime()). */
+    private record Waiting(Socket socket, long deadline) {}
+
+    /**
+     * Lets idle connections go. A read with a timeout costs a timer, set before the thread parks
+     * and cancelled when the bytes come: on a keep-alive connection, one per request, each waking
+     * the JDK's timer thread. So the wait between requests reads without one, and one virtual
+     * thread looks at every waiting connection {@value #WATCH_MS} ms apart: it shuts the input of
+     * one past its deadline, and the blocked read returns -1, as if the client had closed.
+     */
+    private static final class Watchdog {
+        static final Map<RequestReader, Waiting> WAITING = new ConcurrentHashMap<>();
+
+        static {
+            Thread.ofVirtual().name("idle-watchdog").start(Watchdog::watch);
+        }
+
+        private static void watch() {
+            while (true) {
+                try {
+                    Thread.sleep(WATCH_MS);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                long now = System.nanoTime();
+                WAITING.forEach((reader, waiting) -> {
+                    if (now - waiting.deadline() >= 0) letGo(reader, waiting);
+                });
+            }
+        }
+
+        /**
+         * Shuts the input of a connection past its deadline, unless its reader took the entry first,
+         * or bytes have just arrived: those are a request begun, and its reader is waking for them.
+         */
+        private static void letGo(RequestReader reader, Waiting waiting) {
+            try {
+                if (waiting.socket().getInputStream().available() == 0 && WAITING.remove(reader, waiting)) {
+                    waiting.socket().shutdownInput();
+                }
+            } catch (IOException e) {
+                WAITING.remove(reader, waiting); // closed already
+            }
+        }
+    }
+
+    /** How often the watchdog looks: an idle connection goes at most this long after its deadline. */
+    static final int WATCH_MS = 250;
+    // end::watchdog[]
 }

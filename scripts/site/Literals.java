@@ -29,7 +29,7 @@ class Literals {
     static final Pattern NUMBER = Pattern.compile(
             "(?<![\\w.,/+-])(\\d{1,3}(?:,\\d{3})+|\\d+)(\\.\\d+)?(?![\\w]|[.,]\\d)(\\s?(?:req/s|ms\\b|µs|us\\b|KiB|MiB|GiB|%|×| s\\b|(?: times)? a second))?");
     /** HTTP status codes, which pages name bare and runs count (503s): never a figure on their own. */
-    static final Set<String> STATUS = Set.of("200", "400", "404", "405", "408", "413", "431", "500", "501", "502", "503", "505");
+    static final Set<String> STATUS = Set.of("200", "400", "404", "405", "408", "413", "431", "500", "501", "502", "503", "504", "505");
 
     /** What a figure measures, from its key: a time in ms or s, bytes, a percentage, or anything else (rates, counts, ratios). */
     static String family(String key) {
