@@ -3,7 +3,7 @@
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES Options.java Plan.java Server.java LoadRace.java Tally.java Sampler.java IdleRace.java Idle.java
 //SOURCES MachineFacts.java Cpus.java Ramp.java Spike.java Soak.java BenchReport.java Report.java Verdict.java Stats.java
-//SOURCES Bombardier.java Progress.java Framework.java OpenLoop.java Vegeta.java Phase.java GoTools.java
+//SOURCES Bombardier.java Progress.java Framework.java OpenLoop.java Vegeta.java Phase.java GoTools.java Connections.java ConnectionsRace.java
 //SOURCES ../lib/Jackson.java ../lib/Chapters.java ../lib/Results.java ../lib/Target.java ../lib/Painter.java ../lib/Frameworks.java
 //SOURCES ../lib/Inspect.java ../lib/InspectAgent.java ../lib/Unavailable.java ../lib/Root.java ../lib/Tools.java
 
@@ -97,6 +97,7 @@ class Bench {
         BenchReport.SpikeSummary spike = null;
         BenchReport.SoakSummary soak = null;
         BenchReport.OpenLoopSummary openLoop = null;
+        BenchReport.ConnectionsSummary connections = null;
         if (o.phase().ownLoad()) {
             BenchReport.CpuSplit split = cpus.of(o.phase().splitBy());
             Bombardier b = share(cpus, split, servers, calls, bombardier);
@@ -104,6 +105,7 @@ class Bench {
                 case Phase.Spikes s -> spike = spikes(servers, b, progress, flags);
                 case Phase.OpenLoops l -> openLoop = openLoop(servers, b, vegeta.on(split.load()), split, o.mode(), progress, flags);
                 case Phase.Soaking s -> soak = soak(servers, b, s.minutes(), progress, flags);
+                case Phase.Connecting c -> connections = connections(servers, c.connections(), o.mode(), progress, flags);
                 case Phase.Workloads w -> throw new IllegalStateException("the workloads bring no load of their own");
                 case Phase.Ramping r -> throw new IllegalStateException("the ramp runs as workloads");
             }
@@ -115,7 +117,7 @@ class Bench {
         BenchReport report = new BenchReport(BenchReport.SCHEMA, o.all() ? "all" : "chapter", Options.command(args), o.chapter(),
                 began.toString(), flags.isEmpty() ? 0 : 1, compareTo, machine, Plan.methodology(o.mode(), cpus, idle.note(), backend),
                 servers.stream().map(s -> s.entry(o.root())).toList(), entries,
-                o.phase() instanceof Phase.Ramping ? Ramp.summarize(entries, servers.stream().map(s -> s.id).toList()) : null, spike, soak, openLoop, flags,
+                o.phase() instanceof Phase.Ramping ? Ramp.summarize(entries, servers.stream().map(s -> s.id).toList()) : null, spike, soak, openLoop, connections, flags,
                 Duration.between(began, Instant.now()).toSeconds());
 
         Report.print(out, report, o.color());
@@ -200,6 +202,13 @@ class Bench {
                 servers.stream().map(s -> OpenLoop.run(s, b, vegeta, mode, progress)).toList());
         open.servers().forEach(s -> s.flags().forEach(f -> flags.add("open loop, " + s.server() + ": " + f)));
         return open;
+    }
+
+    /** Each server through the connections phase, in turn; what they flag joins {@code flags}. */
+    private static BenchReport.ConnectionsSummary connections(List<Server> servers, int connections, Plan.Mode mode, Progress progress, List<String> flags) {
+        BenchReport.ConnectionsSummary summary = ConnectionsRace.run(servers, connections, mode, progress);
+        summary.servers().forEach(s -> s.flags().forEach(f -> flags.add("connections, " + s.server() + ": " + f)));
+        return summary;
     }
 
     /**

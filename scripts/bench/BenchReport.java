@@ -25,6 +25,7 @@ import java.util.Map;
  * @param spike       with --spike, how each server came through the spikes ({@link Spike}); else absent
  * @param soak        with --soak, what each server's memory, files and threads did under constant load ({@link Soak}); else absent
  * @param openLoop    with --open-loop, each server's latency at a fixed rate from an open and a closed loop ({@link OpenLoop}); else absent
+ * @param connections with --connections, how many keep-alive connections each server held and what they cost it ({@link ConnectionsRace}); else absent
  * @param flags       every result's flags, each with its workload and server
  * @param seconds     how long the whole race took
  */
@@ -33,8 +34,17 @@ record BenchReport(String schema, String kind, String command, String chapter, S
                    @JsonInclude(JsonInclude.Include.NON_NULL) RampSummary ramp,
                    @JsonInclude(JsonInclude.Include.NON_NULL) SpikeSummary spike,
                    @JsonInclude(JsonInclude.Include.NON_NULL) SoakSummary soak,
-                   @JsonInclude(JsonInclude.Include.NON_NULL) OpenLoopSummary openLoop, List<String> flags, long seconds) {
+                   @JsonInclude(JsonInclude.Include.NON_NULL) OpenLoopSummary openLoop,
+                   @JsonInclude(JsonInclude.Include.NON_NULL) ConnectionsSummary connections, List<String> flags, long seconds) {
     static final String SCHEMA = "course-bench/1";
+
+    /** A report without the connections phase (every phase but --connections). */
+    BenchReport(String schema, String kind, String command, String chapter, String date, int exit, String compareTo,
+                Machine machine, Methodology methodology, List<ServerEntry> servers, List<WorkloadEntry> workloads,
+                RampSummary ramp, SpikeSummary spike, SoakSummary soak, OpenLoopSummary openLoop, List<String> flags, long seconds) {
+        this(schema, kind, command, chapter, date, exit, compareTo, machine, methodology, servers, workloads, ramp, spike, soak, openLoop,
+                null, flags, seconds);
+    }
 
     /** Reads a results file; IllegalArgumentException when it is not one. */
     static BenchReport read(String json) {
@@ -305,4 +315,65 @@ record BenchReport(String schema, String kind, String command, String chapter, S
             return non2xx + errors;
         }
     }
+
+    /**
+     * The connections phase ({@link ConnectionsRace}): {@code asked} keep-alive connections a
+     * server, opened {@code window} at a time from {@code sources} source addresses
+     * ({@code perSource} each; the servers listen on 127.0.0.1); then, with all of them open,
+     * {@code activePercent}% of them each ask GET {@code path} once a second for
+     * {@code activeSeconds}, every request awaited {@code timeoutSeconds} past the window.
+     * {@code loadMaxOpenFiles}: this process's open-files limit (ulimit -n), which caps what it
+     * can hold; {@code notes}: how the figures were made and what capped them.
+     */
+    record ConnectionsSummary(int asked, int window, int sources, int perSource, String path, double activePercent, int activeSeconds,
+                              int timeoutSeconds, @JsonInclude(JsonInclude.Include.NON_NULL) Long loadMaxOpenFiles, List<String> notes,
+                              List<ConnectionsServer> servers) {}
+
+    /**
+     * One server: {@code skipReason} when it sat the phase out; {@code opened}, how opening went;
+     * {@code active}, the active share's window (null when nothing was held); {@code costs}, what
+     * the connections cost it; {@code acceptsAfter}, whether it answered a new connection once
+     * they were closed (null when not asked: it had exited); {@code flags}: a shortfall with its
+     * cause, answers lost, a measurement artefact, a server that stopped accepting or exited;
+     * {@code notes}: worth knowing, not the server's fault (this machine's limits).
+     */
+    record ConnectionsServer(String server, String skipReason, ConnectionsOpened opened, ConnectionsActive active, ConnectionsCost costs,
+                             Boolean acceptsAfter, List<String> flags, List<String> notes) {}
+
+    /**
+     * Opening: {@code asked = held + closed + refused + turnedAway + unanswered + notAttempted}
+     * ({@code closed}: held, then closed by the server while the rest opened; {@code turnedAway}:
+     * answered with an error, or closed before an answer; {@code unanswered}: no answer within
+     * the deadline); {@code sources}, the source addresses used; {@code seconds} to open them;
+     * {@code stopped}, why it stopped opening more (null when it did not); {@code cause}, the
+     * likeliest reason in words ("load generator's open-files limit", "server's open-files limit
+     * (EMFILE)", ...), null when all were held.
+     */
+    record ConnectionsOpened(int asked, int held, int closed, int refused, int turnedAway, int unanswered, int notAttempted, int sources,
+                             Double seconds, Double perSecond, String stopped, String cause) {}
+
+    /**
+     * The active share: {@code connections} each asked once a second; of the {@code asked}
+     * requests due, {@code answered} 2xx, {@code failed} otherwise, {@code late} not sent (that
+     * connection's last request was still unanswered), {@code unanswered} no answer in time;
+     * latency from when each was due, in ms; {@code closedByServer}, held connections the server
+     * closed during the window.
+     */
+    record ConnectionsActive(int connections, int seconds, long asked, long answered, long failed, long late, long unanswered,
+                             Double answeredPercent, Double p50Ms, Double p99Ms, Double maxMs, int closedByServer) {}
+
+    /**
+     * What the connections held cost the server: heap after a full GC and RSS (once settled)
+     * before and with them, and per connection held; the kernel's TCP buffer memory
+     * ({@code /proc/net/sockstat}, "TCP: mem", pages of 4 KiB) and its TCP socket structures
+     * ({@code /proc/slabinfo}, caches TCP and TCPv6), before and with them, and per connection:
+     * both ends of every connection are sockets of this host, so the per-connection figures are
+     * halved (one end's share) and count every process's sockets (others' churn is noise).
+     * A per-connection figure is null where it cannot be told (a reading missing, or one that
+     * fell: a measurement artefact, flagged). Threads (OS) and open files of the server.
+     */
+    record ConnectionsCost(Double heapBeforeBytes, Double heapWithBytes, Double heapPerConnectionBytes, Long rssBeforeBytes,
+                           Long rssWithBytes, Double rssPerConnectionBytes, Long tcpMemBeforeBytes, Long tcpMemWithBytes,
+                           Double tcpMemPerConnectionBytes, Long tcpSlabBeforeBytes, Long tcpSlabWithBytes, Double tcpSlabPerConnectionBytes,
+                           Integer threadsBefore, Integer threadsWith, Integer threadsActive, Integer filesWith, Long serverMaxOpenFiles) {}
 }

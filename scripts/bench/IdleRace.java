@@ -86,7 +86,7 @@ final class IdleRace {
      * JVM gives memory back to the system over the next moments (G1 uncommits concurrently), and
      * a reading taken meanwhile would make the connections' cost look smaller, even negative.
      */
-    private static OptionalLong settledRss(Server s) {
+    static OptionalLong settledRss(Server s) {
         OptionalLong last = s.residentBytes();
         for (int i = 0; i < 20 && last.isPresent(); i++) {
             Bench.pause(250);

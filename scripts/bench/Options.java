@@ -38,6 +38,15 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
                 case "--open-loop" -> phases.add(new Phase.OpenLoops());
                 case "--ramp" -> phases.add(new Phase.Ramping());
                 case "--spike" -> phases.add(new Phase.Spikes());
+                case "--connections" -> {
+                    int connections = 0; // the mode's default, unless a number follows
+                    if (i + 1 < args.length && args[i + 1].matches("[0-9_,]+")) {
+                        String n = args[++i].replace("_", "").replace(",", "");
+                        connections = n.length() > 9 ? Integer.MAX_VALUE : Integer.parseInt(n);
+                        if (connections < 1 || connections > ConnectionsRace.MAX) usage("--connections takes from 1 to " + ConnectionsRace.MAX + ", not " + args[i]);
+                    }
+                    phases.add(new Phase.Connecting(connections));
+                }
                 case "--soak" -> {
                     String minutes = value(args, ++i);
                     double soakMinutes = 0;
@@ -75,8 +84,9 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
         if (!tty && !wrapped) tty = System.console() != null && System.console().isTerminal();
         if (springDemo && chapter == null) all = true; // the demo races Spring Boot's shapes, no chapter
         if (all == (chapter != null)) usage("say which chapter to race, e.g. 03, or --all");
-        if (phases.size() > 1) usage("one phase at a time: --ramp, --spike, --soak or --open-loop");
+        if (phases.size() > 1) usage("one phase at a time: --ramp, --spike, --soak, --open-loop or --connections");
         Phase phase = phases.isEmpty() ? new Phase.Workloads() : phases.get(0);
+        if (phase instanceof Phase.Connecting c && c.connections() == 0) phase = new Phase.Connecting(ConnectionsRace.defaultConnections(mode));
         if (springDemo && (chapter != null || workloadList != null || !(phase instanceof Phase.Workloads))) {
             usage("--spring-demo runs on its own: scripts/bench.sh --spring-demo [--quick|--thorough]");
         }
@@ -86,7 +96,7 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
         if (learner != null && (all || url != null || selfRace)) usage("--learner races one file against a chapter's reference: no --all, --url or --solution-vs-solution");
         if (learner != null && !java.nio.file.Files.isRegularFile(learner)) usage("no file " + learner + " (--learner): give the path of a server's .java file");
         List<Plan.Workload> workloads = null; // the chapter's own, or the standard ones (Bench)
-        if (phase.ownLoad() && workloadList != null) usage("--spike, --soak and --open-loop run their own load: no --workloads");
+        if (phase.ownLoad() && workloadList != null) usage("--spike, --soak, --open-loop and --connections run their own load: no --workloads");
         if (springDemo) {
             workloads = List.of(Plan.SPRING_DEMO);
         } else if (phase.ownLoad()) {
@@ -182,6 +192,12 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
                                   300 req/s for 30 s a server from Vegeta (an open loop), then from Bombardier at the same
                                   rate with 4 connections (a closed loop), while one more connection asks GET /cpu?ms=100
                                   once a second; p50 to max side by side (smoke 3 s, thorough 60 s)
+              --connections [N]   instead of the workloads, N keep-alive connections held at once (default 20,000; thorough
+                                  100,000; smoke 2000), each server in turn, from source addresses 127.0.0.2, 127.0.0.3, ...
+                                  (20,000 each); while all are open, 1% of them ask GET /io?ms=200 once a second for 10 s
+                                  (thorough 30, smoke 3): time to open them, answers and p99 of that share, heap (after GC),
+                                  RSS and kernel socket memory per connection, threads; and where and why a server stopped
+                                  accepting. Needs open files: 'ulimit -n' of N + 1000 or more for this shell and the servers
               --server-cpus N     the servers on CPUs 0 to N-1 and Bombardier on the rest, on every workload (default: the
                                   servers on every CPU, Bombardier sharing them, but on hello, where each gets half)
               --solution-vs-solution   race the reference solution against itself (a sanity check)

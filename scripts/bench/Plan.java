@@ -10,7 +10,7 @@ final class Plan {
 
     /** A workload's family: workloads of one group share a warm-up and a chart; the JSON names it by {@link #label}. */
     enum Group {
-        HELLO, IO, CPU, MIXED, DB, IDLE, TRIP, DEMO, RAMP, SPIKE, SOAK, OPEN_LOOP;
+        HELLO, IO, CPU, MIXED, DB, IDLE, TRIP, DEMO, RAMP, SPIKE, SOAK, OPEN_LOOP, CONNECTIONS;
 
         @JsonValue
         String label() {

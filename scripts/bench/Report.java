@@ -118,6 +118,7 @@ final class Report {
         if (report.spike() != null) Spike.print(out, report.spike(), p);
         if (report.soak() != null) Soak.print(out, report.soak(), p);
         if (report.openLoop() != null) OpenLoop.print(out, report.openLoop(), p);
+        if (report.connections() != null) ConnectionsRace.print(out, report.connections(), p);
         if (report.workloads().isEmpty()) return;
         if (report.ramp() != null) {
             Ramp.print(out, report, p);

@@ -3,7 +3,7 @@
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-//SOURCES ../bench/Bench.java BenchTests.java VerdictTests.java CpusTests.java PhasesTests.java FrameworkTests.java OpenLoopTests.java ../lib/Outcomes.java Commands.java
+//SOURCES ../bench/Bench.java BenchTests.java VerdictTests.java CpusTests.java PhasesTests.java FrameworkTests.java OpenLoopTests.java ConnectionsTests.java ../lib/Outcomes.java Commands.java
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
@@ -189,6 +189,31 @@ class TestBench {
         }
     }
 
+    /**
+     * The connections phase, small: each server held every connection asked (from 127.0.0.2;
+     * ConnectionsTests spreads them over several addresses), answered its active share, accepted a new connection after, and no cost
+     * per connection below zero.
+     */
+    static void connections(Path file) throws Exception {
+        BenchReport.ConnectionsSummary c = BenchReport.read(Files.readString(file)).connections();
+        check("the connections phase wrote its summary", c != null, "no connections in " + file);
+        if (c == null) return;
+        check("the connections phase measured both servers", c.servers().size() == 2, c.servers().size() + " servers");
+        for (BenchReport.ConnectionsServer s : c.servers()) {
+            BenchReport.ConnectionsOpened o = s.opened();
+            check("connections " + s.server() + ": held all " + c.asked(), o != null && o.held() == c.asked(), String.valueOf(o));
+            BenchReport.ConnectionsActive a = s.active();
+            check("connections " + s.server() + ": its active share was answered (90% or more), p99 at least the 200 ms wait",
+                    a != null && a.answeredPercent() != null && a.answeredPercent() >= 90 && a.p99Ms() != null && a.p99Ms() >= 200, String.valueOf(a));
+            BenchReport.ConnectionsCost k = s.costs();
+            check("connections " + s.server() + ": no cost per connection below zero, heap per connection measured",
+                    k != null && k.heapPerConnectionBytes() != null && java.util.stream.Stream.of(k.heapPerConnectionBytes(),
+                            k.rssPerConnectionBytes(), k.tcpMemPerConnectionBytes(), k.tcpSlabPerConnectionBytes())
+                            .allMatch(v -> v == null || v >= 0), String.valueOf(k));
+            check("connections " + s.server() + ": accepts a new connection after", Boolean.TRUE.equals(s.acceptsAfter()), String.valueOf(s.acceptsAfter()));
+        }
+    }
+
     /** Chapter 08's race: both servers made their trips through the backend the race started. */
     static void trip(Path file) throws Exception {
         BenchReport report = BenchReport.read(Files.readString(file));
@@ -301,7 +326,7 @@ class TestBench {
      * reference against itself, "the same" everywhere; a reactor that spends about 6 µs more CPU
      * a request, "slower" on hello, with no progress line in its piped output; the pool's and
      * the background load's workloads; chapter 08's trips through the backend the race starts;
-     * the ramp's first steps; the open loop.
+     * the ramp's first steps; the open loop; the connections phase at 1500.
      */
     static void races(Path root) throws Exception {
         checked = new Outcomes("");
@@ -319,6 +344,7 @@ class TestBench {
         race(root, "trip", "bench: ", TestBench::trip, "08", "--solution-vs-solution", "--smoke");
         race(root, "ramp", "bench: ", TestBench::ramp, "03", "--solution-vs-solution", "--smoke", "--ramp");
         race(root, "open-loop", "bench: ", TestBench::openLoop, "03", "--solution-vs-solution", "--smoke", "--open-loop");
+        race(root, "connections", "bench: ", TestBench::connections, "03", "--solution-vs-solution", "--smoke", "--connections", "1500");
         checked.finish();
     }
 
@@ -352,7 +378,7 @@ class TestBench {
     static void unitTests() {
         if (System.getProperty("course.root") == null) System.setProperty("course.root", courseRoot().toString());
         Outcomes outcomes = new Outcomes("bench: ");
-        LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(BenchTests.class), selectClass(VerdictTests.class), selectClass(CpusTests.class), selectClass(PhasesTests.class), selectClass(FrameworkTests.class), selectClass(OpenLoopTests.class)).build(),
+        LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(BenchTests.class), selectClass(VerdictTests.class), selectClass(CpusTests.class), selectClass(PhasesTests.class), selectClass(FrameworkTests.class), selectClass(OpenLoopTests.class), selectClass(ConnectionsTests.class)).build(),
                 new TestExecutionListener() {
                     @Override
                     public void executionFinished(TestIdentifier id, TestExecutionResult result) {
