@@ -527,6 +527,19 @@ async function features() {
     }
   });
 
+  await test("bench charts: chapter 07 draws what a held connection costs each server: heap, the rest of RSS and the kernel, stacked", async (make) => {
+    const page = await make();
+    await open(page, PAGES.ch07);
+    const panel = page.locator('.bench-panel[data-src="bench/connections.json"]');
+    await panel.and(page.locator(".ready")).waitFor({ timeout: 5000 });
+    const chart = panel.locator(".connections-chart");
+    const rows = await chart.locator("svg text.value").count();
+    check(rows >= 5, `${rows} servers drawn, not the five that held connections`);
+    check(await chart.locator("svg rect.segment").count() >= 2 * rows, "fewer than two parts a bar");
+    const legend = await chart.locator(".ramp-legend").innerText();
+    check(legend.includes("heap") && legend.includes("RSS") && legend.includes("kernel"), `the legend says: ${legend}`);
+  });
+
   await test("bench charts: a learner's results/bench/03.json shows as 'yours' against the reference, with the verdict; none shows a hint", async (make) => {
     const page = await make();
     // Without results (a built copy), the panel says how to get some, and fetches nothing.

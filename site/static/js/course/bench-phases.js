@@ -196,3 +196,59 @@ export function openLoopChart(doc, servers) {
   (o.notes || []).forEach(function (n) { figure.appendChild(el("p", { "class": "bench-note" }, n)); });
   return figure;
 }
+
+// The connections (bench.sh --connections N): what a held connection costs each server, one
+// stacked bar a server: heap after GC, the rest of its resident memory, and the kernel's socket
+// (one end's share); a cost the run could not tell (flagged) is left out of the bar and said.
+export function connectionsChart(doc, servers) {
+  var c = doc.connections;
+  if (!c) return null;
+  var parts = [["heap", "s0", "heap after GC"], ["rest", "s1", "rest of the server's resident memory (RSS)"],
+               ["kernel", "s2", "the kernel's socket and buffers (one end's share)"]];
+  var rows = servers.map(function (server) {
+    var sv = byServer(c.servers, server), k = sv && sv.costs;
+    if (!k || !sv.opened || !sv.opened.held) return null;
+    var heap = k.heapPerConnectionBytes, rss = k.rssPerConnectionBytes;
+    var kernel = (k.tcpSlabPerConnectionBytes === null || k.tcpSlabPerConnectionBytes === undefined) ? null
+      : k.tcpSlabPerConnectionBytes + (k.tcpMemPerConnectionBytes || 0);
+    var v = { heap: heap, rest: (rss !== null && rss !== undefined && heap !== null && rss >= heap) ? rss - heap : null, kernel: kernel };
+    return { server: server, sv: sv, v: v };
+  }).filter(Boolean);
+  if (rows.length === 0) return null;
+  var labelW = 150, barW = 300, valueW = 230, W = labelW + barW + valueW, rowH = 26, H = rows.length * rowH + 10;
+  var max = Math.max.apply(null, rows.map(function (r) { return (r.v.heap || 0) + (r.v.rest || 0) + (r.v.kernel || 0); }).concat([1]));
+  var title = "The connections: " + num(c.asked, 0) + " asked a server, 1 in " + num(100 / c.activePercent, 0)
+    + " asking GET " + c.path + " once a second: what one held connection costs (shorter is better)";
+  var figure = el("figure", { "class": "bench-chart line-chart connections-chart" });
+  figure.appendChild(el("figcaption", {}, title));
+  var s = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": title });
+  rows.forEach(function (row, i) {
+    var y = i * rowH + 4, at = labelW, said = [];
+    s.appendChild(svg("text", { x: labelW - 8, y: y + 15, "text-anchor": "end", "class": "label" }, serverLabel(row.server)));
+    parts.forEach(function (p) {
+      var v = row.v[p[0]];
+      if (v === null || v === undefined) { said.push("–"); return; }
+      var w = barW * v / max;
+      s.appendChild(svg("rect", { x: at, y: y + 4, width: Math.max(1, w), height: 14, "class": "segment " + p[1] }));
+      at += w;
+      said.push(num(v / 1024, 1));
+    });
+    s.appendChild(svg("text", { x: labelW + barW + 6, y: y + 15, "class": (row.sv.flags || []).length ? "value flagged" : "value" },
+      said.join(" + ") + " KiB, " + num(row.sv.opened.held, 0) + " held"));
+  });
+  figure.appendChild(s);
+  var legend = el("ul", { "class": "ramp-legend" });
+  parts.forEach(function (p) {
+    var item = el("li", {});
+    item.appendChild(el("span", { "class": "swatch " + p[1] }, "■"));
+    item.appendChild(document.createTextNode(" " + p[2]));
+    legend.appendChild(item);
+  });
+  figure.appendChild(legend);
+  (c.servers || []).forEach(function (sv) {
+    if (!servers.some(function (s) { return s.id === sv.server; })) return;
+    (sv.flags || []).forEach(function (f) { figure.appendChild(el("p", { "class": "bench-flag" }, "⚑ " + sv.server + ": " + f)); });
+  });
+  (c.notes || []).forEach(function (n) { figure.appendChild(el("p", { "class": "bench-note" }, n)); });
+  return figure;
+}

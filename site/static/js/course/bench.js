@@ -6,7 +6,7 @@
 // data-missing is the text shown when the file is not there (e.g. before a learner's first run).
 
 import { el, svg, num, root, learnerResults } from "./shared.js";
-import { bytes, serverLabel, rampChart, spikeChart, soakChart, openLoopChart } from "./bench-phases.js";
+import { bytes, serverLabel, rampChart, spikeChart, soakChart, openLoopChart, connectionsChart } from "./bench-phases.js";
 
 
 // The server's own CPU time per answer: on hello, the figure that does not depend on the load
@@ -229,7 +229,7 @@ function render(panel, doc) {
   var title = panel.getAttribute("data-title");
   if (title) panel.appendChild(el("p", { "class": "bench-title" }, title));
   panel.appendChild(describe(doc));
-  [rampChart, spikeChart, soakChart, openLoopChart].forEach(function (draw) {
+  [rampChart, spikeChart, soakChart, openLoopChart, connectionsChart].forEach(function (draw) {
     var c = draw(doc, servers);
     if (c) panel.appendChild(c);
   });
