@@ -161,8 +161,8 @@ record BenchReport(String schema, String kind, String command, String chapter, S
     }
 
     /**
-     * What the idle connections cost: {@code asked = served + refused + unanswered + notAttempted};
-     * {@code stopped} says why it stopped opening more (null when it did not); heap after a full
+     * What the idle connections cost: {@code asked = served + refused + unanswered + notAttempted}
+     * ({@code unanswered}: no answer within 5 s, then closed); {@code stopped} says why it stopped opening more (null when it did not); heap after a full
      * GC and RSS, before and with the connections open, and per connection served.
      */
     record IdleFigures(int asked, int served, int refused, int unanswered, int notAttempted, String stopped,

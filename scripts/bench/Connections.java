@@ -17,13 +17,14 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The client of the connections phase ({@code --connections}): holds many keep-alive connections
- * from this JVM on one thread and one {@link Selector}, the most frugal way a JVM can hold 100,000
- * sockets (a channel and its key each; no buffer while a connection is idle). Opens them as
- * {@link Idle} does (connect, one GET /, the whole answer, kept open; a bounded window in flight,
- * a deadline each, and it stops when the server stops answering), but binds each socket to a
- * source address of its own first: a pair of addresses gives at most the ephemeral ports
- * (Linux: 32768 to 60999, 28,232), so connection i leaves from 127.0.0.(2 + i / perSource).
+ * The client of the idle workload and of the connections phase ({@code --connections}): holds
+ * many keep-alive connections from this JVM on one thread and one {@link Selector}, the most
+ * frugal way a JVM can hold 100,000 sockets (a channel and its key each; no buffer while a
+ * connection is idle). Each connects, sends one GET /, reads the whole answer and stays open; a
+ * bounded window in flight, a deadline each, and it stops when the server stops answering. For
+ * the connections phase it binds each socket to a source address of its own first: a pair of
+ * addresses gives at most the ephemeral ports (Linux: 32768 to 60999, 28,232), so connection i
+ * leaves from 127.0.0.(2 + i / perSource).
  * Then, with all of them open, a small share asks GET /io?ms=200 once a second each, spread over
  * the second, like the users of a chat server who are typing, and the answers are timed from when
  * each request was due. Never hangs: every wait has a deadline.
@@ -134,8 +135,19 @@ final class Connections implements AutoCloseable {
     }
 
     /**
+     * Opens {@code asked} connections to host:port from this host's own address, the kernel
+     * choosing each port, as {@link #open(String, int, int, int, long, long, int, int)} does
+     * otherwise: for counts one address pair's ports hold (the idle workload's 10,000), and where
+     * 127.0.0.2 is no address of this host (macOS, until aliased).
+     */
+    Opened open(String host, int port, int asked, int window, long answerMillis, long stallMillis) throws IOException {
+        return open(host, port, asked, window, answerMillis, stallMillis, 0, Integer.MAX_VALUE);
+    }
+
+    /**
      * Opens {@code asked} connections to host:port, at most {@code window} in flight, each from
-     * its source address ({@link #source}); one unanswered within {@code answerMillis} is closed
+     * its source address ({@link #source}; with {@code perSource} 0, from this host's own, on a
+     * port the kernel picks); one unanswered within {@code answerMillis} is closed
      * and counted unanswered. It stops opening more when this process can open no more sockets,
      * when nothing at all was answered for {@code stallMillis}, or when the last
      * {@code turnedAwayInARow} were refused or turned away.
@@ -144,7 +156,7 @@ final class Connections implements AutoCloseable {
             throws IOException {
         byte[] request = ("GET / HTTP/1.1\r\nHost: " + host + ":" + port + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
         InetSocketAddress address = new InetSocketAddress(host, port);
-        boolean loopback = address.getAddress() != null && address.getAddress().isLoopbackAddress();
+        boolean spread = perSource > 0 && address.getAddress() != null && address.getAddress().isLoopbackAddress();
         long start = System.nanoTime(), lastProgress = start, lastSweep = start;
         int attempted = 0, refused = 0, turnedAway = 0, unanswered = 0, pending = 0, inARow = 0, heldBefore = held, closedBefore = closedByServer;
         String stopped = null;
@@ -168,7 +180,7 @@ final class Connections implements AutoCloseable {
                 }
                 try {
                     ch.configureBlocking(false);
-                    if (loopback) bindSource(ch, attempted, perSource);
+                    if (spread) bindSource(ch, attempted, perSource);
                 } catch (IOException e) {
                     closeNow(ch);
                     stopped = "cannot bind the source address " + source(attempted, perSource).getHostAddress() + ": " + e.getMessage()
@@ -244,7 +256,8 @@ final class Connections implements AutoCloseable {
         selector.selectNow(); // flush the cancelled keys
         if (stopped == null && attempted < asked) stopped = "stopped early";
         int closed = closedByServer - closedBefore;
-        return new Opened(asked, held - heldBefore, closed, refused, turnedAway, unanswered, asked - attempted, sources(attempted, perSource),
+        return new Opened(asked, held - heldBefore, closed, refused, turnedAway, unanswered, asked - attempted,
+                spread ? sources(attempted, perSource) : Math.min(1, attempted),
                 (System.nanoTime() - start) / 1e9, stopped, clientLimit);
     }
 
@@ -282,9 +295,31 @@ final class Connections implements AutoCloseable {
         }
         if (key.isReadable()) {
             if (ch.read(c.in) < 0) return -1;
-            return Idle.answered(c.in);
+            return answered(c.in);
         }
         return 0;
+    }
+
+    /** Whether the bytes so far hold a whole response: 1 if it is 2xx, -1 otherwise, 0 if incomplete. */
+    static int answered(ByteBuffer in) {
+        String text = new String(in.array(), 0, in.position(), StandardCharsets.ISO_8859_1);
+        int end = text.indexOf("\r\n\r\n");
+        if (end < 0) return in.hasRemaining() ? 0 : -1;
+        long length = 0;
+        for (String line : text.substring(0, end).split("\r\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase("content-length")) {
+                try {
+                    length = Long.parseLong(line.substring(colon + 1).trim());
+                } catch (NumberFormatException e) {
+                    return -1;
+                }
+            }
+        }
+        if (text.length() - end - 4 < length) return in.hasRemaining() ? 0 : -1;
+        boolean ok = text.startsWith("HTTP/1.1 2") || text.startsWith("HTTP/1.0 2");
+        boolean closes = text.substring(0, end).toLowerCase(Locale.ROOT).contains("connection: close");
+        return ok && !closes ? 1 : -1;
     }
 
     /** An idle connection woke: the server closed it (or sent what nobody asked for, which closes it here too). */
@@ -390,7 +425,7 @@ final class Connections implements AutoCloseable {
                     }
                     if (key.isValid() && key.isReadable()) {
                         if (ch.read(t.in) < 0) throw new IOException("closed by the server");
-                        int verdict = Idle.answered(t.in);
+                        int verdict = answered(t.in);
                         if (verdict != 0 && t.sentDue != 0) {
                             inFlight--;
                             if (verdict > 0) {

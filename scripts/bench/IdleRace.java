@@ -8,7 +8,7 @@ import java.util.OptionalLong;
 
 /**
  * The idle workload: for each server in turn, heap (after a full GC) and RSS before, open the
- * idle keep-alive connections ({@link Idle}), heap and RSS with them, close them.
+ * idle keep-alive connections ({@link Connections}, from this host's own address), heap and RSS with them, close them.
  */
 final class IdleRace {
     private IdleRace() {}
@@ -67,16 +67,17 @@ final class IdleRace {
         double heapBefore = s.heapAfterGc();
         OptionalLong rssBefore = settledRss(s);
         OptionalInt threadsBefore = s.osThreads();
-        try (Idle idle = new Idle()) {
-            Idle.Outcome o = idle.open(s.target.host, s.target.port, connections, 500, 5_000, 3_000);
+        try (Connections idle = new Connections()) {
+            Connections.Opened o = idle.open(s.target.host, s.target.port, connections, 500, 5_000, 3_000);
             Bench.pause(500);
             double heapWith = s.heapAfterGc();
             OptionalLong rssWith = s.residentBytes();
             OptionalInt threadsWith = s.osThreads();
-            Double rssPerConnection = rssPerConnection(rssBefore, rssWith, o.served());
-            return new BenchReport.IdleFigures(o.asked(), o.served(), o.refused(), o.unanswered(), o.notAttempted(), o.stopped(),
+            int served = o.held() + o.closed(); // answered 2xx; the server may have closed some since
+            Double rssPerConnection = rssPerConnection(rssBefore, rssWith, served);
+            return new BenchReport.IdleFigures(o.asked(), served, o.refused() + o.turnedAway(), o.unanswered(), o.notAttempted(), o.stopped(),
                     Stats.figure(o.seconds()), Stats.figure(heapBefore), Stats.figure(heapWith),
-                    Stats.figure(o.served() == 0 ? Double.NaN : (heapWith - heapBefore) / o.served()),
+                    Stats.figure(served == 0 ? Double.NaN : (heapWith - heapBefore) / served),
                     boxed(rssBefore), boxed(rssWith), rssPerConnection, boxed(threadsBefore), boxed(threadsWith), boxed(s.maxOpenFiles()));
         }
     }

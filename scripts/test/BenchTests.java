@@ -171,11 +171,11 @@ class BenchTests {
     @Test
     @DisplayName("an idle connection is served when a whole 2xx answer arrived that keeps the connection open")
     void idleAnswers() {
-        assertEquals(1, Idle.answered(bytes("HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\nHello, World!")));
-        assertEquals(0, Idle.answered(bytes("HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\nHello")));
-        assertEquals(0, Idle.answered(bytes("HTTP/1.1 200 OK\r\nContent-Le")));
-        assertEquals(-1, Idle.answered(bytes("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 5\r\n\r\nbusy\n")));
-        assertEquals(-1, Idle.answered(bytes("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok")));
+        assertEquals(1, Connections.answered(bytes("HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\nHello, World!")));
+        assertEquals(0, Connections.answered(bytes("HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\nHello")));
+        assertEquals(0, Connections.answered(bytes("HTTP/1.1 200 OK\r\nContent-Le")));
+        assertEquals(-1, Connections.answered(bytes("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 5\r\n\r\nbusy\n")));
+        assertEquals(-1, Connections.answered(bytes("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok")));
     }
 
     @Test
