@@ -138,6 +138,7 @@ final class RequestReader {
      * returns -1 when the client closed, or when the watchdog let the connection go first.
      */
     private int readOrLetGo(Socket socket, int idleMillis) throws IOException {
+        if (idleMillis <= 0) return read(); // Why: 0 waits for ever, as setSoTimeout(0) did
         Watchdog.WAITING.put(this, new Waiting(socket, System.nanoTime() + idleMillis * 1_000_000L));
         int n;
         boolean letGo;

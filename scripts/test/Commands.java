@@ -50,15 +50,17 @@ final class Commands {
         return run(new ProcessBuilder(command), log, limit);
     }
 
+    /** A command started with {@link #start}: the process, and the thread that hands on its output. */
+    record Started(Process process, Thread reader) {}
+
     /**
-     * Runs {@code command} to its end, at most {@code limit}, like {@link #run}, handing each line
-     * of its output to {@code line} as soon as it is printed (a CI log shows where the run is).
+     * Starts {@code command}, its output (and errors) going to {@code log} and, line by line as
+     * each is printed, to {@code line}; it ends when the process does.
      */
-    static Ended follow(ProcessBuilder command, Path log, Duration limit, Consumer<String> line)
-            throws IOException, InterruptedException {
+    static Started start(ProcessBuilder command, Path log, Consumer<String> line) throws IOException {
         Files.createDirectories(log.toAbsolutePath().getParent());
         Process p = command.redirectErrorStream(true).start();
-        Thread reader = Thread.ofPlatform().name("output of " + command.command().getFirst()).start(() -> {
+        Thread reader = Thread.ofPlatform().daemon().name("output of " + command.command().getFirst()).start(() -> {
             try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
                  var out = Files.newBufferedWriter(log)) {
                 for (String s; (s = in.readLine()) != null; ) {
@@ -71,9 +73,20 @@ final class Commands {
                 line.accept("(could not read its output: " + e.getMessage() + ")");
             }
         });
+        return new Started(p, reader);
+    }
+
+    /**
+     * Runs {@code command} to its end, at most {@code limit}, like {@link #run}, handing each line
+     * of its output to {@code line} as soon as it is printed (a CI log shows where the run is).
+     */
+    static Ended follow(ProcessBuilder command, Path log, Duration limit, Consumer<String> line)
+            throws IOException, InterruptedException {
+        Started started = start(command, log, line);
+        Process p = started.process();
         boolean ended = p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);
         if (!ended) stop(p);
-        reader.join(10_000);
+        started.reader().join(10_000);
         return new Ended(ended ? p.exitValue() : -1, log, limit);
     }
 

@@ -1,21 +1,16 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
-//SOURCES ../lib/Outcomes.java ../lib/Tools.java Commands.java
+//SOURCES ../lib/Outcomes.java ../lib/Tools.java Commands.java Trees.java
 
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.SimpleFileServer;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -24,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * Every step of the self-test after the tools and shellcheck (scripts/test.sh runs those, then
@@ -230,7 +224,7 @@ final class Suite {
         Process room = null;
         try {
             Path course = served.resolve("course");
-            copy(site, course, Path.of("broken-copy"), Path.of("broken-out"));  // not the broken builds SiteTest made beside it
+            Trees.copy(site, course, Path.of("broken-copy"), Path.of("broken-out"));  // not the broken builds SiteTest made beside it
             // The chapter panels draw bench/reference.json (site/static/bench/, published with the site).
             Path reference = course.resolve("bench/reference.json");
             outcomes.record("browser: the site carries bench/reference.json for its charts", Files.exists(reference),
@@ -248,10 +242,17 @@ final class Suite {
             files.start();
             String base = "http://127.0.0.1:" + files.getAddress().getPort() + "/course/";
 
-            room = new ProcessBuilder(root.resolve("scripts/room.sh").toString(), "serve", "--port", "0",
+            // Its address for learners, once it prints it.
+            Pattern said = Pattern.compile("^room: learners run once: jbang handin NAME --to (http://\\S*)");
+            CompletableFuture<String> address = new CompletableFuture<>();
+            room = Commands.start(new ProcessBuilder(root.resolve("scripts/room.sh").toString(), "serve", "--port", "0",
                     "--dir", served.resolve("live-room").toString(), "--code", "sesame", "--view-code", "browser-test", "--refresh", "1")
-                    .directory(root.toFile()).redirectErrorStream(true).start();
-            String roomUrl = address(room, logs.resolve("browser-room.log"), Duration.ofSeconds(60));
+                    .directory(root.toFile()), logs.resolve("browser-room.log"), line -> {
+                        Matcher m = said.matcher(line);
+                        if (m.find()) address.complete(m.group(1));
+                    }).process();
+            String roomUrl = room.onExit().thenApply(p -> (String) null).applyToEither(address, a -> a)
+                    .completeOnTimeout(null, 60, TimeUnit.SECONDS).get();
             if (roomUrl == null) {
                 outcomes.record("browser: room.sh serve prints its address", false,
                         "none in 60 s, so the live room is not tested (see " + logs.resolve("browser-room.log") + ")");
@@ -267,7 +268,7 @@ final class Suite {
         } finally {
             if (room != null) Commands.stop(room);
             if (files != null) files.stop(0);
-            delete(served);
+            Trees.delete(served);
         }
     }
 
@@ -332,32 +333,6 @@ final class Suite {
         }
     }
 
-    /** Waits for room.sh serve's address for learners, its output going to {@code log}; null when it prints none in time. */
-    static String address(Process room, Path log, Duration limit) throws Exception {
-        Pattern said = Pattern.compile("^room: learners run once: jbang handin NAME --to (http://\\S*)");
-        CompletableFuture<String> found = new CompletableFuture<>();
-        Thread.ofPlatform().daemon().start(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(room.getInputStream(), StandardCharsets.UTF_8));
-                 var out = Files.newBufferedWriter(log)) {
-                for (String line; (line = in.readLine()) != null; ) {
-                    out.write(line);
-                    out.newLine();
-                    out.flush();
-                    Matcher m = said.matcher(line);
-                    if (m.find()) found.complete(m.group(1));
-                }
-            } catch (IOException e) {
-                // the room stopped; found stays empty
-            }
-            found.complete(null);
-        });
-        try {
-            return found.get(limit.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.TimeoutException e) {
-            return null;
-        }
-    }
-
     ProcessBuilder jbang(List<String> args) {
         List<String> command = new ArrayList<>(Tools.jbang(root, System.getenv("JBANG")));
         command.addAll(args);
@@ -372,27 +347,7 @@ final class Suite {
         return Path.of(System.getProperty("java.home"), "bin", Tools.WINDOWS ? "java.exe" : "java").toString();
     }
 
-    /** Copies folder {@code from} to {@code to}, leaving out the folders {@code skipped} (relative to {@code from}). */
-    static void copy(Path from, Path to, Path... skipped) throws IOException {
-        try (Stream<Path> all = Files.walk(from)) {
-            for (Path p : (Iterable<Path>) all::iterator) {
-                Path relative = from.relativize(p);
-                if (Stream.of(skipped).anyMatch(relative::startsWith)) continue;
-                Path target = to.resolve(relative.toString());
-                if (Files.isDirectory(p)) Files.createDirectories(target);
-                else Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
-            }
-        }
-    }
-
-    static void delete(Path folder) throws IOException {
-        if (!Files.exists(folder)) return;
-        try (Stream<Path> all = Files.walk(folder)) {
-            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
-        }
-    }
-
     void removeSite() throws IOException {
-        if (site != null) delete(site);
+        if (site != null) Trees.delete(site);
     }
 }

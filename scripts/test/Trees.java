@@ -8,8 +8,8 @@ import java.util.stream.Stream;
 final class Trees {
     private Trees() {}
 
-    /** Copies file or folder {@code from} to {@code to}, links as links. */
-    static void copy(Path from, Path to) throws IOException {
+    /** Copies file or folder {@code from} to {@code to}, links as links, leaving out what {@code leftOut} names (relative to {@code from}). */
+    static void copy(Path from, Path to, Path... leftOut) throws IOException {
         if (!Files.isDirectory(from)) {
             Files.createDirectories(to.toAbsolutePath().getParent());
             Files.copy(from, to, java.nio.file.LinkOption.NOFOLLOW_LINKS);
@@ -17,6 +17,7 @@ final class Trees {
         }
         try (Stream<Path> all = Files.walk(from)) {
             for (Path f : all.toList()) {
+                if (Stream.of(leftOut).anyMatch(from.relativize(f)::startsWith)) continue;
                 Path target = to.resolve(from.relativize(f).toString());
                 if (Files.isDirectory(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) Files.createDirectories(target);
                 else Files.copy(f, target, java.nio.file.LinkOption.NOFOLLOW_LINKS);
