@@ -16,7 +16,7 @@ import java.net.Socket;
  */
 class BlockingServer {
     public static void main(String[] args) throws Exception {
-        Options options = Options.parse("01-blocking", args);
+        Options options = Kit.start("01-blocking", args);
         // Configure the server.
         try (ServerSocket server = new ServerSocket()) {
             server.setReuseAddress(true);

@@ -17,7 +17,7 @@ import java.net.Socket;
  */
 class ThreadPoolServer {
     public static void main(String[] args) throws IOException {
-        Options options = Options.parse("02-thread-pool", args, "--threads", "16", "--queue", "64");
+        Options options = Kit.start("02-thread-pool", args, "--threads", "16", "--queue", "64");
         int threads = options.number("--threads");
         int queued = options.number("--queue");
         // TODO(pool): start `threads` worker threads that each take accepted sockets from a

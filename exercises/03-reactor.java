@@ -20,7 +20,7 @@ import java.util.PriorityQueue;
  */
 class ReactorServer {
     public static void main(String[] args) throws IOException {
-        Options options = Options.parse("03-reactor", args);
+        Options options = Kit.start("03-reactor", args);
         // Configure the server.
         try (Selector selector = Selector.open(); ServerSocketChannel server = ServerSocketChannel.open()) {
             server.bind(options.address(), 1024);

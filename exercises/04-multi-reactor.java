@@ -20,7 +20,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 class MultiReactorServer {
     public static void main(String[] args) throws IOException {
         int cores = Runtime.getRuntime().availableProcessors();
-        Options options = Options.parse("04-multi-reactor", args, "--loops", String.valueOf(cores));
+        Options options = Kit.start("04-multi-reactor", args, "--loops", String.valueOf(cores));
         int n = Math.max(1, options.number("--loops"));
         // TODO(loops): start n Workers, each on its own thread (name them loop-1, loop-2...).
         //  Then let this thread be the acceptor: a blocking server.accept() in a loop, handing

@@ -17,7 +17,7 @@ import java.net.Socket;
  */
 class VirtualThreadServer {
     public static void main(String[] args) throws IOException {
-        Options options = Options.parse("05-virtual-threads", args, "--max-concurrent", "10000",
+        Options options = Kit.start("05-virtual-threads", args, "--max-concurrent", "10000",
                 "--carriers", String.valueOf(Runtime.getRuntime().availableProcessors() + 2),
                 "--idle-timeout", "60000", "--header-timeout", "10000");
         // tag::carriers[]

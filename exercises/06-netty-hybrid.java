@@ -33,7 +33,7 @@ import java.net.InetSocketAddress;
 class NettyHybridServer {
     public static void main(String[] args) throws InterruptedException {
         int cores = Runtime.getRuntime().availableProcessors();
-        Options options = Options.parse("06-netty-hybrid", args, "--loops", String.valueOf(cores),
+        Options options = Kit.start("06-netty-hybrid", args, "--loops", String.valueOf(cores),
                 "--idle-timeout", "60000", "--header-timeout", "10000");
         int idleMillis = options.number("--idle-timeout");
         int headerMillis = options.number("--header-timeout");

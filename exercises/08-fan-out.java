@@ -30,7 +30,7 @@ class TripServer {
     // end::setup[]
 
     public static void main(String[] args) throws IOException {
-        Options options = Options.parse("08-fan-out", args, "--backend", "http://127.0.0.1:8081", "--max-outbound", "64");
+        Options options = Kit.start("08-fan-out", args, "--backend", "http://127.0.0.1:8081", "--max-outbound", "64");
         backend = options.uri("--backend");
         // TODO(outbound): nothing bounds the calls in flight to the backend: 1,000 trips of 10
         //  legs make 10,000 at once. Make a Semaphore with --max-outbound permits, here, and

@@ -15,7 +15,7 @@ class BlockingServer {
     // end::backlog[]
 
     public static void main(String[] args) throws IOException {
-        Options options = Options.parse("01-blocking", args);
+        Options options = Kit.start("01-blocking", args);
         // Configure the server.
         try (ServerSocket server = new ServerSocket()) {
             server.setReuseAddress(true);

@@ -16,7 +16,7 @@ import java.util.concurrent.SynchronousQueue;
  */
 class ThreadPoolServer {
     public static void main(String[] args) throws Exception {
-        Options options = Options.parse("02-thread-pool", args, "--threads", "16", "--queue", "64");
+        Options options = Kit.start("02-thread-pool", args, "--threads", "16", "--queue", "64");
         int threads = options.number("--threads");
         int queued = options.number("--queue");
         // Configure the pool.

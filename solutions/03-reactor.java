@@ -14,7 +14,7 @@ import java.util.PriorityQueue;
 /** Chapter 03: one thread, one Selector, every connection: a single-threaded reactor. */
 class ReactorServer {
     public static void main(String[] args) throws IOException {
-        Options options = Options.parse("03-reactor", args);
+        Options options = Kit.start("03-reactor", args);
         // Configure the server.
         try (Selector selector = Selector.open(); ServerSocketChannel server = ServerSocketChannel.open()) {
             server.bind(options.address(), 1024);

@@ -16,7 +16,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 class MultiReactorServer {
     public static void main(String[] args) throws IOException {
         int cores = Runtime.getRuntime().availableProcessors();
-        Options options = Options.parse("04-multi-reactor", args, "--loops", String.valueOf(cores));
+        Options options = Kit.start("04-multi-reactor", args, "--loops", String.valueOf(cores));
         int n = Math.max(1, options.number("--loops"));
         // Start the loops.
         // tag::loops[]

@@ -35,7 +35,7 @@ class TripServer {
     // end::setup[]
 
     public static void main(String[] args) throws IOException {
-        Options options = Options.parse("08-fan-out", args, "--backend", "http://127.0.0.1:8081", "--max-outbound", "64");
+        Options options = Kit.start("08-fan-out", args, "--backend", "http://127.0.0.1:8081", "--max-outbound", "64");
         backend = options.uri("--backend");
         // tag::client[]
         client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();

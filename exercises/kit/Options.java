@@ -1,4 +1,3 @@
-import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.Map;
@@ -6,7 +5,8 @@ import java.util.Map;
 /**
  * Command-line options every workshop server shares ({@code --port}, {@code --host}, and
  * {@code --db-pool}, {@code --db-wait} for {@link Database}) plus any a
- * chapter adds, and the one ready line the grader and the benchmark wait for.
+ * chapter adds, and the one ready line the grader and the benchmark wait for. It only reads
+ * them: {@link Kit#start} is what acts on them.
  */
 final class Options {
     final String host;
@@ -21,8 +21,7 @@ final class Options {
 
     /**
      * Parses {@code --port P --host H} and the chapter's own options, given with their defaults
-     * as {@code "--threads", "8"}. Exits with a plain message on a bad option, and turns a busy
-     * port into one sentence instead of a stack trace.
+     * as {@code "--threads", "8"}. Exits with a plain message on a bad option.
      */
     static Options parse(String server, String[] args, String... extraDefaults) {
         Map<String, String> values = new HashMap<>(Map.of("--port", "8080", "--host", "127.0.0.1", "--db-pool", "10", "--db-wait", "1000"));
@@ -36,15 +35,6 @@ final class Options {
         }
         Options options = new Options(values.get("--host"), wholeNumber(values, "--port"), values);
         if (options.port > 65535) exit(2, "--port must be from 0 to 65535");
-        Database.configure(options.number("--db-pool"), options.number("--db-wait"));
-        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
-            if (e instanceof BindException) {
-                exit(2, "cannot listen on " + options.host + ":" + options.port + " (" + e.getMessage()
-                        + "): stop the program using that port, or start with --port 0 to take any free port");
-            }
-            System.err.println("Exception in thread \"" + thread.getName() + "\" ");
-            e.printStackTrace();
-        });
         return options;
     }
 
@@ -94,7 +84,7 @@ final class Options {
         return s.toString().strip();
     }
 
-    private static void exit(int code, String message) {
+    static void exit(int code, String message) {
         (code == 0 ? System.out : System.err).println(message);
         System.exit(code);
     }

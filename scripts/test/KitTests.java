@@ -53,6 +53,25 @@ class KitTests {
     }
 
     @Test
+    @DisplayName("options: parse only reads them; Kit.start is what sizes the /db pool")
+    void parseOnlyReads() {
+        Database.configure(10, 1000);
+        try {
+            Options o = Options.parse("test", new String[] {"--port", "0", "--db-pool", "3", "--threads", "4"}, "--threads", "16");
+            assertEquals(0, o.port);
+            assertEquals(4, o.number("--threads"));
+            assertEquals(3, o.number("--db-pool"));
+            assertEquals(10, Database.poolSize(), "Options.parse must not configure the database");
+            Kit.start("test", new String[] {"--port", "0", "--db-pool", "3", "--db-wait", "250"});
+            assertEquals(3, Database.poolSize());
+            assertEquals(250, Database.waitMillis());
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(null);
+            Database.configure(10, 1000);
+        }
+    }
+
+    @Test
     @DisplayName("parser: a request split at every byte is parsed once, when complete")
     void byteByByte() throws Exception {
         String raw = "POST /echo?x=1 HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc";

@@ -43,7 +43,7 @@ class HelidonSe {
             Workshop.Answer.text(501, "Transfer-Encoding in requests is not supported; send Content-Length\n").closing();
 
     public static void main(String[] args) throws Exception {
-        Options o = Options.parse("HelidonSe", args);
+        Options o = Kit.start("HelidonSe", args);
         // Why: Helidon logs its features, its bound port and its start time at INFO; warnings only.
         Logger.getLogger("").setLevel(Level.WARNING);
         // Why: on a busy port Helidon logs a stack trace and start() returns a stopped server;

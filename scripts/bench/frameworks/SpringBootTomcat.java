@@ -66,7 +66,7 @@ import org.springframework.web.servlet.NoHandlerFoundException;
 @Import({Routes.class, Errors.class, Limits.class})
 class SpringBootTomcat {
     public static void main(String[] args) throws Exception {
-        Options o = Options.parse("SpringBootTomcat", args, "--threads", "200", "--virtual", "false");
+        Options o = Kit.start("SpringBootTomcat", args, "--threads", "200", "--virtual", "false");
         int threads = o.number("--threads");
         boolean virtual = flag(args, "--virtual");
 

@@ -68,7 +68,7 @@ import reactor.netty.NettyPipeline;
 @EnableAutoConfiguration
 class SpringWebFlux {
     public static void main(String[] args) throws Exception {
-        Options o = Options.parse("SpringWebFlux", args);
+        Options o = Kit.start("SpringWebFlux", args);
         // Why: Netty 4.2 refuses a line that ends with a bare LF (400); the protocol accepts one.
         System.setProperty("io.netty.handler.codec.http.defaultStrictLineParsing", "false");
         Map<String, Object> p = SpringStart.properties(o);

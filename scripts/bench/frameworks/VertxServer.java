@@ -35,7 +35,7 @@ import java.util.Map;
  */
 class VertxServer {
     public static void main(String[] args) {
-        Options o = Options.parse("VertxServer", args);
+        Options o = Kit.start("VertxServer", args);
         // Why: Netty 4.2 refuses a line that ends with a bare LF (400); the protocol accepts one.
         System.setProperty("io.netty.handler.codec.http.defaultStrictLineParsing", "false");
         Vertx vertx = Vertx.vertx();
