@@ -114,7 +114,7 @@ class Bench {
         servers.forEach(Server::stop);
         if (calls != null) calls.stop();
 
-        BenchReport report = new BenchReport(BenchReport.SCHEMA, o.all() ? "all" : "chapter", Options.command(args), o.chapter(),
+        BenchReport report = new BenchReport(BenchReport.SCHEMA, o.all() ? BenchReport.Kind.ALL : BenchReport.Kind.CHAPTER, Options.command(args), o.chapter(),
                 began.toString(), flags.isEmpty() ? 0 : 1, compareTo, machine, Plan.methodology(o.mode(), cpus, idle.note(), backend),
                 servers.stream().map(s -> s.entry(o.root())).toList(), entries,
                 o.phase() instanceof Phase.Ramping ? Ramp.summarize(entries, servers.stream().map(s -> s.id).toList()) : null, spike, soak, openLoop, connections, flags,
@@ -143,12 +143,12 @@ class Bench {
                                BenchReport.Machine machine, Painter p) {
         Plan.Mode mode = o.mode();
         String all = Chapters.showdown(chapters).map(c -> "Chapter " + c.number() + ", " + c.title()).orElse("Every model");
-        long frameworks = servers.stream().filter(s -> s.role == Server.Role.FRAMEWORK).count();
+        long frameworks = servers.stream().filter(s -> s.role == BenchReport.Role.FRAMEWORK).count();
         out.println(p.bold(o.springDemo() ? "The Spring Boot demo's shape: Tomcat with 16 and 50 platform threads, and with virtual threads"
                 : o.all() ? all + ": every reference solution" + (o.baseline() ? ", a plain Netty server" : "")
                         + (frameworks > 0 ? " and " + frameworks + " framework servers" : "")
                 : "Chapter " + o.chapter() + ": " + servers.get(0).label + " against " + servers.get(1).label));
-        for (Server s : servers) if (s.role == Server.Role.FRAMEWORK) out.println(p.dim("  " + s.id + ": " + s.label));
+        for (Server s : servers) if (s.role == BenchReport.Role.FRAMEWORK) out.println(p.dim("  " + s.id + ": " + s.label));
         out.println(p.dim("  " + startedWith(servers)));
         String phase = o.phase().describe(mode);
         if (phase != null) {

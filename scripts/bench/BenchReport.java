@@ -2,7 +2,9 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -13,7 +15,7 @@ import java.util.Map;
  * significant digits, no more than the runs can tell.
  *
  * @param schema      {@link #SCHEMA}
- * @param kind        "chapter" or "all"
+ * @param kind        {@link Kind}: "chapter" or "all"
  * @param command     what was run, without the wrapper's options: "scripts/bench.sh --all --quick"
  * @param chapter     "03", or null for --all
  * @param date        when the race began, ISO-8601
@@ -29,7 +31,7 @@ import java.util.Map;
  * @param flags       every result's flags, each with its workload and server
  * @param seconds     how long the whole race took
  */
-record BenchReport(String schema, String kind, String command, String chapter, String date, int exit, String compareTo,
+record BenchReport(String schema, Kind kind, String command, String chapter, String date, int exit, String compareTo,
                    Machine machine, Methodology methodology, List<ServerEntry> servers, List<WorkloadEntry> workloads,
                    @JsonInclude(JsonInclude.Include.NON_NULL) RampSummary ramp,
                    @JsonInclude(JsonInclude.Include.NON_NULL) SpikeSummary spike,
@@ -38,8 +40,64 @@ record BenchReport(String schema, String kind, String command, String chapter, S
                    @JsonInclude(JsonInclude.Include.NON_NULL) ConnectionsSummary connections, List<String> flags, long seconds) {
     static final String SCHEMA = "course-bench/1";
 
+    /** What a server is in the race; reports spell it in lower case ({@link #label}). */
+    enum Role {
+        /** The learner's file or running server. */
+        LEARNER,
+        /** A chapter's reference solution. */
+        REFERENCE,
+        /** Plain Netty, the showdown's yardstick. */
+        BASELINE,
+        /** A framework people deploy ({@link Framework}). */
+        FRAMEWORK;
+
+        @JsonValue
+        String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        @Override
+        public String toString() {
+            return label();
+        }
+    }
+
+    /** What a results file holds: one chapter's race against its reference, or every model's; the JSON names it by {@link #label}. */
+    enum Kind {
+        CHAPTER, ALL;
+
+        @JsonValue
+        String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        @Override
+        public String toString() {
+            return label();
+        }
+    }
+
+    /**
+     * How a server fared on a workload: measured; skipped (it could not take part); or stalled
+     * (Bombardier never finished: connections starved, no run has figures). The JSON names it by
+     * {@link #label}; a label this version does not know reads as null.
+     */
+    enum Status {
+        MEASURED, SKIPPED, STALLED;
+
+        @JsonValue
+        String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        @Override
+        public String toString() {
+            return label();
+        }
+    }
+
     /** A report without the connections phase (every phase but --connections). */
-    BenchReport(String schema, String kind, String command, String chapter, String date, int exit, String compareTo,
+    BenchReport(String schema, Kind kind, String command, String chapter, String date, int exit, String compareTo,
                 Machine machine, Methodology methodology, List<ServerEntry> servers, List<WorkloadEntry> workloads,
                 RampSummary ramp, SpikeSummary spike, SoakSummary soak, OpenLoopSummary openLoop, List<String> flags, long seconds) {
         this(schema, kind, command, chapter, date, exit, compareTo, machine, methodology, servers, workloads, ramp, spike, soak, openLoop,
@@ -75,8 +133,8 @@ record BenchReport(String schema, String kind, String command, String chapter, S
                        int runSeconds, int ioRunSeconds, boolean warmupPerGroup, String statistic, String order,
                        int sampleMillis, String load, List<String> notes) {}
 
-    /** A server in the race: {@code role} "learner", "reference", "baseline" (plain Netty) or "framework" ({@link Framework}); {@code file} and {@code pid} null when unknown. */
-    record ServerEntry(String id, String role, String label, String file, String url, List<String> args, Long pid,
+    /** A server in the race: its {@link Role}; {@code file} and {@code pid} null when unknown. */
+    record ServerEntry(String id, Role role, String label, String file, String url, List<String> args, Long pid,
                        boolean pinned) {}
 
     /**
@@ -107,20 +165,19 @@ record BenchReport(String schema, String kind, String command, String chapter, S
     sealed interface Result permits LoadResult, IdleResult, SkippedResult {
         String server();
 
-        /** "measured", "skipped", or "stalled" (Bombardier never finished: connections starved, no run has figures). */
-        String status();
+        Status status();
 
         List<String> flags();
 
         default boolean measured() {
-            return "measured".equals(status());
+            return status() == Status.MEASURED;
         }
     }
 
     /** The server could not take part: no such endpoint (404), or it stopped earlier. Its ratio is always null. */
-    record SkippedResult(String server, String status, String skipReason, List<String> flags, Ratio ratio) implements Result {
+    record SkippedResult(String server, Status status, String skipReason, List<String> flags, Ratio ratio) implements Result {
         SkippedResult(String server, String skipReason, List<String> flags) {
-            this(server, "skipped", skipReason, flags, null);
+            this(server, Status.SKIPPED, skipReason, flags, null);
         }
     }
 
@@ -132,7 +189,7 @@ record BenchReport(String schema, String kind, String command, String chapter, S
      * of it; {@code loadCpuPercent}: Bombardier's CPU time / the run's time / the cores it may
      * use. {@code notes} are worth knowing, not failures (the load generator was saturated).
      */
-    record LoadResult(String server, String status, Double rps, Latency latencyMs, long requests2xx, long non2xx,
+    record LoadResult(String server, Status status, Double rps, Latency latencyMs, long requests2xx, long non2xx,
                       long errors, long timeouts, Map<String, Long> errorKinds, Double cpuSeconds,
                       Double cpuMillisPerRequest, Long peakRssBytes, Integer peakThreads, Double boundRps,
                       Double percentOfBound, Double loadCpuPercent, LoadRatio ratio, List<RunFigures> runs,
@@ -153,7 +210,7 @@ record BenchReport(String schema, String kind, String command, String chapter, S
                       Double percentOfBound, Double loadCpuPercent) {}
 
     /** The idle workload; {@code figures} are absent when the connections could not be opened at all. */
-    record IdleResult(String server, String status, @JsonUnwrapped IdleFigures figures, List<String> flags, IdleRatio ratio)
+    record IdleResult(String server, Status status, @JsonUnwrapped IdleFigures figures, List<String> flags, IdleRatio ratio)
             implements Result {
         IdleResult withRatio(IdleRatio to) {
             return new IdleResult(server, status, figures, flags, to);
@@ -201,14 +258,14 @@ record BenchReport(String schema, String kind, String command, String chapter, S
     /**
      * The {@code confidence} interval, {@code low} to {@code high}, of the ratio of {@code figure}
      * ("rps", "cpuPerRequest", "peakRss"; absent in older files: "rps") over {@code turns} paired
-     * turns, whose geometric mean is {@code ratio} ({@link Verdict}); {@code verdict} "faster",
-     * "slower", "same" or "noisy" (too noisy to compare), or for a figure called out "more" or
-     * "less"; {@code detectable}, the smallest difference the race could have called (0.06: 6%);
+     * turns, whose geometric mean is {@code ratio} ({@link Verdict}); {@code verdict} the race's
+     * {@link Verdict.Call}: "faster", "slower", "same" or "noisy" (too noisy to compare), or for a
+     * figure called out "more" or "less"; {@code detectable}, the smallest difference the race could have called (0.06: 6%);
      * {@code why}, why this figure decided; {@code advice}, when the race could not tell, what
      * would help.
      */
     record Interval(@JsonInclude(JsonInclude.Include.NON_NULL) String figure, @JsonInclude(JsonInclude.Include.NON_NULL) Double ratio,
-                    Double low, Double high, int turns, Double confidence, String verdict,
+                    Double low, Double high, int turns, Double confidence, Verdict.Call verdict,
                     @JsonInclude(JsonInclude.Include.NON_NULL) Double detectable,
                     @JsonInclude(JsonInclude.Include.NON_NULL) String why,
                     @JsonInclude(JsonInclude.Include.NON_NULL) String advice) {}

@@ -1,7 +1,7 @@
 import java.nio.file.Path;
 import java.util.List;
 
-/** The framework servers of the race ({@link Frameworks}, the one list), as servers to start. Their role is {@link Server.Role#FRAMEWORK}. */
+/** The framework servers of the race ({@link Frameworks}, the one list), as servers to start. Their role is {@link BenchReport.Role#FRAMEWORK}. */
 final class Framework {
     private Framework() {}
 
@@ -16,6 +16,6 @@ final class Framework {
     }
 
     private static Server server(Path root, Frameworks.Entry e) {
-        return new Server(e.id(), Server.Role.FRAMEWORK, e.label(), root.resolve(Frameworks.DIR).resolve(e.file()), e.args(), e.cap());
+        return new Server(e.id(), BenchReport.Role.FRAMEWORK, e.label(), root.resolve(Frameworks.DIR).resolve(e.file()), e.args(), e.cap());
     }
 }

@@ -56,7 +56,7 @@ final class IdleRace {
                 s.gone = "the server exited during the idle workload";
                 flags.add(s.gone);
             }
-            results.add(new BenchReport.IdleResult(s.id, "measured", figures, flags, null));
+            results.add(new BenchReport.IdleResult(s.id, BenchReport.Status.MEASURED, figures, flags, null));
             Bench.pause(500);
         }
         return results;

@@ -18,19 +18,19 @@ import java.util.stream.Stream;
  */
 class Power {
     /** One race: its verdict on hello, the ratio and interval of the figure that decided, what it could tell, req/s's own interval. */
-    record Race(String file, String verdict, String figure, Double ratio, Double low, Double high, Double detectable,
-                Double learnerMicros, Double referenceMicros, Double rpsRatio, Double rpsLow, Double rpsHigh, String rpsVerdict,
+    record Race(String file, Verdict.Call verdict, String figure, Double ratio, Double low, Double high, Double detectable,
+                Double learnerMicros, Double referenceMicros, Double rpsRatio, Double rpsLow, Double rpsHigh, Verdict.Call rpsVerdict,
                 Double loadCpuPercent, long seconds) {}
 
     /** How many races gave each verdict. */
     record Counts(int faster, int slower, int same, int noisy) {
-        static Counts of(List<String> verdicts) {
-            return new Counts(count(verdicts, Verdict.FASTER), count(verdicts, Verdict.SLOWER), count(verdicts, Verdict.SAME),
-                    count(verdicts, Verdict.NOISY_VERDICT));
+        static Counts of(List<Verdict.Call> verdicts) {
+            return new Counts(count(verdicts, Verdict.Call.FASTER), count(verdicts, Verdict.Call.SLOWER), count(verdicts, Verdict.Call.SAME),
+                    count(verdicts, Verdict.Call.NOISY));
         }
 
-        private static int count(List<String> verdicts, String v) {
-            return (int) verdicts.stream().filter(v::equals).count();
+        private static int count(List<Verdict.Call> verdicts, Verdict.Call v) {
+            return (int) verdicts.stream().filter(x -> x == v).count();
         }
     }
 
@@ -40,7 +40,7 @@ class Power {
      * each ({@code rpsVerdicts}); the median extra CPU per request and the lowest and highest
      * bound of the intervals.
      */
-    record Kind(String id, String kind, int spinNanos, String expected, int races, Counts verdicts, int asExpected, Counts rpsVerdicts,
+    record Kind(String id, String kind, int spinNanos, Verdict.Call expected, int races, Counts verdicts, int asExpected, Counts rpsVerdicts,
                 Double medianExtraCpuPercent, Double lowestLow, Double highestHigh, List<Race> runs) {}
 
     /**
@@ -80,12 +80,12 @@ class Power {
         }
         List<Kind> kinds = new ArrayList<>();
         for (var e : byKind.entrySet()) {
-            String expected = e.getKey() == 0 ? Verdict.SAME : Verdict.SLOWER;
+            Verdict.Call expected = e.getKey() == 0 ? Verdict.Call.SAME : Verdict.Call.SLOWER;
             List<Race> rs = e.getValue();
             Counts counts = Counts.of(rs.stream().map(Race::verdict).toList());
             double extra = Stats.median(rs.stream().map(x -> x.ratio() == null ? Double.NaN : (x.ratio() - 1) * 100).toList());
             kinds.add(new Kind(e.getKey() == 0 ? "self" : "spin-" + e.getKey(), e.getKey() == 0 ? "the reference against itself" : "the reference plus a spin of " + e.getKey() + " ns per request",
-                    e.getKey(), expected, rs.size(), counts, expected.equals(Verdict.SAME) ? counts.same() : counts.slower(),
+                    e.getKey(), expected, rs.size(), counts, expected == Verdict.Call.SAME ? counts.same() : counts.slower(),
                     Counts.of(rs.stream().map(Race::rpsVerdict).toList()), Stats.figure(extra),
                     min(rs.stream().map(Race::low)), max(rs.stream().map(Race::high)), rs));
         }
@@ -101,7 +101,7 @@ class Power {
         Files.createDirectories(Path.of(args[1]).toAbsolutePath().getParent());
         Files.writeString(Path.of(args[1]), Jackson.write(summary));
         for (Kind k : kinds) {
-            System.out.printf("%-50s %d of %d %s (median extra CPU per request %s%%) %s%n", k.kind(), k.asExpected(), k.races(), k.expected(),
+            System.out.printf("%-50s %d of %d %s (median extra CPU per request %s%%) %s%n", k.kind(), k.asExpected(), k.races(), k.expected().label(),
                     k.medianExtraCpuPercent(), k.verdicts());
         }
     }

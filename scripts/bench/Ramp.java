@@ -18,7 +18,7 @@ final class Ramp {
     /** Why this step broke the server, or null when it held (a skipped step neither holds nor breaks). */
     static String broke(BenchReport.Result r) {
         if (!(r instanceof BenchReport.LoadResult l)) return null;
-        if ("stalled".equals(l.status())) return "connections starved: no answer within the timeout";
+        if (l.status() == BenchReport.Status.STALLED) return "connections starved: no answer within the timeout";
         long failed = l.errors() + l.non2xx();
         long all = l.requests2xx() + failed;
         if (all == 0) return "no request was answered";
@@ -78,7 +78,7 @@ final class Ramp {
             StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "  %-10s", b.server()));
             for (BenchReport.WorkloadEntry w : steps) {
                 BenchReport.Result r = w.results().stream().filter(x -> x.server().equals(b.server())).findFirst().orElse(null);
-                String cell = r == null || !r.measured() && !"stalled".equals(r.status()) ? "" : r.measured() ? Stats.rate(Report.rps(r)) : "stalled";
+                String cell = r == null || !r.measured() && r.status() != BenchReport.Status.STALLED ? "" : r.measured() ? Stats.rate(Report.rps(r)) : "stalled";
                 boolean breaking = Integer.valueOf(w.connections()).equals(b.brokeAt());
                 row.append(' ').append(breaking ? p.red(String.format(Locale.ROOT, "%7s✗", cell)) : String.format(Locale.ROOT, "%8s", cell));
             }

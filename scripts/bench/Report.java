@@ -107,7 +107,7 @@ final class Report {
                         Double.isNaN(bound) ? "" : "bound", vs)));
             }
             for (BenchReport.Result r : w.results()) out.println(" " + (r.flags().isEmpty() ? " " : p.red("!")) + row(w, r, p));
-            if ("chapter".equals(report.kind())) for (BenchReport.Result r : w.results()) verdict(out, r, report.compareTo(), p);
+            if (report.kind() == BenchReport.Kind.CHAPTER) for (BenchReport.Result r : w.results()) verdict(out, r, report.compareTo(), p);
             for (BenchReport.Result r : w.results()) {
                 for (String note : r.flags()) out.println(p.dim("  " + r.server() + ": " + note));
                 if (r instanceof BenchReport.LoadResult l) {
@@ -138,7 +138,7 @@ final class Report {
         String name = String.format(Locale.ROOT, "%-10s", r.server());
         return switch (r) {
             case BenchReport.SkippedResult s -> name + " " + p.dim("skipped: " + s.skipReason());
-            case BenchReport.LoadResult l when "stalled".equals(l.status()) -> name + " " + p.red("stalled")
+            case BenchReport.LoadResult l when l.status() == BenchReport.Status.STALLED -> name + " " + p.red("stalled")
                     + p.dim(": connections got no answer within " + w.timeoutSeconds() + " s; no run finished (see below)");
             case BenchReport.LoadResult l -> name + String.format(Locale.ROOT, " %8s %8s %8s %8s %8s %8s %7s %9s %7s %6s  %s",
                     Stats.rate(rps(l)), Stats.millis(p50(l)), Stats.millis(p99(l)),
@@ -216,7 +216,7 @@ final class Report {
         BenchReport.Interval i = interval(r);
         if (i == null) return "";
         Verdict.Figure f = Verdict.Figure.named(i.figure());
-        String words = Verdict.SAME.equals(i.verdict()) ? "≈ the same within the noise" : Verdict.words(i);
+        String words = i.verdict() == Verdict.Call.SAME ? "≈ the same within the noise" : Verdict.words(i);
         return f == chart ? words : words + " on " + f.unit + " (the figure that decided; see its chart)";
     }
 
@@ -232,9 +232,9 @@ final class Report {
                 String label = String.format(Locale.ROOT, "  %-8s %-10s ", first ? w.id() : "", r.server());
                 first = false;
                 double rps = rps(r);
-                String value = r.measured() ? Stats.rate(rps) : r.status();
-                String mark = "chapter".equals(report.kind()) ? mark(r, Verdict.Figure.RPS) : "";
-                out.println(label + bar(p, r.server(), Stats.bar(rps, max, 40, false)) + " " + value
+                String value = r.measured() ? Stats.rate(rps) : String.valueOf(r.status());
+                String mark = report.kind() == BenchReport.Kind.CHAPTER ? mark(r, Verdict.Figure.RPS) : "";
+                out.println(label + bar(p, report, r.server(), Stats.bar(rps, max, 40, false)) + " " + value
                         + (mark.isEmpty() ? "" : p.dim("  " + mark)));
             }
         }
@@ -248,8 +248,8 @@ final class Report {
             for (BenchReport.Result r : w.results()) {
                 double us = cpuPerRequest(r);
                 Double ratio = r instanceof BenchReport.LoadResult l && l.ratio() != null ? l.ratio().cpuPerRequest() : null;
-                String mark = "chapter".equals(report.kind()) ? mark(r, Verdict.Figure.CPU) : "";
-                out.println(String.format(Locale.ROOT, "  %-10s ", r.server()) + bar(p, r.server(), Stats.bar(us, max, 40, false))
+                String mark = report.kind() == BenchReport.Kind.CHAPTER ? mark(r, Verdict.Figure.CPU) : "";
+                out.println(String.format(Locale.ROOT, "  %-10s ", r.server()) + bar(p, report, r.server(), Stats.bar(us, max, 40, false))
                         + " " + micros(us) + " µs" + (ratio == null ? "" : p.dim("  " + Stats.times(ratio))) + (mark.isEmpty() ? "" : p.dim("  " + mark)));
             }
         }
@@ -266,24 +266,23 @@ final class Report {
                 double b = heapPerConnection(r);
                 String served = r instanceof BenchReport.IdleResult i && i.figures() != null ? "  (" + i.figures().served() + " served)" : "";
                 String mark = "";
-                if ("chapter".equals(report.kind()) && r instanceof BenchReport.IdleResult i && i.ratio() != null && !r.server().equals(report.compareTo())) {
+                if (report.kind() == BenchReport.Kind.CHAPTER && r instanceof BenchReport.IdleResult i && i.ratio() != null && !r.server().equals(report.compareTo())) {
                     mark = i.ratio().callout() != null ? "  " + i.ratio().callout().replaceFirst(":.*", "")
                             : "  ≈ within 2x of the " + report.compareTo() + "'s: not called out";
                 }
-                out.println(String.format(Locale.ROOT, "  %-10s ", r.server()) + bar(p, r.server(), Stats.bar(b, max, 40, false))
+                out.println(String.format(Locale.ROOT, "  %-10s ", r.server()) + bar(p, report, r.server(), Stats.bar(b, max, 40, false))
                         + " " + Stats.bytes(b) + p.dim(served + mark));
             }
         }
     }
 
-    /** A bar of the chart in its server's colour: the learner's, the reference's, Netty's, or the others'. */
-    static String bar(Painter p, String server, String s) {
-        return switch (server) {
-            case "learner" -> p.paint("36", s);
-            case "reference" -> p.paint("33", s);
-            case "netty" -> p.paint("35", s);
-            default -> p.paint("34", s);
-        };
+    /** A bar of the chart in its server's colour, by its role: the learner's, Netty's, the server compared to, or the others'. */
+    static String bar(Painter p, BenchReport report, String server, String s) {
+        BenchReport.Role role = report.servers() == null ? null : report.servers().stream()
+                .filter(e -> e.id().equals(server)).map(BenchReport.ServerEntry::role).findFirst().orElse(null);
+        if (role == BenchReport.Role.LEARNER) return p.paint("36", s);
+        if (role == BenchReport.Role.BASELINE) return p.paint("35", s);
+        return p.paint(server.equals(report.compareTo()) ? "33" : "34", s);
     }
 
     static double rps(BenchReport.Result r) {

@@ -20,24 +20,8 @@ import java.util.concurrent.CompletableFuture;
  * starts them.
  */
 final class Server {
-    /** What a server is in the race; reports spell it in lower case ({@link #word}). */
-    enum Role {
-        /** The learner's file or running server. */
-        LEARNER,
-        /** A chapter's reference solution. */
-        REFERENCE,
-        /** Plain Netty, the showdown's yardstick. */
-        BASELINE,
-        /** A framework people deploy ({@link Framework}). */
-        FRAMEWORK;
-
-        String word() {
-            return name().toLowerCase(java.util.Locale.ROOT);
-        }
-    }
-
     final String id;
-    final Role role;
+    final BenchReport.Role role;
     final String label;
     final Path file;
     final List<String> args;
@@ -49,7 +33,7 @@ final class Server {
     boolean pinned;
     String gone; // why it stopped answering, once it has
 
-    Server(String id, Role role, String label, Path file, List<String> args, int cap) {
+    Server(String id, BenchReport.Role role, String label, Path file, List<String> args, int cap) {
         this.id = id;
         this.role = role;
         this.label = label;
@@ -64,7 +48,7 @@ final class Server {
     }
 
     /** A chapter's server: its file, with the options the registry gives it for the race. */
-    static Server of(Chapters.Chapter chapter, String id, Role role, String label, Path file) {
+    static Server of(Chapters.Chapter chapter, String id, BenchReport.Role role, String label, Path file) {
         return new Server(id, role, label, file, chapter.benchArgs(), chapter.cap().of(chapter.benchArgs()));
     }
 
@@ -80,7 +64,7 @@ final class Server {
             for (Chapters.Chapter c : chapters.values()) {
                 if (!c.inShowdown()) continue; // its race is its own (chapter 08's trips)
                 Path file = o.root().resolve("solutions").resolve(c.fileName());
-                if (Files.isRegularFile(file)) servers.add(of(c, c.number(), Role.REFERENCE, "solutions/" + c.fileName(), file));
+                if (Files.isRegularFile(file)) servers.add(of(c, c.number(), BenchReport.Role.REFERENCE, "solutions/" + c.fileName(), file));
             }
             if (servers.isEmpty()) Options.environment("no solutions/NN-*.java under " + o.root());
         } else {
@@ -89,16 +73,16 @@ final class Server {
             Chapters.Chapter chapter = chapters.get(n);
             Path reference = chapterFile(o.root(), "solutions", n, chapter);
             if (o.url() != null) {
-                servers.add(new Server("learner", Role.LEARNER, o.url(), null, List.of(), 0));
+                servers.add(new Server("learner", BenchReport.Role.LEARNER, o.url(), null, List.of(), 0));
             } else {
                 Path learner = o.selfRace() ? reference : o.learner() != null ? o.learner() : chapterFile(o.root(), "exercises", n, chapter);
-                servers.add(of(chapter, "learner", Role.LEARNER, o.root().relativize(learner).toString(), learner));
+                servers.add(of(chapter, "learner", BenchReport.Role.LEARNER, o.root().relativize(learner).toString(), learner));
             }
-            servers.add(of(chapter, "reference", Role.REFERENCE, o.root().relativize(reference).toString(), reference));
+            servers.add(of(chapter, "reference", BenchReport.Role.REFERENCE, o.root().relativize(reference).toString(), reference));
         }
         if (o.baseline()) {
             Path netty = o.root().resolve("scripts/bench/NettyBaseline.java");
-            servers.add(new Server("netty", Role.BASELINE, "Netty 4.2 (scripts/bench/NettyBaseline.java)", netty, List.of(), 0));
+            servers.add(new Server("netty", BenchReport.Role.BASELINE, "Netty 4.2 (scripts/bench/NettyBaseline.java)", netty, List.of(), 0));
         }
         if (o.frameworks()) servers.addAll(Framework.race(o.root()));
         return servers;
@@ -308,7 +292,7 @@ final class Server {
 
     /** The server as the report lists it. */
     BenchReport.ServerEntry entry(Path root) {
-        return new BenchReport.ServerEntry(id, role.word(), label, file == null ? null : root.relativize(file).toString(), url, args,
+        return new BenchReport.ServerEntry(id, role, label, file == null ? null : root.relativize(file).toString(), url, args,
                 target == null ? null : target.pid(), pinned);
     }
 }

@@ -74,7 +74,7 @@ final class Tally {
     BenchReport.Result result(Plan.Workload w) {
         List<String> flags = new ArrayList<>(problems);
         if (skipReason != null) return new BenchReport.SkippedResult(server.id, skipReason, flags);
-        String status = runs.isEmpty() && !stalls.isEmpty() ? "stalled" : "measured";
+        BenchReport.Status status = runs.isEmpty() && !stalls.isEmpty() ? BenchReport.Status.STALLED : BenchReport.Status.MEASURED;
         flags.addAll(stalls);
         List<Double> rps = new ArrayList<>(), p50 = new ArrayList<>(), p99 = new ArrayList<>(), cpu = new ArrayList<>(), loadCpu = new ArrayList<>();
         long ok = 0, non2xx = 0, errors = 0, timeouts = 0, peakRss = -1;

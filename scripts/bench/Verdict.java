@@ -1,3 +1,4 @@
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -35,13 +36,24 @@ final class Verdict {
     /** Peak RSS this far from the compared server's (the whole interval beyond 1.5x or under 1/1.5) is called out. */
     static final double FAR_MEMORY = 0.50;
 
-    static final String FASTER = "faster";
-    static final String SLOWER = "slower";
-    static final String SAME = "same";
-    static final String NOISY_VERDICT = "noisy";
-    /** The verdicts of a figure called out beside the verdict: it uses more, or less, than the compared server. */
-    static final String MORE = "more";
-    static final String LESS = "less";
+    /**
+     * What a race calls a figure: the deciding figure is {@link #FASTER}, {@link #SLOWER},
+     * {@link #SAME} or {@link #NOISY} (too noisy to compare); a figure called out beside it uses
+     * {@link #MORE} or {@link #LESS} than the compared server's. The JSON names it by {@link #label}.
+     */
+    enum Call {
+        FASTER, SLOWER, SAME, NOISY, MORE, LESS;
+
+        @JsonValue
+        String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        @Override
+        public String toString() {
+            return label();
+        }
+    }
 
     /** A figure a verdict can be read from: its name in the JSON, its unit, in words, and which way is better. */
     enum Figure {
@@ -125,8 +137,8 @@ final class Verdict {
         double betterLow = f.higherIsBetter ? s.low() : 1 / s.high();
         double betterHigh = f.higherIsBetter ? s.high() : 1 / s.low();
         double detectable = detectable(floor, s.halfWidth());
-        String verdict = betterLow > 1 + floor ? FASTER : betterHigh < 1 / (1 + floor) ? SLOWER
-                : detectable > NOISY ? NOISY_VERDICT : SAME;
+        Call verdict = betterLow > 1 + floor ? Call.FASTER : betterHigh < 1 / (1 + floor) ? Call.SLOWER
+                : detectable > NOISY ? Call.NOISY : Call.SAME;
         return new BenchReport.Interval(f.id, Stats.figure(s.mean()), Stats.figure(s.low()), Stats.figure(s.high()), s.turns(), CONFIDENCE,
                 verdict, Stats.figure(detectable), why, advice(verdict, detectable, floor, mode, loadGeneratorBusy && f == Figure.RPS));
     }
@@ -147,12 +159,12 @@ final class Verdict {
     /**
      * Figure {@code f} when it lies far from the compared server's ({@code far}: the whole
      * interval beyond 1 + far, or under 1 / (1 + far)), as an interval whose verdict is
-     * {@link #MORE} or {@link #LESS}; null when it is not far, or unknown.
+     * {@link Call#MORE} or {@link Call#LESS}; null when it is not far, or unknown.
      */
     static BenchReport.Interval farOff(List<BenchReport.RunFigures> runs, List<BenchReport.RunFigures> base, Figure f, double far) {
         Spread s = spread(runs, base, f);
         if (s == null) return null;
-        String verdict = s.low() > 1 + far ? MORE : s.high() < 1 / (1 + far) ? LESS : null;
+        Call verdict = s.low() > 1 + far ? Call.MORE : s.high() < 1 / (1 + far) ? Call.LESS : null;
         if (verdict == null) return null;
         return new BenchReport.Interval(f.id, Stats.figure(s.mean()), Stats.figure(s.low()), Stats.figure(s.high()), s.turns(), CONFIDENCE,
                 verdict, null, null, null);
@@ -170,8 +182,8 @@ final class Verdict {
     }
 
     /** What would let a race that could not tell tell: null when the verdict is clear, or the race could tell small differences. */
-    static String advice(String verdict, double detectable, double floor, Plan.Pace mode, boolean loadGeneratorBusy) {
-        if (verdict.equals(FASTER) || verdict.equals(SLOWER) || detectable <= 2 * floor) return null;
+    static String advice(Call verdict, double detectable, double floor, Plan.Pace mode, boolean loadGeneratorBusy) {
+        if (verdict == Call.FASTER || verdict == Call.SLOWER || detectable <= 2 * floor) return null;
         List<String> helps = new ArrayList<>();
         helps.add("closing other programs that use the CPU (an IDE, a browser, a video call): the turns disagree, and another program is"
                 + " the usual cause, though a server that stalls now and then does it too (its runs are in the JSON)");
@@ -185,8 +197,11 @@ final class Verdict {
         return switch (i.verdict()) {
             case FASTER -> "faster";
             case SLOWER -> "slower";
-            case NOISY_VERDICT -> "too noisy to compare";
-            default -> "the same within this machine's noise";
+            case NOISY -> "too noisy to compare";
+            case MORE -> "more";
+            case LESS -> "less";
+            case SAME -> "the same within this machine's noise";
+            case null -> "the same within this machine's noise";
         };
     }
 
@@ -194,10 +209,10 @@ final class Verdict {
     static String power(BenchReport.Interval i) {
         if (i.detectable() == null) return "";
         double percent = Math.ceil(i.detectable() * 100);
-        if (NOISY_VERDICT.equals(i.verdict()) && i.detectable() >= 1) {
+        if (i.verdict() == Call.NOISY && i.detectable() >= 1) {
             return "this race could not tell even a " + (i.detectable() >= 9 ? "tenfold" : "twofold") + " difference";
         }
-        return NOISY_VERDICT.equals(i.verdict())
+        return i.verdict() == Call.NOISY
                 ? String.format(Locale.ROOT, "this race could not tell differences under %.0f%%", percent)
                 : String.format(Locale.ROOT, "this race can tell differences larger than %.0f%%", percent);
     }
@@ -210,7 +225,7 @@ final class Verdict {
         Figure f = Figure.named(i.figure());
         String range = String.format(Locale.ROOT, "%s to %s, %d turns", Stats.times(Stats.known(i.low())), Stats.times(Stats.known(i.high())), i.turns());
         String figure = f.words + " " + Stats.times(Stats.known(i.ratio())) + " " + compared + "'s (" + range + ")";
-        if (NOISY_VERDICT.equals(i.verdict())) return "too noisy to compare: " + power(i) + "; " + figure;
+        if (i.verdict() == Call.NOISY) return "too noisy to compare: " + power(i) + "; " + figure;
         String p = power(i);
         return words(i) + ": " + figure + (p.isEmpty() ? "" : "; " + p);
     }
@@ -219,7 +234,7 @@ final class Verdict {
     static String callout(BenchReport.Interval i, String compared) {
         Figure f = Figure.named(i.figure());
         String what = f == Figure.RSS ? "memory" : "CPU";
-        return "uses " + (MORE.equals(i.verdict()) ? "more " : "less ") + what + ": " + f.words + " " + Stats.times(Stats.known(i.ratio()))
+        return "uses " + (i.verdict() == Call.MORE ? "more " : "less ") + what + ": " + f.words + " " + Stats.times(Stats.known(i.ratio()))
                 + " " + compared + "'s (" + Stats.times(Stats.known(i.low())) + " to " + Stats.times(Stats.known(i.high())) + ")";
     }
 }

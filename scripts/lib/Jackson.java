@@ -23,6 +23,7 @@ import java.io.IOException;
 final class Jackson {
     static final ObjectMapper MAPPER = JsonMapper.builder()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.READ_UNKNOWN_ENUM_VALUES_AS_NULL)
             .addModule(new SimpleModule("no-NaN").addSerializer(Double.class, new Finite()).addSerializer(double.class, new Finite()))
             .build();
 

@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
  * ignored, so no hand-in adds a column, a heading or a row of its own.
  */
 record Known(Map<String, Chapters.Chapter> chapters, Map<String, Map<String, String>> checks, Set<String> workloads,
-             Set<String> verdicts) {
+             Set<Verdict.Call> verdicts) {
 
     static Known of(Path root) {
         Map<String, Chapters.Chapter> chapters = Chapters.graded(root);
@@ -31,7 +31,7 @@ record Known(Map<String, Chapters.Chapter> chapters, Map<String, Map<String, Str
             checks.put(chapter.number(), titles);
         }
         Set<String> workloads = Plan.WORKLOADS.stream().map(Plan.Workload::id).collect(Collectors.toCollection(java.util.LinkedHashSet::new));
-        return new Known(chapters, checks, workloads, Set.of(Verdict.FASTER, Verdict.SLOWER, Verdict.SAME, Verdict.NOISY_VERDICT));
+        return new Known(chapters, checks, workloads, Set.of(Verdict.Call.FASTER, Verdict.Call.SLOWER, Verdict.Call.SAME, Verdict.Call.NOISY));
     }
 
     /** The title of check {@code id} of chapter {@code chapter}, or null when the course has no such check. */

@@ -69,7 +69,7 @@ final class RoomLink {
         ArrayNode checks = json.arrayNode(), bench = json.arrayNode();
         for (JsonNode doc : read(root.resolve(".results/checks"))) checks.add(doc);
         for (JsonNode doc : read(root.resolve(".results/bench"))) {
-            if ("chapter".equals(doc.path("kind").asText())) bench.add(doc);
+            if ("chapter".equals(doc.path("kind").asText())) bench.add(doc); // BenchReport.Kind.CHAPTER, read as text: a hand-in copies the files as they are
         }
         ObjectNode handin = json.objectNode();
         handin.put("schema", SCHEMA).put("learner", name).put("time", Instant.now().toString());

@@ -155,6 +155,9 @@ final class RoomServer {
                 } else {
                     try {
                         a = take(exchange, known, settings, seats);
+                    } catch (RuntimeException e) { // Why: a bug here must not look like a dropped connection to the learner's laptop
+                        System.err.println("room: a hand-in failed: " + e);
+                        a = new Answer(500, "the room could not take this hand-in (" + e + "): tell the instructor", null);
                     } finally {
                         turns.release();
                     }

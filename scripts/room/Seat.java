@@ -40,12 +40,12 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
 
     /**
      * The learner's server on one workload of their race: {@code status} "measured", "skipped" or
-     * "stalled"; {@code figure} the ratio's figure ("rps", "cpuPerRequest", "heapPerConnection"),
+     * "stalled" (a status this version does not know reads as skipped); {@code figure} the ratio's figure ("rps", "cpuPerRequest", "heapPerConnection"),
      * {@code ratio} the learner's over the reference's, {@code verdict} the race's (a verdict the
      * course knows, or absent).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Raced(String status, String figure, Double ratio, String verdict) {}
+    record Raced(BenchReport.Status status, String figure, Double ratio, Verdict.Call verdict) {}
 
     Instant receivedAt() {
         return received == null ? null : parse(received);
@@ -100,16 +100,18 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
         Map<String, Map<String, Raced>> raced = new LinkedHashMap<>();
         Map<String, BenchReport> latestRace = new LinkedHashMap<>();
         for (BenchReport b : races) {
-            if (b == null || !"chapter".equals(b.kind()) || !known.chapters().containsKey(b.chapter()) || b.workloads() == null) continue;
+            if (b == null || b.kind() != BenchReport.Kind.CHAPTER || !known.chapters().containsKey(b.chapter()) || b.workloads() == null) continue;
             latestRace.merge(b.chapter(), b, (x, y) -> String.valueOf(y.date()).compareTo(String.valueOf(x.date())) > 0 ? y : x);
         }
         for (String chapter : known.chapters().keySet()) {
             BenchReport b = latestRace.get(chapter);
             if (b != null) {
                 Map<String, Raced> cells = new LinkedHashMap<>();
+                String learner = b.servers() == null ? null : b.servers().stream()
+                        .filter(s -> s != null && s.role() == BenchReport.Role.LEARNER).map(BenchReport.ServerEntry::id).findFirst().orElse(null);
                 for (BenchReport.WorkloadEntry w : b.workloads()) {
                     if (w == null || !known.workloads().contains(w.id())) continue;
-                    Raced cell = raced(known, w);
+                    Raced cell = raced(known, w, learner);
                     if (cell != null) cells.put(w.id(), cell);
                 }
                 if (!cells.isEmpty()) raced.put(chapter, cells);
@@ -148,21 +150,18 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
                 stuckOn, stuckOn == null ? null : since, stuckOn == null ? 0 : gradings, changed);
     }
 
-    /** The learner's cell of one workload, or null when the race has no result for them there. */
-    private static Raced raced(Known known, BenchReport.WorkloadEntry w) {
-        if (w.results() == null) return null;
+    /** The learner's cell of one workload (the result of the server whose role is learner), or null when the race has none there. */
+    private static Raced raced(Known known, BenchReport.WorkloadEntry w, String learner) {
+        if (w.results() == null || learner == null) return null;
         for (BenchReport.Result r : w.results()) {
-            if (r == null || !"learner".equals(r.server())) continue;
-            String status = switch (String.valueOf(r.status())) {
-                case "measured", "skipped", "stalled" -> r.status();
-                default -> "skipped";
-            };
+            if (r == null || !learner.equals(r.server())) continue;
+            BenchReport.Status status = r.status() == null ? BenchReport.Status.SKIPPED : r.status();
             if (!r.measured()) return new Raced(status, null, null, null);
             if (r instanceof BenchReport.LoadResult l && l.ratio() instanceof BenchReport.LoadRatio ratio && ratio.rps() != null) {
                 // The figure the verdict was decided on (CPU per request where req/s measured the load generator), so the two agree.
                 BenchReport.Interval i = ratio.decided();
                 boolean cpu = i != null && "cpuPerRequest".equals(i.figure()) && i.ratio() != null;
-                String verdict = i != null && known.verdicts().contains(i.verdict()) ? i.verdict() : null;
+                Verdict.Call verdict = i != null && i.verdict() != null && known.verdicts().contains(i.verdict()) ? i.verdict() : null;
                 return new Raced(status, cpu ? "cpuPerRequest" : "rps", cpu ? i.ratio() : ratio.rps(), verdict);
             }
             if (r instanceof BenchReport.IdleResult i && i.ratio() instanceof BenchReport.IdleRatio ratio && ratio.heapPerConnection() != null) {

@@ -205,14 +205,14 @@ final class Summary {
     /** "req/s 0.95× the reference's, same", "heap per connection 1.03× the reference's", or what stopped it. */
     static String cell(Seat.Raced r) {
         if (r == null) return "<small>not raced</small>";
-        if (!"measured".equals(r.status())) return "<small>" + esc(r.status()) + "</small>";
+        if (r.status() != BenchReport.Status.MEASURED) return "<small>" + esc(String.valueOf(r.status())) + "</small>";
         if (r.ratio() == null || r.figure() == null) return "<small>no ratio</small>";
         String figure = switch (r.figure()) {
             case "cpuPerRequest" -> "CPU per request";
             case "heapPerConnection" -> "heap per connection";
             default -> "req/s";
         };
-        String verdict = r.verdict() == null ? "" : ", " + ("noisy".equals(r.verdict()) ? "too noisy to compare" : r.verdict());
+        String verdict = r.verdict() == null ? "" : ", " + (r.verdict() == Verdict.Call.NOISY ? "too noisy to compare" : r.verdict().label());
         return "<small>" + figure + "</small> " + String.format(Locale.ROOT, "%.2f×", r.ratio()) + " <small>the reference's" + verdict + "</small>";
     }
 

@@ -208,7 +208,7 @@ class BenchTests {
 
     /** A server with no cap, as the tallies see it (never started). */
     static Server server(String id) {
-        return new Server(id, id.equals("learner") ? Server.Role.LEARNER : Server.Role.REFERENCE, id, null, List.of(), 0);
+        return new Server(id, id.equals("learner") ? BenchReport.Role.LEARNER : BenchReport.Role.REFERENCE, id, null, List.of(), 0);
     }
 
     /** What a server's tally makes of these runs on {@code w}. */
@@ -259,11 +259,11 @@ class BenchTests {
     @DisplayName("Little's bound per server, from the registry's caps: one request in progress for 01, --threads for 02, every connection otherwise")
     void boundPerServer() {
         Map<String, Chapters.Chapter> chapters = Chapters.read(ROOT);
-        assertEquals(5.0, Server.of(chapters.get("01"), "01", Server.Role.REFERENCE, "01", null).bound(IO), EPS);
-        assertEquals(80.0, Server.of(chapters.get("02"), "02", Server.Role.REFERENCE, "02", null).bound(IO), EPS);
+        assertEquals(5.0, Server.of(chapters.get("01"), "01", BenchReport.Role.REFERENCE, "01", null).bound(IO), EPS);
+        assertEquals(80.0, Server.of(chapters.get("02"), "02", BenchReport.Role.REFERENCE, "02", null).bound(IO), EPS);
         List<String> fourThreads = List.of("--threads", "4");
-        assertEquals(20.0, new Server("02", Server.Role.REFERENCE, "02", null, fourThreads, chapters.get("02").cap().of(fourThreads)).bound(IO), EPS);
-        assertEquals(500.0, Server.of(chapters.get("03"), "03", Server.Role.REFERENCE, "03", null).bound(IO), EPS);
+        assertEquals(20.0, new Server("02", BenchReport.Role.REFERENCE, "02", null, fourThreads, chapters.get("02").cap().of(fourThreads)).bound(IO), EPS);
+        assertEquals(500.0, Server.of(chapters.get("03"), "03", BenchReport.Role.REFERENCE, "03", null).bound(IO), EPS);
     }
 
     @Test
@@ -272,7 +272,7 @@ class BenchTests {
         Tally t = new Tally(server("learner"), null);
         t.stalls.add("the warm-up stalled");
         BenchReport.LoadResult r = load(t.result(IO));
-        assertEquals("stalled", r.status());
+        assertEquals(BenchReport.Status.STALLED, r.status());
         assertEquals(List.of("the warm-up stalled"), r.flags());
         assertNull(r.rps());
     }
@@ -281,7 +281,7 @@ class BenchTests {
     @DisplayName("a server without the workload's endpoint is skipped, unflagged, with no ratio")
     void skippedResult() {
         BenchReport.Result skipped = new Tally(server("learner"), "it has no /cpu endpoint (404)").result(IO);
-        assertEquals("skipped", assertInstanceOf(BenchReport.SkippedResult.class, skipped).status());
+        assertEquals(BenchReport.Status.SKIPPED, assertInstanceOf(BenchReport.SkippedResult.class, skipped).status());
         List<BenchReport.Result> rows = Report.ratios(List.of(skipped, result(IO, "reference", List.of(run(800, 2, 0, 0, 80)))), "reference", Plan.Pace.QUICK);
         assertNull(((BenchReport.SkippedResult) rows.get(0)).ratio());
         assertEquals(List.of(), rows.get(0).flags());
@@ -333,8 +333,8 @@ class BenchTests {
         Plan.Workload db = Plan.pick("db").get(0);
         assertEquals(500, db.boundRps(), EPS, "10 connections / 20 ms");
         assertTrue(db.timeoutSeconds() * 1000 > Plan.DB_WAIT_MILLIS, "a query may wait --db-wait for a connection: " + db.timeoutSeconds() + " s");
-        assertEquals(500, new Server("t", Server.Role.REFERENCE, "t", null, List.of(), 0).bound(db), EPS, "a server without a cap: the pool's bound");
-        assertEquals(250, new Server("t", Server.Role.REFERENCE, "t", null, List.of(), 5).bound(db), EPS, "a server that serves 5 at once: 5 / 20 ms");
+        assertEquals(500, new Server("t", BenchReport.Role.REFERENCE, "t", null, List.of(), 0).bound(db), EPS, "a server without a cap: the pool's bound");
+        assertEquals(250, new Server("t", BenchReport.Role.REFERENCE, "t", null, List.of(), 5).bound(db), EPS, "a server that serves 5 at once: 5 / 20 ms");
     }
 
     @Test
@@ -403,8 +403,8 @@ class BenchTests {
     void resultKinds() {
         BenchReport.IdleFigures figures = new BenchReport.IdleFigures(10, 9, 1, 0, 0, null, 1.5, 1e6, 2e6, 1.1e5, null, null, null, 12, 13, 1024L);
         List<BenchReport.Result> results = List.of(result(IO, "learner", List.of(run(400, 2, 0, 0, 40))),
-                new BenchReport.IdleResult("a", "measured", figures, List.of(), new BenchReport.IdleRatio(1.0, null)),
-                new BenchReport.IdleResult("b", "measured", null, List.of("the idle connections could not be opened: x"), null),
+                new BenchReport.IdleResult("a", BenchReport.Status.MEASURED, figures, List.of(), new BenchReport.IdleRatio(1.0, null)),
+                new BenchReport.IdleResult("b", BenchReport.Status.MEASURED, null, List.of("the idle connections could not be opened: x"), null),
                 new BenchReport.SkippedResult("c", "gone", List.of("gone")));
         String text = Jackson.write(results);
         assertFalse(text.contains("\"asked\": 0"), "no figures for b: " + text);

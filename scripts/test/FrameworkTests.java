@@ -19,7 +19,7 @@ class FrameworkTests {
         List<Server> race = Framework.race(BenchTests.ROOT);
         assertEquals(List.of("spring", "spring-vt", "helidon", "vertx", "webflux"), race.stream().map(s -> s.id).toList());
         for (Server s : race) {
-            assertEquals(Server.Role.FRAMEWORK, s.role, s.id);
+            assertEquals(BenchReport.Role.FRAMEWORK, s.role, s.id);
             assertTrue(Files.isRegularFile(s.file), s.file + " exists");
         }
         Plan.Workload io = Plan.WORKLOADS.stream().filter(w -> w.id().equals("io-2000")).findFirst().orElseThrow();

@@ -179,13 +179,13 @@ class OpenLoopTests {
     @Test
     @DisplayName("open loop: the summary survives JSON, and a report without one has no openLoop field")
     void json() {
-        BenchReport with = new BenchReport(BenchReport.SCHEMA, "chapter", "scripts/bench.sh 03 --open-loop", "03", "2026-01-01T00:00:00Z", 1,
+        BenchReport with = new BenchReport(BenchReport.SCHEMA, BenchReport.Kind.CHAPTER, "scripts/bench.sh 03 --open-loop", "03", "2026-01-01T00:00:00Z", 1,
                 "reference", null, null, List.of(), List.of(), null, null, null, summary(), List.of("open loop, 03: x"), 9);
         String json = with.json();
         assertEquals(with, BenchReport.read(json));
         assertTrue(json.contains("\"p999Ms\": null") && json.contains("\"maxSendLagMs\": 0.0"), json);
         assertFalse(json.contains("\"lost\""), "lost() is derived, not written: " + json);
-        BenchReport without = new BenchReport(BenchReport.SCHEMA, "chapter", "scripts/bench.sh 03", "03", "2026-01-01T00:00:00Z", 0,
+        BenchReport without = new BenchReport(BenchReport.SCHEMA, BenchReport.Kind.CHAPTER, "scripts/bench.sh 03", "03", "2026-01-01T00:00:00Z", 0,
                 "reference", null, null, List.of(), List.of(), null, null, null, null, List.of(), 9);
         assertFalse(without.json().contains("openLoop"));
     }

@@ -71,7 +71,7 @@ class PhasesTests {
         assertTrue(pool.why().contains("20.0% of requests failed"), pool.why());
         assertEquals(new BenchReport.BreakingPoint("09", null, null, "it has no /io endpoint (404)"), ramp.servers().get(2));
 
-        BenchReport report = new BenchReport(BenchReport.SCHEMA, "all", "scripts/bench.sh --all --ramp", null, "2026-01-01T00:00:00Z", 0,
+        BenchReport report = new BenchReport(BenchReport.SCHEMA, BenchReport.Kind.ALL, "scripts/bench.sh --all --ramp", null, "2026-01-01T00:00:00Z", 0,
                 null, null, null, List.of(), entries, ramp, null, null, null, List.of(), 60);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         Ramp.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), report, new Painter(false));

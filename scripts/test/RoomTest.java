@@ -399,6 +399,7 @@ class RoomTest {
     static ObjectNode race(String chapter, String madeUp, String verdict) {
         ObjectNode b = Jackson.MAPPER.createObjectNode().put("schema", BenchReport.SCHEMA).put("kind", "chapter").put("chapter", chapter)
                 .put("date", Instant.now().toString()).put("exit", 0);
+        servers(b);
         ArrayNode workloads = b.putArray("workloads");
         for (String id : List.of("hello", madeUp)) {
             ObjectNode w = workloads.addObject().put("id", id);
@@ -409,10 +410,17 @@ class RoomTest {
         return b;
     }
 
+    /** A chapter race's two servers, as bench.sh writes them: the learner's and the reference, each with its role. */
+    static void servers(ObjectNode race) {
+        ArrayNode servers = race.putArray("servers");
+        for (String id : List.of("learner", "reference")) servers.addObject().put("id", id).put("role", id);
+    }
+
     /** A chapter's race on every workload of the committed reference run: its 03 as the learner, 04 as the reference. */
     static ObjectNode chapterRace(JsonNode reference, String chapter) {
         ObjectNode b = reference.deepCopy();
         b.put("kind", "chapter").put("chapter", chapter);
+        servers(b);
         for (JsonNode w : b.path("workloads")) {
             ArrayNode kept = Jackson.MAPPER.createArrayNode();
             for (JsonNode r : w.path("results")) {

@@ -240,7 +240,7 @@ class TestBench {
                 BenchReport.Interval i = r.ratio() == null ? null : r.ratio().decided();
                 check("self-race " + w.id() + ": the reference against itself is \"the same\""
                         + (i == null ? "" : " (" + Verdict.sentence(i, "the reference") + ")"),
-                        i != null && Verdict.SAME.equals(i.verdict()), i == null ? "no interval: " + r.ratio() : "verdict " + i.verdict());
+                        i != null && i.verdict() == Verdict.Call.SAME, i == null ? "no interval: " + r.ratio() : "verdict " + i.verdict());
             }
         }
         check("the self-race ran load workloads", report.workloads().stream().anyMatch(w -> w.group() != Plan.Group.IDLE), "none");
@@ -286,7 +286,7 @@ class TestBench {
                 BenchReport.Interval i = r.ratio() == null ? null : r.ratio().decided();
                 check("slower race hello: a server with more CPU per request is called \"slower\""
                         + (i == null ? "" : " (" + Verdict.sentence(i, "the reference") + ")"),
-                        i != null && Verdict.SLOWER.equals(i.verdict()), i == null ? "no verdict: " + r.ratio() : "verdict " + i.verdict() + ", req/s " + r.ratio().rpsInterval());
+                        i != null && i.verdict() == Verdict.Call.SLOWER, i == null ? "no verdict: " + r.ratio() : "verdict " + i.verdict() + ", req/s " + r.ratio().rpsInterval());
                 check("slower race hello: the verdict was decided on CPU per request, and says what the race could tell",
                         i != null && "cpuPerRequest".equals(i.figure()) && i.why() != null && i.detectable() != null, String.valueOf(i));
             }

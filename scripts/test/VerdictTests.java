@@ -1,5 +1,6 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,7 +49,7 @@ class VerdictTests {
     @DisplayName("verdict: faster or slower only when the 95% interval of the turns lies more than 5% from 1; else the same")
     void verdicts() {
         BenchReport.Interval same = verdict(new double[] {1000, 1010, 995}, new double[] {1002, 998, 1001});
-        assertEquals("same", same.verdict());
+        assertEquals(Verdict.Call.SAME, same.verdict());
         assertNull(same.advice(), "turns within 5% of each other need no advice: " + same.advice());
         assertEquals(3, same.turns());
         assertEquals(0.95, same.confidence(), BenchTests.EPS);
@@ -57,17 +58,17 @@ class VerdictTests {
 
         // per-turn ratios 1.3, 1.2376 and 1.3636, t(2) = 4.303: 1.15x to 1.47x
         BenchReport.Interval faster = verdict(new double[] {1300, 1250, 1350}, new double[] {1000, 1010, 990});
-        assertEquals("faster", faster.verdict());
+        assertEquals(Verdict.Call.FASTER, faster.verdict());
         assertEquals(1.152, faster.low(), 2e-3);
         assertEquals(1.466, faster.high(), 2e-3);
 
-        assertEquals("slower", verdict(new double[] {700, 720, 690}, new double[] {1000, 990, 1010}).verdict());
+        assertEquals(Verdict.Call.SLOWER, verdict(new double[] {700, 720, 690}, new double[] {1000, 990, 1010}).verdict());
 
         BenchReport.Interval oneTurnDisagrees = verdict(new double[] {1300, 1030, 1350}, new double[] {1000, 1000, 1000});
-        assertEquals("noisy", oneTurnDisagrees.verdict(), "three turns that disagree this much cannot support a claim, nor tell anything: " + oneTurnDisagrees);
-        assertEquals("faster", verdict(new double[] {1300, 1310, 1290, 1305, 1295}, new double[] {1000, 1000, 1000, 1000, 1000}).verdict());
+        assertEquals(Verdict.Call.NOISY, oneTurnDisagrees.verdict(), "three turns that disagree this much cannot support a claim, nor tell anything: " + oneTurnDisagrees);
+        assertEquals(Verdict.Call.FASTER, verdict(new double[] {1300, 1310, 1290, 1305, 1295}, new double[] {1000, 1000, 1000, 1000, 1000}).verdict());
         BenchReport.Interval unsure = verdict(new double[] {1000, 1080, 960}, new double[] {1000, 1000, 1000});
-        assertEquals("same", unsure.verdict(), unsure.toString());
+        assertEquals(Verdict.Call.SAME, unsure.verdict(), unsure.toString());
     }
 
     @Test
@@ -75,22 +76,22 @@ class VerdictTests {
     void tooWide() {
         // the self-race this machine measured on hello: per-turn ratios 0.822, 1.059, 1.181
         BenchReport.Interval wide = verdict(new double[] {822, 1059, 1181}, new double[] {1000, 1000, 1000});
-        assertEquals("noisy", wide.verdict());
+        assertEquals(Verdict.Call.NOISY, wide.verdict());
         String said = Verdict.sentence(wide, "the reference");
         assertTrue(said.startsWith("too noisy to compare: this race could not tell differences under 6"), said);
         assertTrue(said.contains("0.64x to 1.60x"), said);
         assertTrue(wide.advice().contains("--thorough"), wide.advice());
         assertTrue(wide.advice().contains("another program is the usual cause"), wide.advice());
         assertFalse(wide.advice().contains("Bombardier"), "the load generator was not busy: " + wide.advice());
-        String busy = Verdict.advice("noisy", 0.6, 0.2, Plan.Pace.THOROUGH, true);
+        String busy = Verdict.advice(Verdict.Call.NOISY, 0.6, 0.2, Plan.Pace.THOROUGH, true);
         assertFalse(busy.contains("--thorough"), "a thorough race does not advise --thorough: " + busy);
         assertTrue(busy.contains("CPU per request"), busy);
-        assertNull(Verdict.advice("slower", 0.6, 0.05, Plan.Pace.QUICK, false), "a clear verdict needs no advice");
+        assertNull(Verdict.advice(Verdict.Call.SLOWER, 0.6, 0.05, Plan.Pace.QUICK, false), "a clear verdict needs no advice");
         assertEquals(2.776, Verdict.t975(4), BenchTests.EPS);
         assertEquals(0.05, Verdict.detectable(0.05, 0), BenchTests.EPS);
         // the busy laptop: 0.30x to 14x says so in words, not "under 1256%"
         BenchReport.Interval laptop = verdict(new double[] {300, 14_000, 2_000}, new double[] {1000, 1000, 1000});
-        assertEquals("noisy", laptop.verdict());
+        assertEquals(Verdict.Call.NOISY, laptop.verdict());
         assertTrue(Verdict.sentence(laptop, "the reference").startsWith("too noisy to compare: this race could not tell even a tenfold difference"),
                 Verdict.sentence(laptop, "the reference"));
     }
@@ -100,11 +101,11 @@ class VerdictTests {
     void busyFloor() {
         // a self-race on hello measured here: three steady turns of 1.08x to 1.13x between two processes of one server
         double[] base = {1000, 1000, 1000};
-        assertEquals("faster", verdict(new double[] {1100, 1110, 1120}, base, Double.NaN).verdict());
+        assertEquals(Verdict.Call.FASTER, verdict(new double[] {1100, 1110, 1120}, base, Double.NaN).verdict());
         BenchReport.Interval busy = Verdict.of(runs(1100, 1110, 1120), runs(1000, 1000, 1000), Plan.Pace.QUICK, true);
-        assertEquals("same", busy.verdict(), busy.toString());
-        assertEquals("faster", Verdict.of(runs(1300, 1310, 1320), runs(1000, 1000, 1000), Plan.Pace.QUICK, true).verdict());
-        assertEquals("slower", Verdict.of(runs(700, 710, 720), runs(1000, 1000, 1000), Plan.Pace.QUICK, true).verdict());
+        assertEquals(Verdict.Call.SAME, busy.verdict(), busy.toString());
+        assertEquals(Verdict.Call.FASTER, Verdict.of(runs(1300, 1310, 1320), runs(1000, 1000, 1000), Plan.Pace.QUICK, true).verdict());
+        assertEquals(Verdict.Call.SLOWER, Verdict.of(runs(700, 710, 720), runs(1000, 1000, 1000), Plan.Pace.QUICK, true).verdict());
     }
 
     private static List<BenchReport.RunFigures> runs(double... rps) {
@@ -121,12 +122,12 @@ class VerdictTests {
                 List.of(run(83_000, 10.4, 300 << 20, 97), run(84_000, 10.5, 300 << 20, 96), run(80_000, 10.3, 300 << 20, 98)));
         BenchReport.Interval v = r.verdict();
         assertEquals("cpuPerRequest", v.figure());
-        assertEquals("slower", v.verdict(), v.toString());
+        assertEquals(Verdict.Call.SLOWER, v.verdict(), v.toString());
         assertEquals(1.26, v.ratio(), 0.01);
         assertTrue(v.why().startsWith("Bombardier used 97% of its CPU, so req/s measures it"), v.why());
         assertTrue(Report.whyCpu(43).contains("on hello req/s depends on Bombardier keeping up and on what else runs on the machine (Bombardier used 43% of its CPU)"), Report.whyCpu(43));
         assertTrue(Verdict.sentence(v, "the reference").startsWith("slower: CPU time per request 1.26x the reference's"), Verdict.sentence(v, "the reference"));
-        assertFalse(Verdict.SLOWER.equals(r.rpsInterval().verdict()), "req/s alone could not see it: " + r.rpsInterval());
+        assertNotEquals(Verdict.Call.SLOWER, r.rpsInterval().verdict(), "req/s alone could not see it: " + r.rpsInterval());
         assertTrue(r.callouts().isEmpty(), "nothing else is far off: " + r.callouts());
         BenchReport.LoadResult shown = BenchTests.load(Report.ratios(List.of(BenchTests.result(HELLO, "learner",
                 List.of(run(75_000, 13.1, 1, 97), run(90_000, 13.0, 1, 98))), BenchTests.result(HELLO, "reference",
@@ -136,7 +137,7 @@ class VerdictTests {
         // the reference against itself: CPU per request within 1-2% turn to turn is the same, and says how little it could tell
         BenchReport.Interval self = hello(List.of(run(70_000, 10.5, 1, 97), run(95_000, 10.4, 1, 98), run(80_000, 10.6, 1, 97)),
                 List.of(run(83_000, 10.4, 1, 97), run(84_000, 10.5, 1, 96), run(80_000, 10.4, 1, 98))).verdict();
-        assertEquals("same", self.verdict(), self.toString());
+        assertEquals(Verdict.Call.SAME, self.verdict(), self.toString());
         assertTrue(self.detectable() < 0.1, self.toString());
         assertTrue(Verdict.power(self).matches("this race can tell differences larger than [5-9]%"), Verdict.power(self));
 
@@ -155,7 +156,7 @@ class VerdictTests {
                 "reference", Plan.Pace.QUICK, Plan.Group.IO);
         BenchReport.LoadRatio r = BenchTests.load(rows.get(0)).ratio();
         assertEquals("rps", r.verdict().figure());
-        assertEquals("same", r.verdict().verdict());
+        assertEquals(Verdict.Call.SAME, r.verdict().verdict());
         assertEquals(List.of("cpuPerRequest", "peakRss"), r.callouts().stream().map(BenchReport.Interval::figure).toList());
         String memory = Verdict.callout(r.callouts().get(1), "the reference");
         assertTrue(memory.startsWith("uses more memory: peak RSS 5.08x the reference's"), memory);
@@ -200,7 +201,7 @@ class VerdictTests {
                 BenchTests.result(HELLO, "reference", List.of(run(83_000, 10.4, 300L << 20, 97), run(84_000, 10.5, 300L << 20, 96),
                         run(80_000, 10.3, 300L << 20, 98)))), "reference", Plan.Pace.QUICK, Plan.Group.HELLO);
         Plan.Workload db = Plan.pick("db").get(0);
-        BenchReport report = new BenchReport(BenchReport.SCHEMA, "chapter", "scripts/bench.sh 03", "03", "2026-01-01T00:00:00Z", 0,
+        BenchReport report = new BenchReport(BenchReport.SCHEMA, BenchReport.Kind.CHAPTER, "scripts/bench.sh 03", "03", "2026-01-01T00:00:00Z", 0,
                 "reference", null, null, List.of(), List.of(
                         new BenchReport.WorkloadEntry("hello", Plan.Group.HELLO, HELLO.description(), "/", 256, 0, 5, null, null, hello),
                         new BenchReport.WorkloadEntry("db", Plan.Group.DB, db.description(), db.path(), 2000, 20, 15, db.boundRps(), null, List.of())),
