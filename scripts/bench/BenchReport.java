@@ -2,9 +2,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
-import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -41,7 +39,7 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
     static final String SCHEMA = "course-bench/1";
 
     /** What a server is in the race; reports spell it in lower case ({@link #label}). */
-    enum Role {
+    enum Role implements Jackson.Label {
         /** The learner's file or running server. */
         LEARNER,
         /** A chapter's reference solution. */
@@ -51,11 +49,6 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
         /** A framework people deploy ({@link Framework}). */
         FRAMEWORK;
 
-        @JsonValue
-        String label() {
-            return name().toLowerCase(Locale.ROOT);
-        }
-
         @Override
         public String toString() {
             return label();
@@ -63,13 +56,8 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
     }
 
     /** What a results file holds: one chapter's race against its reference, or every model's; the JSON names it by {@link #label}. */
-    enum Kind {
+    enum Kind implements Jackson.Label {
         CHAPTER, ALL;
-
-        @JsonValue
-        String label() {
-            return name().toLowerCase(Locale.ROOT);
-        }
 
         @Override
         public String toString() {
@@ -82,13 +70,8 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
      * (Bombardier never finished: connections starved, no run has figures). The JSON names it by
      * {@link #label}; a label this version does not know reads as null.
      */
-    enum Status {
+    enum Status implements Jackson.Label {
         MEASURED, SKIPPED, STALLED;
-
-        @JsonValue
-        String label() {
-            return name().toLowerCase(Locale.ROOT);
-        }
 
         @Override
         public String toString() {

@@ -1,24 +1,15 @@
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /** What a race runs: the workloads, how long and how often (the modes), and the methodology the report states. */
 final class Plan {
     private Plan() {}
 
     /** A workload's family: workloads of one group share a warm-up and a chart; the JSON names it by {@link #label}. */
-    enum Group {
+    enum Group implements Jackson.Label {
         HELLO, IO, CPU, MIXED, DB, IDLE, TRIP, DEMO, RAMP, SPIKE, SOAK, OPEN_LOOP, CONNECTIONS;
 
-        @JsonValue
-        String label() {
-            return name().toLowerCase(Locale.ROOT).replace('_', '-');
-        }
-
         /** The group a label names (as the JSON and {@code --workloads} write it), or null. */
-        @JsonCreator
         static Group of(String label) {
             for (Group g : values()) if (g.label().equals(label)) return g;
             return null;
@@ -142,12 +133,8 @@ final class Plan {
     }
 
     /** The three modes a race runs in ({@code --quick}, {@code --thorough}, {@code --smoke}); the JSON names them by {@link #label}. */
-    enum Pace {
+    enum Pace implements Jackson.Label {
         QUICK, THOROUGH, SMOKE;
-
-        String label() {
-            return name().toLowerCase(Locale.ROOT);
-        }
 
         /** The pace an option names ("--smoke"), or null. */
         static Pace of(String option) {

@@ -1,4 +1,3 @@
-import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -41,13 +40,8 @@ final class Verdict {
      * {@link #SAME} or {@link #NOISY} (too noisy to compare); a figure called out beside it uses
      * {@link #MORE} or {@link #LESS} than the compared server's. The JSON names it by {@link #label}.
      */
-    enum Call {
+    enum Call implements Jackson.Label {
         FASTER, SLOWER, SAME, NOISY, MORE, LESS;
-
-        @JsonValue
-        String label() {
-            return name().toLowerCase(Locale.ROOT);
-        }
 
         @Override
         public String toString() {

@@ -1,3 +1,4 @@
+import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
@@ -12,6 +13,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import java.io.IOException;
+import java.util.Locale;
 
 /**
  * The course's one Jackson set-up, for every JSON file its tools write or read (results, bench
@@ -21,6 +23,20 @@ import java.io.IOException;
  * ignores fields a record does not name, so a file from a newer tool still loads.
  */
 final class Jackson {
+    /**
+     * A value chosen from a fixed set (an enum) that the JSON spells by its label: its name in
+     * lower case, '_' as '-' ({@code OPEN_LOOP} is "open-loop"). A label this version does not
+     * know reads as null.
+     */
+    interface Label {
+        String name();
+
+        @JsonValue
+        default String label() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
+
     static final ObjectMapper MAPPER = JsonMapper.builder()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.READ_UNKNOWN_ENUM_VALUES_AS_NULL)

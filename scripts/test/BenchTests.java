@@ -386,6 +386,17 @@ class BenchTests {
     }
 
     @Test
+    @DisplayName("a race's chosen values are read by their labels, and a label this version does not know reads as null")
+    void labels() {
+        BenchReport.Result r = Jackson.read("{\"server\": \"x\", \"status\": \"stalled\", \"rps\": 1}", BenchReport.Result.class);
+        assertEquals(BenchReport.Status.STALLED, r.status());
+        assertNull(Jackson.read("{\"server\": \"x\", \"status\": \"exploded\", \"rps\": 1}", BenchReport.Result.class).status());
+        assertEquals("\"open-loop\"", Jackson.write(Plan.Group.OPEN_LOOP).strip());
+        assertEquals(Plan.Group.OPEN_LOOP, Jackson.read("\"open-loop\"", Plan.Group.class));
+        assertEquals("noisy", String.valueOf(Verdict.Call.NOISY), "in a sentence, a value reads as its label");
+    }
+
+    @Test
     @DisplayName("the committed reference run: the reactors (03, 04) hold at most twice plain Netty's heap per idle connection")
     void idleMemory() throws Exception {
         BenchReport report = BenchReport.read(Files.readString(ROOT.resolve("site/static/bench/reference.json")));
