@@ -116,6 +116,41 @@ class KitTests {
     }
 
     @Test
+    @DisplayName("reader: the idle watchdog lets a connection that sends nothing go after --idle-timeout; with 0 it waits for ever, as setSoTimeout(0) did")
+    void idleWatchdog() throws Exception {
+        try (java.net.ServerSocket listener = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            // A client that says nothing: the reader gives up on it (null) after 300 ms and the watchdog's look, well within 10 s.
+            try (java.net.Socket quiet = new java.net.Socket(listener.getInetAddress(), listener.getLocalPort());
+                 java.net.Socket served = listener.accept()) {
+                var next = java.util.concurrent.CompletableFuture.supplyAsync(() -> nextOrError(served, 300),
+                        java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
+                assertNull(next.get(10, java.util.concurrent.TimeUnit.SECONDS), "a connection idle past --idle-timeout is let go");
+            }
+            // With 0, a client that speaks after 1.5 s of silence is still read.
+            try (java.net.Socket late = new java.net.Socket(listener.getInetAddress(), listener.getLocalPort());
+                 java.net.Socket served = listener.accept()) {
+                var next = java.util.concurrent.CompletableFuture.supplyAsync(() -> nextOrError(served, 0),
+                        java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
+                Thread.sleep(1500);
+                assertFalse(next.isDone(), "with --idle-timeout 0 the reader let the connection go: " + (next.isDone() ? next.join() : ""));
+                late.getOutputStream().write("GET /late HTTP/1.1\r\nHost: a\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                Object read = next.get(10, java.util.concurrent.TimeUnit.SECONDS);
+                assertInstanceOf(Request.class, read, "the request sent after 1.5 s: " + read);
+                assertEquals("/late", ((Request) read).path());
+            }
+        }
+    }
+
+    /** The next request on {@code socket} (null when let go), or the error a read threw, as the value. */
+    private static Object nextOrError(java.net.Socket socket, int idleMillis) {
+        try {
+            return new RequestReader(socket.getInputStream()).next(socket, new RequestReader.Timeouts(idleMillis, 5000));
+        } catch (Exception e) {
+            return e;
+        }
+    }
+
+    @Test
     @DisplayName("parser: holds no head buffer until a request begins, 256 bytes after a small one, and shrinks back after a large one")
     void headBuffer() throws Exception {
         RequestParser p = new RequestParser();
