@@ -29,7 +29,7 @@ class BlockingServer {
             // Serve connections one after another, forever.
             // tag::accept-loop[]
             while (true) {
-                Socket socket = server.accept();
+                Socket socket = Kit.accept(server); // Why: out of file descriptors, accept() fails; Kit.accept waits and tries again.
                 serve(socket);
             }
             // end::accept-loop[]

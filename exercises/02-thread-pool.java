@@ -33,7 +33,7 @@ class ThreadPoolServer {
             options.ready(server.getLocalPort());
             // tag::accept-loop[]
             while (true) {
-                Socket socket = server.accept();
+                Socket socket = Kit.accept(server); // Why: out of file descriptors, accept() fails; Kit.accept waits and tries again.
                 // TODO(pool): hand the socket to the workers instead of a new thread each time.
                 // TODO(refuse): when the queue is full, answer 503 (Retry-After: 1) at once and
                 //  close, instead of waiting: a client that gets an answer can retry elsewhere.

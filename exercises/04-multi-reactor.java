@@ -23,8 +23,9 @@ class MultiReactorServer {
         Options options = Kit.start("04-multi-reactor", args, "--loops", String.valueOf(cores));
         int n = Math.max(1, options.number("--loops"));
         // TODO(loops): start n Workers, each on its own thread (name them loop-1, loop-2...).
-        //  Then let this thread be the acceptor: a blocking server.accept() in a loop, handing
-        //  each connection to the next Worker in turn with take(channel).
+        //  Then let this thread be the acceptor: a blocking Kit.accept(server) in a loop (the
+        //  kit's server.accept() that survives running out of file descriptors), handing each
+        //  connection to the next Worker in turn with take(channel).
         // tag::single-loop[]
         try (Selector selector = Selector.open(); ServerSocketChannel server = ServerSocketChannel.open()) {
             server.bind(options.address(), 1024);

@@ -37,7 +37,7 @@ class VirtualThreadServer {
             options.ready(server.getLocalPort());
             // tag::accept-loop[]
             while (true) {
-                Socket socket = server.accept();
+                Socket socket = Kit.accept(server); // Why: out of file descriptors, accept() fails; Kit.accept waits and tries again.
                 // TODO(virtual): a platform thread per connection reserves a stack and an OS
                 //  thread for every client. Start a virtual thread instead.
                 // TODO(timeouts): BlockingHttp.serve(socket) waits for ever for a client that sends

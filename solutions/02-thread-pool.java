@@ -33,7 +33,7 @@ class ThreadPoolServer {
             options.ready(server.getLocalPort());
             // tag::accept-loop[]
             while (true) {
-                Socket socket = server.accept();
+                Socket socket = Kit.accept(server); // Why: out of file descriptors, accept() fails; Kit.accept waits and tries again.
                 if (!queue.offer(socket)) {
                     refuse(socket, threads, queued); // Why: a full queue answers now; it must not grow without end.
                 }

@@ -64,11 +64,26 @@ final class Loop {
 
     private void accept(SelectionKey key) throws IOException {
         SocketChannel channel;
-        while ((channel = ((ServerSocketChannel) key.channel()).accept()) != null) {
+        while ((channel = acceptOrPause(key)) != null) {
             channel.configureBlocking(false);
             channel.setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);
             SelectionKey connectionKey = channel.register(selector, SelectionKey.OP_READ);
             connectionKey.attach(new Connection(this, connectionKey));
+        }
+    }
+
+    /** The next connection, or null: none waits, or accept() failed and the loop stops accepting for a while. */
+    private SocketChannel acceptOrPause(SelectionKey key) {
+        try {
+            return ((ServerSocketChannel) key.channel()).accept();
+        } catch (IOException e) {
+            // Why: out of file descriptors, accept() fails while the socket stays ready, so select()
+            // would return at once, for ever: a core spins. Stop asking, and ask again a moment later.
+            key.interestOps(0);
+            schedule(Kit.ACCEPT_PAUSE_MS, () -> {
+                if (key.isValid()) key.interestOps(SelectionKey.OP_ACCEPT);
+            });
+            return null;
         }
     }
 

@@ -32,7 +32,7 @@ class MultiReactorServer {
             options.ready(server.socket().getLocalPort());
             // tag::accept[]
             for (long next = 0; ; next++) {
-                SocketChannel channel = server.accept();
+                SocketChannel channel = Kit.accept(server); // Why: out of file descriptors, accept() fails; Kit.accept waits and tries again.
                 workers[(int) (next % n)].take(channel); // Why: round robin spreads connections evenly.
             }
             // end::accept[]

@@ -46,7 +46,7 @@ class VirtualThreadServer {
             // tag::accept-loop[]
             Thread.Builder connections = Thread.ofVirtual().name("conn-", 0); // Why once: the builder numbers conn-0, conn-1, ...
             while (true) {
-                Socket socket = server.accept();
+                Socket socket = Kit.accept(server); // Why: out of file descriptors, accept() fails; Kit.accept waits and tries again.
                 if (!permits.tryAcquire()) { // Why: a limit on concurrency answers at once instead of queueing.
                     refuse(socket);
                     continue;

@@ -50,7 +50,7 @@ class TripServer {
             options.ready(server.getLocalPort());
             Thread.Builder connections = Thread.ofVirtual().name("conn-", 0);
             while (true) {
-                Socket socket = server.accept();
+                Socket socket = Kit.accept(server); // Why: out of file descriptors, accept() fails; Kit.accept waits and tries again.
                 connections.start(() -> BlockingHttp.serve(socket));
             }
         }

@@ -31,6 +31,9 @@ final class Kit {
     static Options start(String server, String[] args, String... extraDefaults) {
         Options options = Options.parse(server, args, extraDefaults);
         Database.configure(options.number("--db-pool"), options.number("--db-wait"));
+        // Why: the first log line with a date reads the JDK's time-zone file. Out of file descriptors,
+        // that read fails and the logging throws: it killed Netty's acceptor as it logged a failed accept.
+        java.time.ZoneId.systemDefault().getRules();
         Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
             if (e instanceof java.net.BindException) {
                 Options.exit(2, "cannot listen on " + options.host + ":" + options.port + " (" + e.getMessage()
@@ -40,5 +43,46 @@ final class Kit {
             e.printStackTrace();
         });
         return options;
+    }
+
+    /** How long an acceptor waits before it tries again, after accept() failed. */
+    static final int ACCEPT_PAUSE_MS = 100;
+
+    /**
+     * {@code server.accept()}, which waits for the next connection, except that a failure while
+     * the server socket is still open does not end the server. The usual one is that the process
+     * has no file descriptor left ("Too many open files"); then this waits
+     * {@value #ACCEPT_PAUSE_MS} ms and tries again, while the connections held are served and close.
+     */
+    static java.net.Socket accept(java.net.ServerSocket server) throws java.io.IOException {
+        return accepting(server::accept, () -> !server.isClosed());
+    }
+
+    /** The same for a blocking {@code ServerSocketChannel} (chapter 04's acceptor). */
+    static java.nio.channels.SocketChannel accept(java.nio.channels.ServerSocketChannel server) throws java.io.IOException {
+        return accepting(server::accept, server::isOpen);
+    }
+
+    private interface Accept<T> {
+        T next() throws java.io.IOException;
+    }
+
+    private static <T> T accepting(Accept<T> accept, java.util.function.BooleanSupplier open) throws java.io.IOException {
+        for (boolean failed = false; ; failed = true) {
+            try {
+                T connection = accept.next();
+                if (failed) System.err.println("accepting connections again");
+                return connection;
+            } catch (java.io.IOException e) {
+                if (!open.getAsBoolean()) throw e; // the server socket was closed: the server is stopping
+                if (!failed) System.err.println("accept() failed: " + e.getMessage() + "; trying again every " + ACCEPT_PAUSE_MS + " ms");
+                try {
+                    Thread.sleep(ACCEPT_PAUSE_MS); // Why: it fails again at once until a connection closes; trying in a loop burns a core.
+                } catch (InterruptedException stop) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException("interrupted while waiting to accept again");
+                }
+            }
+        }
     }
 }

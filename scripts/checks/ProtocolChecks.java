@@ -2,7 +2,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /** The workshop protocol: every chapter's server must keep it, whatever its concurrency model. */
 @Check.Suite
@@ -224,6 +230,76 @@ class ProtocolChecks {
         assertTrue(Client.stat(target, "dbPool") >= 1, "dbPool is the pool's size, --db-pool");
         assertTrue(Client.stat(target, "dbPeak") >= 1, "dbPeak is the most connections in use at once, and a query has run");
         assertEquals(0, Client.stat(target, "dbInUse"), "no query runs now, so no connection is in use");
+    }
+
+    /** The open files the copy of the server in {@link #outOfFiles} may hold: enough to start a JVM and Netty, few enough to use up. */
+    static final int OPEN_FILES = 256;
+    /** How long the request in progress while the server runs out takes. */
+    static final int HELD_MS = 3000;
+
+    @Check(order = 19, title = "survives running out of file descriptors: answers what it holds, spins no core, accepts again once some close",
+           hint = "With no file descriptor left, accept() fails ('Too many open files') until a connection closes. That failure must "
+            + "not end the accept loop, its thread or the server, nor be retried at once in a loop: wait a moment and try again "
+            + "(Kit.accept does), or stop asking the selector for OP_ACCEPT for a while.",
+           see = "protocol#out-of-file-descriptors")
+    void outOfFiles() throws Exception {
+        Target limited = target.startWithOpenFiles(OPEN_FILES);
+        List<Socket> flood = new ArrayList<>();
+        try (Client held = Client.connect(limited, HELD_MS + 10_000)) {
+            held.send(Client.request("GET", "/io?ms=" + HELD_MS));
+            Thread.sleep(300); // it is served before the flood comes
+            // More connections than the server has descriptors, held open. A server may refuse or delay
+            // new connections while it is out: the first that does not connect within a second ends the flood.
+            for (int i = 0; i < OPEN_FILES + 64; i++) {
+                Socket s = new Socket();
+                flood.add(s);
+                try {
+                    s.connect(new InetSocketAddress(limited.host, limited.port), 1000);
+                } catch (IOException e) {
+                    break;
+                }
+            }
+            Thread.sleep(500);
+            assertAlive(limited, "as it ran out of file descriptors");
+            Inspect inspect = limited.inspect();
+            Duration before = inspect.cpuTime();
+            Elapsed window = Elapsed.start();
+            Thread.sleep(2000);
+            assertAlive(limited, "while it was out of file descriptors");
+            long cpuMs = inspect.cpuTime().minus(before).toMillis();
+            long wallMs = window.ms();
+            assertTrue(cpuMs < wallMs / 2, "while out of file descriptors, with " + flood.size() + " connections open and nothing asked, "
+                    + "the server used " + cpuMs + " ms of CPU in " + wallMs + " ms: it tries accept() again and again");
+            try {
+                held.read().assertStatus(200);
+            } catch (Client.NoAnswer e) {
+                throw new AssertionError("a request in progress as the server ran out of file descriptors (/io?ms=" + HELD_MS
+                        + ") got no answer within " + Client.seconds(HELD_MS + 10_000));
+            }
+        } finally {
+            for (Socket s : flood) s.close();
+        }
+        try {
+            boolean answered = false;
+            for (Elapsed freed = Elapsed.start(); !answered && freed.ms() < 10_000; ) {
+                answered = limited.answers(2000);
+                if (!answered) Thread.sleep(200);
+            }
+            assertAlive(limited, "after the connections closed");
+            assertTrue(answered, "after the " + flood.size() + " connections closed, a new connection got no answer to GET / within 10 s");
+        } finally {
+            limited.stop();
+        }
+    }
+
+    /** Fails, quoting the end of its output, if the server {@code t} (started here) has exited. */
+    private static void assertAlive(Target t, String when) {
+        boolean alive = ProcessHandle.of(t.pid()).map(ProcessHandle::isAlive).orElse(false);
+        if (!alive) {
+            List<String> said = Target.tail(t.log(), 60).lines().filter(l -> !l.strip().startsWith("at ")).toList(); // no stack frames
+            throw new AssertionError("the server exited " + when + ". Its output ends:\n"
+                    + String.join("\n", said.subList(Math.max(0, said.size() - 4), said.size())));
+        }
     }
 
     static String ascii(byte[] b) {

@@ -160,6 +160,29 @@ final class Target {
         restarts++;
     }
 
+    /**
+     * Another copy of the server this harness started, on any free port, in a process that may
+     * hold at most {@code openFiles} open files: its command run by {@code sh -c 'ulimit -n N; exec ...'},
+     * which sets both the soft and the hard limit (so the JVM cannot raise it). Stop it when done.
+     * Unavailable for a server given with --url, and on Windows, which has no such limit.
+     */
+    Target startWithOpenFiles(int openFiles) throws IOException {
+        Launch l = launch;
+        if (l == null) {
+            throw new Unavailable("this check starts a copy of the server with few file descriptors; it runs when the grader starts the server");
+        }
+        if (System.getProperty("os.name", "").startsWith("Windows")) {
+            throw new Unavailable("this check limits the server's open files with ulimit, which Windows does not have");
+        }
+        List<String> command = new ArrayList<>(List.of("sh", "-c", "ulimit -n " + openFiles + " 2>/dev/null || ulimit -Sn " + openFiles + "; exec \"$@\"", "sh"));
+        command.addAll(l.command());
+        command.set(command.lastIndexOf("--port") + 1, "0");
+        String name = l.log().getFileName().toString().replaceFirst("\\.log$", "");
+        Path log = l.log().resolveSibling(name + "-" + openFiles + "-files.log");
+        Files.deleteIfExists(log);
+        return start(command, log, Duration.ofSeconds(60));
+    }
+
     /** The server's log file, when this harness started it. */
     Path log() {
         Launch l = launch;

@@ -63,10 +63,26 @@ final class EventLoop {
 
     private void accept(SelectionKey key) throws IOException {
         SocketChannel channel;
-        while ((channel = ((ServerSocketChannel) key.channel()).accept()) != null) {
+        while ((channel = acceptOrPause(key)) != null) {
             adopt(channel);
         }
     }
+
+    /** The next connection, or null: none waits, or accept() failed and the loop stops accepting for a while. */
+    private SocketChannel acceptOrPause(SelectionKey key) {
+        try {
+            return ((ServerSocketChannel) key.channel()).accept();
+        } catch (IOException e) {
+            // Why: out of file descriptors, accept() fails while the socket stays ready, so select()
+            // would return at once, for ever: a core spins. Stop asking, and ask again a moment later.
+            key.interestOps(0);
+            schedule(Kit.ACCEPT_PAUSE_MS, () -> {
+                if (key.isValid()) key.interestOps(SelectionKey.OP_ACCEPT);
+            });
+            return null;
+        }
+    }
+
     /** Read buffers that no connection holds: lent for a read, given back once parsed (a few kept). */
     private final ArrayDeque<ByteBuffer> buffers = new ArrayDeque<>();
 
