@@ -87,6 +87,12 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
                 null, flags, seconds);
     }
 
+    /** The role of the server whose id is {@code server} in this race, or null when it names none. */
+    Role roleOf(String server) {
+        if (servers == null) return null;
+        return servers.stream().filter(e -> e != null && e.id().equals(server)).map(ServerEntry::role).findFirst().orElse(null);
+    }
+
     /** Reads a results file; IllegalArgumentException when it is not one. */
     static BenchReport read(String json) {
         return Jackson.read(json, BenchReport.class);

@@ -278,8 +278,7 @@ final class Report {
 
     /** A bar of the chart in its server's colour, by its role: the learner's, Netty's, the server compared to, or the others'. */
     static String bar(Painter p, BenchReport report, String server, String s) {
-        BenchReport.Role role = report.servers() == null ? null : report.servers().stream()
-                .filter(e -> e.id().equals(server)).map(BenchReport.ServerEntry::role).findFirst().orElse(null);
+        BenchReport.Role role = report.roleOf(server);
         if (role == BenchReport.Role.LEARNER) return p.paint("36", s);
         if (role == BenchReport.Role.BASELINE) return p.paint("35", s);
         return p.paint(server.equals(report.compareTo()) ? "33" : "34", s);

@@ -37,10 +37,7 @@ final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutio
         // A server that exits after a check that passed is restarted by the next check's reviveIfDead.
         if (context.getExecutionException().isEmpty()) return;
         if (t.answers(PROBE_MS)) return;
-        Long pid = t.pid();
-        ProcessHandle server = pid == null ? null : ProcessHandle.of(pid).orElse(null);
-        boolean dead = pid != null && (server == null || !server.isAlive());
-        if (dead) {
+        if (t.exited()) {
             note(context, "the server process exited during this check; the grader restarted it for the next one"
                     + logTail(t));
             return;

@@ -104,6 +104,11 @@ final class Target {
         return new Inspect(pid);
     }
 
+    /** Whether the server's process (its PID known) has exited. */
+    boolean exited() {
+        return pid != null && ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true);
+    }
+
     /** Restarts a server this harness started, if it has exited; returns true if it did. */
     synchronized boolean reviveIfDead() throws IOException {
         if (launch == null) return false;

@@ -107,11 +107,9 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
             BenchReport b = latestRace.get(chapter);
             if (b != null) {
                 Map<String, Raced> cells = new LinkedHashMap<>();
-                String learner = b.servers() == null ? null : b.servers().stream()
-                        .filter(s -> s != null && s.role() == BenchReport.Role.LEARNER).map(BenchReport.ServerEntry::id).findFirst().orElse(null);
                 for (BenchReport.WorkloadEntry w : b.workloads()) {
                     if (w == null || !known.workloads().contains(w.id())) continue;
-                    Raced cell = raced(known, w, learner);
+                    Raced cell = raced(known, b, w);
                     if (cell != null) cells.put(w.id(), cell);
                 }
                 if (!cells.isEmpty()) raced.put(chapter, cells);
@@ -151,10 +149,10 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
     }
 
     /** The learner's cell of one workload (the result of the server whose role is learner), or null when the race has none there. */
-    private static Raced raced(Known known, BenchReport.WorkloadEntry w, String learner) {
-        if (w.results() == null || learner == null) return null;
+    private static Raced raced(Known known, BenchReport race, BenchReport.WorkloadEntry w) {
+        if (w.results() == null) return null;
         for (BenchReport.Result r : w.results()) {
-            if (r == null || !learner.equals(r.server())) continue;
+            if (r == null || race.roleOf(r.server()) != BenchReport.Role.LEARNER) continue;
             BenchReport.Status status = r.status() == null ? BenchReport.Status.SKIPPED : r.status();
             if (!r.measured()) return new Raced(status, null, null, null);
             if (r instanceof BenchReport.LoadResult l && l.ratio() instanceof BenchReport.LoadRatio ratio && ratio.rps() != null) {
