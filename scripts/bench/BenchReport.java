@@ -147,7 +147,9 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
     /**
      * One server's result on one workload: a load result, an idle result, or skipped. Jackson
      * tells them apart by their fields (skipReason: skipped; rps: load; else idle). {@code flags}
-     * are why the result made the exit status 1.
+     * are why the result made the exit status 1: the server's doing. {@code notes} are worth
+     * knowing and never fail a race: how the figures were made, and readings this run could not
+     * trust (a measurement artefact, this machine's limits).
      */
     @JsonTypeInfo(use = JsonTypeInfo.Id.DEDUCTION, defaultImpl = IdleResult.class)
     @JsonSubTypes({@JsonSubTypes.Type(LoadResult.class), @JsonSubTypes.Type(IdleResult.class), @JsonSubTypes.Type(SkippedResult.class)})
@@ -157,6 +159,10 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
         Status status();
 
         List<String> flags();
+
+        default List<String> notes() {
+            return List.of();
+        }
 
         default boolean measured() {
             return status() == Status.MEASURED;
@@ -199,10 +205,14 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
                       Double percentOfBound, Double loadCpuPercent) {}
 
     /** The idle workload; {@code figures} are absent when the connections could not be opened at all. */
-    record IdleResult(String server, Status status, @JsonUnwrapped IdleFigures figures, List<String> flags, IdleRatio ratio)
-            implements Result {
+    record IdleResult(String server, Status status, @JsonUnwrapped IdleFigures figures, List<String> flags, IdleRatio ratio,
+                      @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> notes) implements Result {
+        IdleResult {
+            notes = notes == null ? List.of() : notes;
+        }
+
         IdleResult withRatio(IdleRatio to) {
-            return new IdleResult(server, status, figures, flags, to);
+            return new IdleResult(server, status, figures, flags, to, notes);
         }
     }
 
@@ -380,8 +390,8 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
      * {@code active}, the active share's window (null when nothing was held); {@code costs}, what
      * the connections cost it; {@code acceptsAfter}, whether it answered a new connection once
      * they were closed (null when not asked: it had exited); {@code flags}: a shortfall with its
-     * cause, answers lost, a measurement artefact, a server that stopped accepting or exited;
-     * {@code notes}: worth knowing, not the server's fault (this machine's limits).
+     * cause, answers lost, a server that stopped accepting or exited; {@code notes}: worth
+     * knowing, not the server's fault (this machine's limits, a measurement artefact).
      */
     record ConnectionsServer(String server, String skipReason, ConnectionsOpened opened, ConnectionsActive active, ConnectionsCost costs,
                              Boolean acceptsAfter, List<String> flags, List<String> notes) {}

@@ -200,7 +200,7 @@ final class ConnectionsRace {
                     kernelBefore.known() ? kernelBefore.tcpMemBytes() : null, kernelWith.known() ? kernelWith.tcpMemBytes() : null, memPer,
                     kernelBefore.slabKnown() ? kernelBefore.tcpSlabBytes() : null, kernelWith.slabKnown() ? kernelWith.tcpSlabBytes() : null, slabPer,
                     boxed(threadsBefore), boxed(threadsWith), boxed(threadsActive.get()), boxed(filesWith), boxed(maxFiles));
-            flags.addAll(artefacts(costs, held));
+            notes.addAll(artefacts(costs, held)); // other processes' sockets, the JVM's own housekeeping: never the server's fault
         } catch (IOException e) {
             flags.add("the connections could not be opened: " + e.getMessage());
         }
@@ -272,7 +272,7 @@ final class ConnectionsRace {
         return Stats.figure((with - before) / held / (bothEnds ? 2 : 1));
     }
 
-    /** A flag for each figure that fell while the connections were open, with its likely cause: shown instead of a negative cost. */
+    /** A note for each figure that fell while the connections were open, with its likely cause: shown instead of a negative cost. */
     static List<String> artefacts(BenchReport.ConnectionsCost c, int held) {
         List<String> flags = new ArrayList<>();
         if (c == null || held <= 0) return flags;

@@ -110,9 +110,7 @@ final class Report {
             if (report.kind() == BenchReport.Kind.CHAPTER) for (BenchReport.Result r : w.results()) verdict(out, r, report.compareTo(), p);
             for (BenchReport.Result r : w.results()) {
                 for (String note : r.flags()) out.println(p.dim("  " + r.server() + ": " + note));
-                if (r instanceof BenchReport.LoadResult l) {
-                    for (String note : l.notes()) out.println(p.dim("  " + r.server() + " (note): " + note));
-                }
+                for (String note : r.notes()) out.println(p.dim("  " + r.server() + " (note): " + note));
             }
         }
         if (report.spike() != null) Spike.print(out, report.spike(), p);

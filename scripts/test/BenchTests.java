@@ -25,7 +25,7 @@ class BenchTests {
     static final Path ROOT = Path.of(System.getProperty("course.root", "."));
 
     @Test
-    @DisplayName("idle: RSS that fell while the connections were open is flagged as an artefact, and no RSS per connection is kept")
+    @DisplayName("idle: RSS that fell while the connections were open is noted as an artefact, and no RSS per connection is kept")
     void negativeRssIsNotACost() {
         assertNull(IdleRace.rssPerConnection(java.util.OptionalLong.of(1_141_428_224L), java.util.OptionalLong.of(441_778_224L), 10000),
                 "RSS that fell is no figure");
@@ -414,8 +414,8 @@ class BenchTests {
     void resultKinds() {
         BenchReport.IdleFigures figures = new BenchReport.IdleFigures(10, 9, 1, 0, 0, null, 1.5, 1e6, 2e6, 1.1e5, null, null, null, 12, 13, 1024L);
         List<BenchReport.Result> results = List.of(result(IO, "learner", List.of(run(400, 2, 0, 0, 40))),
-                new BenchReport.IdleResult("a", BenchReport.Status.MEASURED, figures, List.of(), new BenchReport.IdleRatio(1.0, null)),
-                new BenchReport.IdleResult("b", BenchReport.Status.MEASURED, null, List.of("the idle connections could not be opened: x"), null),
+                new BenchReport.IdleResult("a", BenchReport.Status.MEASURED, figures, List.of(), new BenchReport.IdleRatio(1.0, null), List.of()),
+                new BenchReport.IdleResult("b", BenchReport.Status.MEASURED, null, List.of("the idle connections could not be opened: x"), null, List.of()),
                 new BenchReport.SkippedResult("c", "gone", List.of("gone")));
         String text = Jackson.write(results);
         assertFalse(text.contains("\"asked\": 0"), "no figures for b: " + text);

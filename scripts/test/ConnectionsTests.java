@@ -65,7 +65,7 @@ class ConnectionsTests {
     }
 
     @Test
-    @DisplayName("connections: a reading that fell is flagged as a measurement artefact with its cause")
+    @DisplayName("connections: a reading that fell is noted as a measurement artefact with its cause")
     void artefacts() {
         BenchReport.ConnectionsCost fell = new BenchReport.ConnectionsCost(50e6, 40e6, null, 300L << 20, 200L << 20, null, 400_000L, 300_000L, null,
                 10_000_000L, 50_000_000L, 1000.0, 20, 20, 20, 20_011, 20_000L);

@@ -53,7 +53,8 @@ class TestBench {
                 case "--trip" -> trip(file);
                 case "--ramp" -> ramp(file);
                 case "--open-loop" -> openLoop(file);
-                default -> throw new IllegalArgumentException("usage: TestBench [--smoke|--same|--slower|--db-mixed|--trip|--ramp|--open-loop FILE] | --mutate SPEC SOLUTION OUT");
+                case "--connections" -> connections(file);
+                default -> throw new IllegalArgumentException("usage: TestBench [--smoke|--same|--slower|--db-mixed|--trip|--ramp|--open-loop|--connections FILE] | --mutate SPEC SOLUTION OUT");
             }
             checked.finish();
         }
@@ -211,6 +212,8 @@ class TestBench {
                             k.rssPerConnectionBytes(), k.tcpMemPerConnectionBytes(), k.tcpSlabPerConnectionBytes())
                             .allMatch(v -> v == null || v >= 0), String.valueOf(k));
             check("connections " + s.server() + ": accepts a new connection after", Boolean.TRUE.equals(s.acceptsAfter()), String.valueOf(s.acceptsAfter()));
+            check("connections " + s.server() + ": a reading that fell is a note, not a flag (other processes' sockets are not the server's doing)",
+                    s.flags().stream().noneMatch(f -> f.contains("artefact")), String.valueOf(s.flags()));
         }
     }
 
@@ -360,7 +363,8 @@ class TestBench {
         Commands.Ended ended = Commands.run(new ProcessBuilder(command), log, java.time.Duration.ofMinutes(15));
         about = "";
         String said = "bench.sh " + String.join(" ", args);
-        check(said + " exits 0", ended.ok(), (ended.status() == -1 ? "did not end in 15 minutes" : "exits " + ended.status()) + " (see " + log + ")");
+        check(said + " exits 0", ended.ok(), (ended.status() == -1 ? "did not end in 15 minutes" : "exits " + ended.status()) + flagged(json)
+                + " (see " + log + ")");
         about = prefix;
         if (Files.exists(json)) {
             try {
@@ -373,6 +377,16 @@ class TestBench {
             check("it wrote its results", false, "no " + json + " (see " + log + ")");
         }
         return log;
+    }
+
+    /** ", flagged: ..." with the flags the race wrote to {@code json}, or "" when there are none or it cannot be read. */
+    static String flagged(Path json) {
+        try {
+            List<String> flags = BenchReport.read(Files.readString(json)).flags();
+            return flags.isEmpty() ? "" : ", flagged: " + String.join("; ", flags);
+        } catch (Exception e) {
+            return "";
+        }
     }
 
     static void unitTests() {

@@ -248,6 +248,7 @@ export function connectionsChart(doc, servers) {
   (c.servers || []).forEach(function (sv) {
     if (!servers.some(function (s) { return s.id === sv.server; })) return;
     (sv.flags || []).forEach(function (f) { figure.appendChild(el("p", { "class": "bench-flag" }, "⚑ " + sv.server + ": " + f)); });
+    (sv.notes || []).forEach(function (n) { figure.appendChild(el("p", { "class": "bench-note" }, sv.server + " (note): " + n)); });
   });
   (c.notes || []).forEach(function (n) { figure.appendChild(el("p", { "class": "bench-note" }, n)); });
   return figure;
