@@ -7,9 +7,9 @@ import java.util.List;
  * schema, written and read by Jackson (scripts/lib/Jackson.java); a field that does not apply is
  * absent.
  *
- * @param target    what was graded: exercise, solution, file or url
+ * @param target    what was graded: exercise, solution, file, url or command
  * @param time      when, ISO-8601
- * @param server    the file or URL graded; absent when it could not run
+ * @param server    the file, URL or command line graded; absent when it could not run
  * @param passed    absent, like failed and skipped, when it could not run
  * @param total     the chapter's checks, when fewer ran (--only): a partial run, which is never
  *                  kept as progress; absent for a whole grading

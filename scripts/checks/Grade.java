@@ -105,6 +105,13 @@ final class Grade {
                 case "--solution" -> subject = new Subject.Solution();
                 case "--file" -> subject = new Subject.File(Path.of(ARGS.value(args, ++i)).toAbsolutePath());
                 case "--url" -> subject = new Subject.Running(ARGS.value(args, ++i), null);
+                case "--command" -> {
+                    try {
+                        subject = new Subject.Command(ARGS.value(args, ++i));
+                    } catch (IllegalArgumentException e) {
+                        ARGS.fail(e.getMessage());
+                    }
+                }
                 case "--pid" -> pid = Long.parseLong(ARGS.value(args, ++i));
                 case "--json" -> json = true;
                 case "--watch" -> watch = true;
@@ -128,6 +135,7 @@ final class Grade {
         if (numbers.isEmpty()) ARGS.fail("say which chapter to grade, e.g. 01, or --all");
         if (numbers.size() > 1 && (subject instanceof Subject.Running || subject instanceof Subject.File)) ARGS.fail("--url and --file grade one chapter at a time");
         if (watch && numbers.size() > 1) ARGS.fail("--watch grades one chapter at a time");
+        if (watch && subject.file(root, "x").isEmpty()) ARGS.fail("--watch grades a file again when it is saved: it goes with the exercise, --solution or --file");
         if (!only.isEmpty() && numbers.size() > 1) ARGS.fail("--only names checks of one chapter");
 
         if (watch) grade.watch(grade.chapters.get(numbers.get(0)));
@@ -170,6 +178,24 @@ final class Grade {
                 target = Target.running(running.url(), running.pid());
                 label = running.url() + (running.pid() == null ? "" : " (pid " + running.pid() + ")");
                 if (!target.accepting()) throw new IOException("nothing accepts connections at " + running.url());
+            } else if (options.subject() instanceof Subject.Command given) {
+                label = given.line();
+                say("\n" + bold(chapter.number() + " " + chapter.title()) + ": grading " + label);
+                // A JVM the command starts takes the chapter's JVM options from the environment (java reads JDK_JAVA_OPTIONS).
+                java.util.Map<String, String> env = chapter.gradeJvm().isEmpty() ? java.util.Map.of()
+                        : java.util.Map.of("JDK_JAVA_OPTIONS", String.join(" ", chapter.gradeJvm()));
+                say(dim("  starting it with: " + env.entrySet().stream().map(e -> e.getKey() + "='" + e.getValue() + "' ").findFirst().orElse("")
+                        + label + " --port 0" + String.join("", prefix(" ", args))));
+                List<String> command = new ArrayList<>(given.words());
+                command.addAll(List.of("--port", "0"));
+                command.addAll(args);
+                try {
+                    target = Target.start(command, env, log(chapter), Duration.ofSeconds(180));
+                } catch (IOException e) {
+                    if (e.getMessage() == null || !e.getMessage().startsWith("Cannot run program")) throw e;
+                    throw new IOException("cannot run '" + command.get(0) + "': there is no such program on PATH, or it is not executable"
+                            + " (--command runs its first word as a program, without a shell)");
+                }
             } else {
                 Path server = serverFile(chapter);
                 label = options.root().relativize(server).toString();
@@ -177,14 +203,11 @@ final class Grade {
                 List<String> jvm = chapter.gradeJvm().stream().map(o -> "-R" + o).toList(); // JBang's options for the server's JVM
                 say(dim("  starting it with: jbang" + String.join("", prefix(" ", jvm)) + " " + label
                         + " --port 0" + String.join("", prefix(" ", args))));
-                Path log = options.root().resolve(".results/logs/" + chapter.number() + "-" + options.subject().word() + ".log");
-                Files.createDirectories(log.getParent());
-                Files.deleteIfExists(log);
                 List<String> command = new ArrayList<>(Tools.jbang(options.root(), options.jbang()));
                 command.addAll(jvm);
                 command.addAll(List.of(server.toString(), "--port", "0"));
                 command.addAll(args);
-                target = Target.start(command, log, Duration.ofSeconds(180));
+                target = Target.start(command, log(chapter), Duration.ofSeconds(180));
             }
         } catch (IOException | IllegalArgumentException e) {
             if (backend != null) backend.close();
@@ -261,6 +284,14 @@ final class Grade {
         }
     }
 
+    /** A fresh log for the server of {@code chapter}: .results/logs/NN-exercise.log, -solution, -file or -command. */
+    private Path log(Chapters.Chapter chapter) throws IOException {
+        Path log = options.root().resolve(".results/logs/" + chapter.number() + "-" + options.subject().word() + ".log");
+        Files.createDirectories(log.getParent());
+        Files.deleteIfExists(log);
+        return log;
+    }
+
     static List<String> prefix(String p, List<String> items) {
         return items.stream().map(i -> p + i).toList();
     }
@@ -268,7 +299,7 @@ final class Grade {
     /** The server file to grade: exercises/NN-*.java, solutions/NN-*.java, or --file. */
     Path serverFile(Chapters.Chapter chapter) throws IOException {
         Path server = options.subject().file(options.root(), chapter.fileName())
-                .orElseThrow(() -> new IOException("a running server (--url) has no file to grade"));
+                .orElseThrow(() -> new IOException("a server given with --url or --command has no file to grade"));
         if (!Files.isRegularFile(server)) {
             throw new IOException("no " + (server.startsWith(options.root()) ? options.root().relativize(server) : server));
         }
@@ -318,8 +349,11 @@ final class Grade {
         for (CheckReport r : reports) {
             long passed = r.passed() == null ? 0 : r.passed();
             long failed = r.failed() == null ? 0 : r.failed();
+            long skipped = r.skipped() == null ? 0 : r.skipped();
             String state = r.error() != null ? red("could not run")
-                    : failed == 0 ? green("done") : red(failed + " to fix");
+                    : failed > 0 ? red(failed + " to fix")
+                    : skipped > 0 ? skipped + " skipped, not done" // as the summary line: done means every check ran and passed
+                    : green("done");
             System.out.printf("  %s  %-28s %3d/%-3d  %s%n", r.chapter(), r.title(), passed, passed + failed, state);
         }
     }
@@ -394,6 +428,8 @@ final class Grade {
                    scripts/check.sh --all [options]  grade every chapter, with a progress table
 
               --solution        grade the reference solution instead
+              --command "CMD"   start and grade a server in any language: CMD --port 0 and the chapter's
+                                options (e.g. --command "python3 server.py"); it must print the ready line
               --url URL         grade a server that is already running (any language or framework)
               --pid PID         with --url: its process, for the checks that read threads and files
               --watch           grade again each time you save the exercise file

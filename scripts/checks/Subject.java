@@ -1,9 +1,12 @@
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * What a grading grades: the learner's exercise, the reference solution, another file of the
- * chapter, or a server that already runs (any language). Each knows the file it runs, the words
+ * chapter, a server in any language that the grader starts from a command line, or one that
+ * already runs. Each knows the file it runs, the words
  * that grade it again, and whether a whole grading of it is the learner's progress.
  */
 sealed interface Subject {
@@ -19,13 +22,56 @@ sealed interface Subject {
     /** A server already running at {@code url} ({@code --url}), with its process id when known ({@code --pid}). */
     record Running(String url, Long pid) implements Subject {}
 
-    /** How a report names it (CheckReport's {@code target}, the server log's name): exercise, solution, file or url. */
+    /**
+     * A server in any language that the grader starts ({@code --command "python3 server.py"}),
+     * {@code line} split into words as a shell would (quotes group, nothing is expanded); the
+     * grader adds --port 0 and the chapter's options.
+     */
+    record Command(String line, List<String> words) implements Subject {
+        Command(String line) {
+            this(line, split(line));
+        }
+
+        public Command {
+            if (words.isEmpty()) throw new IllegalArgumentException("--command needs a command line, such as --command \"python3 server.py\"");
+            words = List.copyOf(words);
+        }
+
+        /** {@code a 'b c' "d e"} as [a, b c, d e]; a backslash takes the next character as it is, outside single quotes. */
+        static List<String> split(String line) {
+            List<String> words = new ArrayList<>();
+            StringBuilder word = null;
+            char quote = 0;
+            for (int i = 0; i < line.length(); i++) {
+                char c = line.charAt(i);
+                if (quote != 0) {
+                    if (c == quote) quote = 0;
+                    else if (c == '\\' && quote == '"' && i + 1 < line.length()) word.append(line.charAt(++i));
+                    else word.append(c);
+                } else if (Character.isWhitespace(c)) {
+                    if (word != null) words.add(word.toString());
+                    word = null;
+                } else {
+                    if (word == null) word = new StringBuilder();
+                    if (c == '\'' || c == '"') quote = c;
+                    else if (c == '\\' && i + 1 < line.length()) word.append(line.charAt(++i));
+                    else word.append(c);
+                }
+            }
+            if (quote != 0) throw new IllegalArgumentException("--command has an unclosed " + quote + ": " + line);
+            if (word != null) words.add(word.toString());
+            return words;
+        }
+    }
+
+    /** How a report names it (CheckReport's {@code target}, the server log's name): exercise, solution, file, url or command. */
     default String word() {
         return switch (this) {
             case Exercise e -> "exercise";
             case Solution s -> "solution";
             case File f -> "file";
             case Running r -> "url";
+            case Command c -> "command";
         };
     }
 
@@ -36,6 +82,7 @@ sealed interface Subject {
             case Solution s -> Optional.of(root.resolve("solutions").resolve(fileName));
             case File f -> Optional.of(f.path());
             case Running r -> Optional.empty();
+            case Command c -> Optional.empty();
         };
     }
 
@@ -46,6 +93,7 @@ sealed interface Subject {
             case Solution s -> " --solution";
             case File f -> " --file " + root.relativize(f.path().toAbsolutePath());
             case Running r -> " --url " + r.url() + (r.pid() == null ? "" : " --pid " + r.pid());
+            case Command c -> " --command '" + c.line().replace("'", "'\\''") + "'";
         };
     }
 

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -28,8 +29,8 @@ final class Target {
     private volatile Launch launch;       // null when the server was not started here
     private volatile int restarts;
 
-    /** How this harness started the server: the command, where its output goes, and its process. */
-    private record Launch(List<String> command, Path log, Process process) {}
+    /** How this harness started the server: the command, what it adds to the environment, where its output goes, and its process. */
+    private record Launch(List<String> command, Map<String, String> env, Path log, Process process) {}
 
     private Target(String host, int port, Long pid, Launch launch) {
         this.host = host;
@@ -47,11 +48,17 @@ final class Target {
 
     /** Starts a server with {@code command} (which must accept --port 0), waits for its ready line. */
     static Target start(List<String> command, Path log, Duration timeout) throws IOException {
+        return start(command, Map.of(), log, timeout);
+    }
+
+    /** The same, with {@code env} added to its environment (JDK_JAVA_OPTIONS, say). */
+    static Target start(List<String> command, Map<String, String> env, Path log, Duration timeout) throws IOException {
         Files.createDirectories(log.getParent());
-        Process p = new ProcessBuilder(command)
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                .redirectInput(ProcessBuilder.Redirect.PIPE)
-                .start();
+                .redirectInput(ProcessBuilder.Redirect.PIPE);
+        builder.environment().putAll(env);
+        Process p = builder.start();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> kill(p)));
         CompletableFuture<Matcher> ready = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("server-stdout").start(() -> {
@@ -71,7 +78,7 @@ final class Target {
         try {
             Matcher m = ready.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             String host = m.group(1).replace("[", "").replace("]", "");
-            return new Target(host, Integer.parseInt(m.group(2)), serverPid(p), new Launch(command, log, p));
+            return new Target(host, Integer.parseInt(m.group(2)), serverPid(p), new Launch(command, env, log, p));
         } catch (Exception e) {
             kill(p);
             String why = e instanceof java.util.concurrent.TimeoutException
@@ -81,13 +88,23 @@ final class Target {
         }
     }
 
-    /** The JVM's PID: the process itself, or the java process a launcher started below it. */
+    /**
+     * The server's PID: the java process a launcher (JBang) started below it; else, when the
+     * command started one process below another (go run, a script without exec), the last of
+     * that line, where it ends or branches (a server that starts workers is the one above them).
+     */
     private static Long serverPid(Process p) {
-        return p.toHandle().descendants()
+        java.util.Optional<Long> java = p.toHandle().descendants()
                 .filter(h -> h.info().command().map(c -> c.endsWith("java") || c.endsWith("java.exe")).orElse(false))
                 .map(ProcessHandle::pid)
-                .max(Comparator.naturalOrder())
-                .orElse(p.pid());
+                .max(Comparator.naturalOrder());
+        if (java.isPresent()) return java.get();
+        ProcessHandle last = p.toHandle();
+        while (true) {
+            List<ProcessHandle> children = last.children().toList();
+            if (children.size() != 1) return last.pid();
+            last = children.get(0);
+        }
     }
 
     Long pid() {
@@ -159,7 +176,7 @@ final class Target {
         List<String> again = new ArrayList<>(launch.command());
         int portAt = again.indexOf("--port");
         again.set(portAt + 1, String.valueOf(port));
-        Target t = start(again, launch.log(), Duration.ofSeconds(60));
+        Target t = start(again, launch.env(), launch.log(), Duration.ofSeconds(60));
         launch = t.launch;
         pid = t.pid;
         restarts++;
@@ -190,7 +207,7 @@ final class Target {
         String name = l.log().getFileName().toString().replaceFirst("\\.log$", "");
         Path log = l.log().resolveSibling(name + "-" + openFiles + "-files.log");
         Files.deleteIfExists(log);
-        return start(command, log, Duration.ofSeconds(60));
+        return start(command, l.env(), log, Duration.ofSeconds(60));
     }
 
     /** The server's log file, when this harness started it. */

@@ -285,4 +285,36 @@ class HarnessTests {
             pinned.stop();
         }
     }
+
+    @Test
+    @DisplayName("--command: split as a shell would (quotes group, a backslash takes the next character), and the command it prints to grade again splits back the same")
+    void commandWords() {
+        assertEquals(List.of("python3", "-u", "my server.py", "a\"b", "", "x y"),
+                Subject.Command.split("  python3 -u 'my server.py' \"a\\\"b\" '' x\\ y "));
+        Subject.Command c = new Subject.Command("python3 \"it's.py\"");
+        assertEquals(List.of("python3", "it's.py"), c.words());
+        String again = c.again(Path.of(".")).strip();
+        assertTrue(again.startsWith("--command "), again);
+        assertEquals(List.of("--command", c.line()), Subject.Command.split(again), "grading again runs the same command line");
+        assertThrows(IllegalArgumentException.class, () -> new Subject.Command("python3 'server.py"));
+        assertThrows(IllegalArgumentException.class, () -> new Subject.Command("   "));
+    }
+
+    @Test
+    @DisplayName("a server started below another process (a script without exec, go run): its PID is the server's, found down the line of processes")
+    void serverBelowAScript() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(new java.io.File("/bin/sh").canExecute(), "needs /bin/sh");
+        Path root = Path.of(System.getProperty("course.root", "."));
+        // sh stays the parent: the python server is its one child, and the line ends there.
+        Target t = Target.start(List.of("/bin/sh", "-c", "python3 -u \"$0\" \"$@\"; exit $?",
+                        root.resolve("scripts/test/independent/server.py").toString(), "--port", "0"),
+                root.resolve(".results/logs/below-a-script.log"), Duration.ofSeconds(60));
+        try {
+            String command = ProcessHandle.of(t.pid()).flatMap(h -> h.info().command()).orElse("");
+            assertTrue(command.contains("python"), "the PID found is " + t.pid() + ", running " + command);
+            assertTrue(t.answers(2000));
+        } finally {
+            t.stop();
+        }
+    }
 }

@@ -141,32 +141,25 @@ class SelfTest {
             "01", List.of(), "03", List.of(), "04", List.of(), "06", List.of(),
             "05", List.of("ch05.dbBound", "ch05.dbWait", "ch05.dbWhole", "ch05.idleTimeout", "ch05.slowLoris")));
 
-    /** A server written from the protocol page alone, in Python (scripts/test/independent/server.py), graded as any --url server. */
+    /**
+     * A server written from the protocol page alone, in Python (scripts/test/independent/server.py),
+     * graded as any server in another language: with --command, so the grader starts it with each
+     * chapter's options and can start its own copies (protocol.outOfFiles).
+     */
     static void independent(Path root, Grade.Options graded) throws Exception {
-        section("A server written from the protocol page alone (scripts/test/independent/server.py)");
-        Path dir = root.resolve(".results/independent");
-        // The timeouts of chapters 05 and 06's grading (site/data/course.json), for every chapter.
-        Target server = start(List.of("python3", "-u", root.resolve("scripts/test/independent/server.py").toString(), "--port", "0",
-                "--idle-timeout", "3000", "--header-timeout", "1500"), dir.resolve("server.log"), "independent server");
-        if (server == null) return;
-        try {
-            Map<String, Chapters.Chapter> chapters = Chapters.graded(root);
-            for (String chapter : new TreeSet<>(INDEPENDENT.keySet())) {
-                List<String> checks = INDEPENDENT.get(chapter);
-                String what = "chapter " + chapter + "'s checks" + (checks.isEmpty() ? "" : " " + String.join(",", checks));
-                if (!server.accepting()) {
-                    record("independent server: it accepts connections before " + what, false, "it does not (see " + root.relativize(dir.resolve("server.log")) + ")");
-                    break;
-                }
-                CheckReport report = new Grade(graded.grading(new Subject.Running(server.url(), server.pid())).running(checks))
-                        .grade(chapters.get(chapter));
-                record("independent server passes " + what + ": " + counts(report), report.error() == null && report.exit() == 0,
-                        report.error() != null ? "could not run: " + report.error() : "failed: " + ids(report, CheckReport.Status.FAIL));
-                String skipped = ids(report, CheckReport.Status.SKIP);
-                if (!skipped.isEmpty()) System.out.println("      skipped: " + skipped);
-            }
-        } finally {
-            server.stop();
+        section("A server written from the protocol page alone (scripts/test/independent/server.py, check.sh NN --command)");
+        String server = root.resolve("scripts/test/independent/server.py").toString();
+        Subject python = new Subject.Command("python3 -u scripts/test/independent/server.py", List.of("python3", "-u", server));
+        Map<String, Chapters.Chapter> chapters = Chapters.graded(root);
+        for (String chapter : new TreeSet<>(INDEPENDENT.keySet())) {
+            List<String> checks = INDEPENDENT.get(chapter);
+            String what = "chapter " + chapter + "'s checks" + (checks.isEmpty() ? "" : " " + String.join(",", checks));
+            CheckReport report = new Grade(graded.grading(python).running(checks)).grade(chapters.get(chapter));
+            record("independent server passes " + what + ": " + counts(report), report.error() == null && report.exit() == 0,
+                    report.error() != null ? "could not run: " + report.error() : "failed: " + ids(report, CheckReport.Status.FAIL)
+                            + " (see .results/logs/" + chapter + "-command.log)");
+            String skipped = ids(report, CheckReport.Status.SKIP);
+            if (!skipped.isEmpty()) System.out.println("      skipped: " + skipped);
         }
     }
 
