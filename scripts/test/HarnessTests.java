@@ -317,4 +317,13 @@ class HarnessTests {
             t.stop();
         }
     }
+
+    @Test
+    @DisplayName("protocol.outOfFiles says when it passed without the server running out (it held few files), and not when it ran out")
+    void outOfFilesNotedWhenNeverOut() {
+        String note = ProtocolChecks.neverRanOut(java.util.OptionalInt.of(40), 320);
+        assertTrue(note != null && note.startsWith("passes without running out") && note.contains("40 of its 256"), note);
+        assertEquals(null, ProtocolChecks.neverRanOut(java.util.OptionalInt.of(250), 320), "ran out: nothing to note");
+        assertEquals(null, ProtocolChecks.neverRanOut(java.util.OptionalInt.empty(), 320), "cannot count: nothing to note");
+    }
 }
