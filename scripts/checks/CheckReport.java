@@ -38,10 +38,11 @@ record CheckReport(String chapter, String title, String target, String time, Str
      * One check: {@code status} pass, fail or skip; {@code message} what happened (absent when
      * nothing to say); {@code note} what the check noted beside its result, such as a pass that
      * waits on an earlier TODO; for a failure, {@code todo} (the TODO tag its symptom points at,
-     * or the one that covers it), {@code hint} and {@code see} (the page that explains it).
+     * or the one that covers it), {@code hint} and {@code see} (the page that explains it);
+     * {@code notHere} true for a check skipped because this machine cannot run it (absent otherwise).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Check(String id, String name, Status status, String message, String note, String todo, String hint, String see) {
+    record Check(String id, String name, Status status, String message, String note, String todo, String hint, String see, Boolean notHere) {
         boolean failed() {
             return status == Status.FAIL;
         }

@@ -235,34 +235,37 @@ final class Grade {
         long failed = results.stream().filter(Runner.Result::failed).count();
         long passed = results.stream().filter(r -> r.status() == CheckReport.Status.PASS).count();
         long skipped = results.size() - failed - passed;
+        long notHere = results.stream().filter(Runner.Result::notHere).count();
         long total = Runner.ids(checkClasses(chapter)).size();
         boolean partial = results.size() < total;
         List<CheckReport.Check> checks = new ArrayList<>();
         for (Runner.Result r : results) {
             checks.add(new CheckReport.Check(r.id(), r.name(), r.status(), r.message().isEmpty() ? null : r.message(),
                     r.note().isEmpty() ? null : r.note(), r.failed() ? todoFor(chapter, r).orElse(null) : null,
-                    r.failed() ? r.hint() : null, r.failed() ? SITE + link(r.see()) : null));
+                    r.failed() ? r.hint() : null, r.failed() ? SITE + link(r.see()) : null, r.notHere() ? true : null));
         }
         int exit = failed > 0 ? 1 : 0;
         CheckReport report = new CheckReport(chapter.number(), chapter.title(), options.subject().word(), time, label, passed, failed,
                 skipped, partial ? total : null, checks, target.restarts() > 0 ? target.restarts() : null, exit, null);
-        say("  " + summary(chapter, passed, failed, skipped, total));
+        say("  " + summary(chapter, passed, failed, skipped, notHere, total));
         save(chapter, report);
         return report;
     }
 
     /**
      * The run's last line: "26 passed, 0 failed - chapter 05 done!" only for a whole grading that
-     * passed; a partial one says what it ran ("1 of 26 checks ran (--only)") and never "done".
+     * passed, with no check skipped but those this machine cannot run ({@code notHere}, named
+     * after "done!"); a partial one says what it ran ("1 of 26 checks ran (--only)") and never "done".
      */
-    static String summary(Chapters.Chapter chapter, long passed, long failed, long skipped, long total) {
+    static String summary(Chapters.Chapter chapter, long passed, long failed, long skipped, long notHere, long total) {
         String counts = passed + " passed, " + failed + " failed" + (skipped > 0 ? ", " + skipped + " skipped" : "");
         long ran = passed + failed + skipped;
         if (ran < total) {
             return (failed == 0 ? green(counts) : red(counts)) + dim("  (" + ran + " of " + total + " checks ran, with --only;"
                     + " scripts/check.sh " + chapter.number() + " grades them all)");
         }
-        return (failed == 0 ? green(counts) : red(counts)) + (failed == 0 && skipped == 0 ? "  - chapter " + chapter.number() + " done!" : "");
+        return (failed == 0 ? green(counts) : red(counts)) + (failed == 0 && skipped == notHere ? "  - chapter " + chapter.number() + " done!"
+                + (notHere == 0 ? "" : dim(" (" + notHere + " skipped: this machine cannot run " + (notHere == 1 ? "it" : "them") + ")")) : "");
     }
 
     /** The TODO a failure points at: the one its symptom named ({@link Check.Symptom}), else the registry's for the check. */
@@ -350,10 +353,11 @@ final class Grade {
             long passed = r.passed() == null ? 0 : r.passed();
             long failed = r.failed() == null ? 0 : r.failed();
             long skipped = r.skipped() == null ? 0 : r.skipped();
+            long notHere = r.checks() == null ? 0 : r.checks().stream().filter(c -> Boolean.TRUE.equals(c.notHere())).count();
             String state = r.error() != null ? red("could not run")
                     : failed > 0 ? red(failed + " to fix")
-                    : skipped > 0 ? skipped + " skipped, not done" // as the summary line: done means every check ran and passed
-                    : green("done");
+                    : skipped > notHere ? skipped + " skipped, not done" // as the summary line: done means every check this machine can run ran and passed
+                    : green("done") + (notHere == 0 ? "" : dim(" (" + notHere + " this machine cannot run)"));
             System.out.printf("  %s  %-28s %3d/%-3d  %s%n", r.chapter(), r.title(), passed, passed + failed, state);
         }
     }

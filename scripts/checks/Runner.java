@@ -20,9 +20,15 @@ final class Runner {
      * One check's outcome. {@code status} is pass, fail or skip; {@code note} what the check or the
      * harness noted beside it ("" when nothing), such as why a pass says little; {@code todo} the
      * TODO its symptom points at, when the check named one ({@link Check.Symptom}), else null;
-     * {@code ms} how long it ran.
+     * {@code ms} how long it ran; {@code notHere}, skipped because this machine cannot run it
+     * ({@link Alive.NotHere}).
      */
-    record Result(String id, String name, CheckReport.Status status, String message, String note, String todo, String hint, String see, long ms) {
+    record Result(String id, String name, CheckReport.Status status, String message, String note, String todo, String hint, String see, long ms,
+                  boolean notHere) {
+        Result(String id, String name, CheckReport.Status status, String message, String note, String todo, String hint, String see, long ms) {
+            this(id, name, status, message, note, todo, hint, see, ms, false);
+        }
+
         boolean failed() {
             return status == CheckReport.Status.FAIL;
         }
@@ -69,7 +75,7 @@ final class Runner {
 
             @Override
             public void executionSkipped(TestIdentifier id, String reason) {
-                if (id.isTest()) add(id, CheckReport.Status.SKIP, reason, null);
+                if (id.isTest()) add(id, CheckReport.Status.SKIP, reason, null, false);
             }
 
             @Override
@@ -82,14 +88,14 @@ final class Runner {
                     };
                     Throwable thrown = result.getThrowable().orElse(null);
                     String message = thrown == null ? "" : status == CheckReport.Status.SKIP ? skipped(thrown) : describe(thrown);
-                    add(id, status, message, thrown instanceof Check.Symptom s ? s.todo : null);
+                    add(id, status, message, thrown instanceof Check.Symptom s ? s.todo : null, thrown instanceof Alive.NotHere);
                 } else if (result.getStatus() == TestExecutionResult.Status.FAILED) {
                     // a whole class failed before its checks ran
-                    add(id, CheckReport.Status.FAIL, result.getThrowable().map(Runner::describe).orElse("failed"), null);
+                    add(id, CheckReport.Status.FAIL, result.getThrowable().map(Runner::describe).orElse("failed"), null, false);
                 }
             }
 
-            private void add(TestIdentifier id, CheckReport.Status status, String message, String todo) {
+            private void add(TestIdentifier id, CheckReport.Status status, String message, String todo, boolean notHere) {
                 String checkId = id.getDisplayName();
                 String hint = "";
                 String see = "";
@@ -115,7 +121,7 @@ final class Runner {
                 Long start = started.remove(id.getUniqueId());
                 long ms = start == null ? 0 : (System.nanoTime() - start) / 1_000_000;
                 String note = String.join("; ", notes.getOrDefault(id.getUniqueId(), List.of()));
-                Result r = new Result(checkId, id.getDisplayName(), status, message, note, todo, hint, see, ms);
+                Result r = new Result(checkId, id.getDisplayName(), status, message, note, todo, hint, see, ms, notHere);
                 results.add(r);
                 if (progress != null) progress.finished(r);
             }

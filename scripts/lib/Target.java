@@ -194,11 +194,11 @@ final class Target {
             throw new Unavailable("this check starts a copy of the server with few file descriptors; it runs when the grader starts the server");
         }
         if (System.getProperty("os.name", "").startsWith("Windows")) {
-            throw new Unavailable("this check limits the server's open files with ulimit, which Windows does not have");
+            throw Unavailable.onThisMachine("this check limits the server's open files with ulimit, which Windows does not have");
         }
         // Why /bin/sh and not sh from PATH: the grader runs with no shell on PATH too (jbang check on a bare machine).
         if (!Files.isExecutable(Path.of("/bin/sh"))) {
-            throw new Unavailable("this check limits the server's open files with /bin/sh's ulimit, and this machine has no /bin/sh");
+            throw Unavailable.onThisMachine("this check limits the server's open files with /bin/sh's ulimit, and this machine has no /bin/sh");
         }
         List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "ulimit -n " + openFiles + " 2>/dev/null || ulimit -Sn " + openFiles + "; exec \"$@\"", "sh"));
         command.addAll(l.command());

@@ -222,10 +222,10 @@ class HarnessTests {
     void partialRun() throws Exception {
         Path root = Path.of(System.getProperty("course.root", "."));
         Chapters.Chapter ch01 = Chapters.read(root).get("01");
-        assertTrue(Grade.summary(ch01, 26, 0, 0, 26).endsWith("chapter 01 done!"));
-        String partial = Grade.summary(ch01, 1, 0, 0, 26);
+        assertTrue(Grade.summary(ch01, 26, 0, 0, 0, 26).endsWith("chapter 01 done!"));
+        String partial = Grade.summary(ch01, 1, 0, 0, 0, 26);
         assertTrue(partial.contains("1 of 26 checks ran") && !partial.contains("done"), partial);
-        assertFalse(Grade.summary(ch01, 25, 0, 1, 26).contains("done"));
+        assertFalse(Grade.summary(ch01, 25, 0, 1, 0, 26).contains("done"));
         Path dir = java.nio.file.Files.createTempDirectory("partial");
         java.nio.file.Files.createDirectories(dir.resolve(Chapters.FILE).getParent());
         java.nio.file.Files.copy(root.resolve(Chapters.FILE), dir.resolve(Chapters.FILE));
@@ -325,5 +325,32 @@ class HarnessTests {
         assertTrue(note != null && note.startsWith("passes without running out") && note.contains("40 of its 256"), note);
         assertEquals(null, ProtocolChecks.neverRanOut(java.util.OptionalInt.of(250), 320), "ran out: nothing to note");
         assertEquals(null, ProtocolChecks.neverRanOut(java.util.OptionalInt.empty(), 320), "cannot count: nothing to note");
+    }
+
+    @Test
+    @DisplayName("a check this machine cannot run (no ulimit on Windows) is skipped as such, and the chapter is still done; any other skip keeps it from done")
+    void notHereStillDone() {
+        List<Runner.Result> results = Runner.run(List.of(SkippingChecks.class), "01", List.of(), List.of(server), null);
+        assertEquals(List.of(true, false), results.stream().map(Runner.Result::notHere).toList(), results.toString());
+        assertTrue(results.stream().allMatch(r -> r.status() == CheckReport.Status.SKIP), results.toString());
+        Chapters.Chapter ch01 = Chapters.graded(Path.of(System.getProperty("course.root", "."))).get("01");
+        assertTrue(Grade.summary(ch01, 19, 0, 1, 1, 20).contains("done!"), "one skipped, this machine cannot run it: done");
+        assertTrue(Grade.summary(ch01, 19, 0, 1, 1, 20).contains("this machine cannot run it"));
+        assertFalse(Grade.summary(ch01, 18, 0, 2, 1, 20).contains("done!"), "another skip: not done");
+        assertFalse(Grade.summary(ch01, 19, 0, 1, 0, 20).contains("done!"), "a skip of another kind: not done");
+    }
+}
+
+/** Two checks that cannot run: one for want of what this machine has, one for want of what the server gives. */
+@Check.Suite
+class SkippingChecks {
+    @Check(order = 1, title = "needs what this machine lacks", hint = "", see = "")
+    void machine() {
+        throw Unavailable.onThisMachine("no ulimit here");
+    }
+
+    @Check(order = 2, title = "needs what the server does not give", hint = "", see = "")
+    void server() {
+        throw new Unavailable("not a Java process");
     }
 }
