@@ -5,7 +5,7 @@
 //SOURCES MachineFacts.java Cpus.java Ramp.java Spike.java Soak.java BenchReport.java Report.java Verdict.java Stats.java
 //SOURCES Bombardier.java Progress.java Framework.java OpenLoop.java Vegeta.java Phase.java GoTools.java Connections.java ConnectionsRace.java
 //SOURCES ../lib/Jackson.java ../lib/Chapters.java ../lib/Results.java ../lib/Target.java ../lib/Painter.java ../lib/Frameworks.java
-//SOURCES ../lib/Inspect.java ../lib/InspectAgent.java ../lib/Unavailable.java ../lib/Root.java ../lib/Tools.java
+//SOURCES ../lib/Inspect.java ../lib/InspectAgent.java ../lib/Unavailable.java ../lib/Root.java ../lib/Tools.java ../lib/CommandLine.java
 
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -173,8 +173,8 @@ class Bench {
         StringBuilder line = new StringBuilder("servers started with " + String.join(" ", Plan.dbOptions()));
         java.util.Set<String> seen = new java.util.LinkedHashSet<>();
         for (Server s : servers) {
-            if (s.file == null || s.args.isEmpty() || !seen.add(String.join(" ", s.args))) continue;
-            boolean one = servers.stream().filter(x -> x.file != null).allMatch(x -> x.args.equals(s.args));
+            if (!s.startedHere() || s.args.isEmpty() || !seen.add(String.join(" ", s.args))) continue;
+            boolean one = servers.stream().filter(Server::startedHere).allMatch(x -> x.args.equals(s.args));
             line.append(one ? " " : "; " + s.id + " also ").append(String.join(" ", s.args));
         }
         return line.append(" (db: each request waits up to ").append(Plan.DB_WAIT_MILLIS / 1000).append(" s for one of the pool's ")

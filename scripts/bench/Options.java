@@ -5,10 +5,12 @@ import java.util.List;
 /**
  * The command line of scripts/bench.sh: what to race ({@code chapter}, or {@code all}), how
  * ({@code mode}, {@code workloads}), against what ({@code url} and {@code pid}, {@code baseline},
- * {@code selfRace}, {@code learner}: a file raced instead of the exercise), and the wrapper's own options (where the course, JBang and Bombardier are,
+ * {@code selfRace}, {@code learner}: a file raced instead of the exercise, {@code command}: a
+ * server in any language the race starts, as words), and the wrapper's own options (where the course, JBang and Bombardier are,
  * {@code out}, whether to redraw progress and use colours). A problem with it exits 2.
  */
-record Options(String chapter, boolean all, boolean baseline, boolean frameworks, boolean springDemo, boolean selfRace, Path learner, String url, Long pid, Plan.Mode mode,
+record Options(String chapter, boolean all, boolean baseline, boolean frameworks, boolean springDemo, boolean selfRace, Path learner,
+               List<String> command, String url, Long pid, Plan.Mode mode,
                List<Plan.Workload> workloads, Phase phase, int serverCpus, Path root, String jbang,
                String bombardier, String vegeta, Path out, boolean tty, boolean color) {
 
@@ -23,6 +25,7 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
         Plan.Mode mode = Plan.Pace.QUICK.mode();
         Path root = Path.of(".").toAbsolutePath().normalize();
         Path learner = null; // instead of exercises/NN-*.java
+        List<String> command = null; // a server in any language, instead of exercises/NN-*.java
         Path out = null; // instead of .results/bench/NN.json (the self-test keeps the learner's results)
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -64,6 +67,13 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
                 }
                 case "--solution-vs-solution" -> selfRace = true;
                 case "--learner" -> learner = Path.of(value(args, ++i)).toAbsolutePath().normalize();
+                case "--command" -> {
+                    try {
+                        command = CommandLine.split(value(args, ++i));
+                    } catch (IllegalArgumentException e) {
+                        usage(e.getMessage());
+                    }
+                }
                 case "--root" -> {
                     root = Path.of(value(args, ++i)).toAbsolutePath().normalize();
                     wrapped = true;
@@ -94,6 +104,9 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
         if (pid != null && url == null) usage("--pid goes with --url");
         if (url != null && selfRace) usage("--url or --solution-vs-solution, not both");
         if (learner != null && (all || url != null || selfRace)) usage("--learner races one file against a chapter's reference: no --all, --url or --solution-vs-solution");
+        if (command != null && (all || url != null || selfRace || learner != null)) {
+            usage("--command races one server against a chapter's reference: no --all, --url, --learner or --solution-vs-solution");
+        }
         if (learner != null && !java.nio.file.Files.isRegularFile(learner)) usage("no file " + learner + " (--learner): give the path of a server's .java file");
         List<Plan.Workload> workloads = null; // the chapter's own, or the standard ones (Bench)
         if (phase.ownLoad() && workloadList != null) usage("--spike, --soak, --open-loop and --connections run their own load: no --workloads");
@@ -112,13 +125,13 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
                 usage(e.getMessage());
             }
         }
-        return new Options(chapter, all, (baseline || all) && !springDemo, frameworks && all && !springDemo, springDemo, selfRace, learner, url, pid, mode, workloads,
+        return new Options(chapter, all, (baseline || all) && !springDemo, frameworks && all && !springDemo, springDemo, selfRace, learner, command, url, pid, mode, workloads,
                 phase, serverCpus, root, jbang, bombardier, vegeta, out, tty, color);
     }
 
     /** The same options, racing {@code list}: the chapter's own workloads when none were named. */
     Options racing(List<Plan.Workload> list) {
-        return new Options(chapter, all, baseline, frameworks, springDemo, selfRace, learner, url, pid, mode, list, phase, serverCpus,
+        return new Options(chapter, all, baseline, frameworks, springDemo, selfRace, learner, command, url, pid, mode, list, phase, serverCpus,
                 root, jbang, bombardier, vegeta, out, tty, color);
     }
 
@@ -202,6 +215,8 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
                                   servers on every CPU, Bombardier sharing them, but on hello, where each gets half)
               --solution-vs-solution   race the reference solution against itself (a sanity check)
               --learner FILE      race FILE (a server of the chapter, e.g. a copy you are trying out) instead of the exercise
+              --command "CMD"     race a server in any language that the race starts: CMD --port 0 and the chapter's
+                                  options (e.g. --command "python3 server.py"); it must print the ready line
               --out FILE          write the JSON there instead of .results/bench/
 
             Workloads: hello (GET /, 256 connections), io (GET /io?ms=200 at 100, 1000 and 2000

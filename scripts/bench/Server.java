@@ -24,6 +24,8 @@ final class Server {
     final BenchReport.Role role;
     final String label;
     final Path file;
+    /** The words that start it when it is no file of the course ({@code --command}), else null. */
+    final List<String> command;
     final List<String> args;
     /** How many requests the model serves at once, for the Little's-law bound (01: one, 02: --threads); 0 = no cap. */
     final int cap;
@@ -34,12 +36,22 @@ final class Server {
     String gone; // why it stopped answering, once it has
 
     Server(String id, BenchReport.Role role, String label, Path file, List<String> args, int cap) {
+        this(id, role, label, file, null, args, cap);
+    }
+
+    private Server(String id, BenchReport.Role role, String label, Path file, List<String> command, List<String> args, int cap) {
         this.id = id;
         this.role = role;
         this.label = label;
         this.file = file;
+        this.command = command;
         this.args = args;
         this.cap = cap;
+    }
+
+    /** Whether the race starts it (a file, or a command), rather than finding it running (--url). */
+    boolean startedHere() {
+        return file != null || command != null;
     }
 
     /** Whether it must be given a backend's URL ({@link Chapters#BACKEND} in its options). */
@@ -74,6 +86,9 @@ final class Server {
             Path reference = chapterFile(o.root(), "solutions", n, chapter);
             if (o.url() != null) {
                 servers.add(new Server("learner", BenchReport.Role.LEARNER, o.url(), null, List.of(), 0));
+            } else if (o.command() != null) {
+                // Raced with the chapter's options, as the reference; no cap of its own is known (no Little's-law bound from one).
+                servers.add(new Server("learner", BenchReport.Role.LEARNER, String.join(" ", o.command()), null, o.command(), chapter.benchArgs(), 0));
             } else {
                 Path learner = o.selfRace() ? reference : o.learner() != null ? o.learner() : chapterFile(o.root(), "exercises", n, chapter);
                 servers.add(of(chapter, "learner", BenchReport.Role.LEARNER, o.root().relativize(learner).toString(), learner));
@@ -116,7 +131,7 @@ final class Server {
     private static void start(List<Server> servers, Options o, String backend, Progress progress) {
         List<CompletableFuture<Void>> starting = new ArrayList<>();
         for (Server s : servers) {
-            if (s.file == null) {
+            if (!s.startedHere()) {
                 s.attach(o.url(), o.pid());
                 continue;
             }
@@ -143,10 +158,11 @@ final class Server {
         this.url = target.url();
     }
 
-    /** Starts the file with JBang on a free port, unpinned, its output in .results/logs/bench-ID.log. */
+    /** Starts the file with JBang (or its command) on a free port, unpinned, its output in .results/logs/bench-ID.log. */
     private void launch(Options o, String backend) {
-        List<String> command = new ArrayList<>(Tools.jbang(o.root(), o.jbang()));
-        command.addAll(List.of(file.toString(), "--port", "0"));
+        List<String> command = new ArrayList<>(this.command != null ? this.command : Tools.jbang(o.root(), o.jbang()));
+        if (this.command == null) command.add(file.toString());
+        command.addAll(List.of("--port", "0"));
         command.addAll(Plan.dbOptions());
         command.addAll(backend == null ? args : Chapters.withBackend(args, backend));
         Path log = o.root().resolve(".results/logs/bench-" + id + ".log");

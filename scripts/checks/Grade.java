@@ -4,7 +4,7 @@
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES ../lib/Jackson.java ../lib/Results.java ../lib/Target.java ../lib/Inspect.java ../lib/InspectAgent.java ../lib/Unavailable.java ../lib/Chapters.java
-//SOURCES ../lib/Root.java ../lib/Tools.java ../lib/Painter.java ../lib/Usage.java
+//SOURCES ../lib/Root.java ../lib/Tools.java ../lib/Painter.java ../lib/Usage.java ../lib/CommandLine.java
 //SOURCES CheckReport.java Client.java Clients.java Elapsed.java Check.java Alive.java Runner.java
 //SOURCES ProtocolChecks.java Ch01Checks.java Ch02Checks.java Ch03Checks.java Ch04Checks.java Ch05Checks.java Ch06Checks.java
 //SOURCES Ch08Checks.java Backend.java Tips.java RunContext.java Subject.java
@@ -189,13 +189,7 @@ final class Grade {
                 List<String> command = new ArrayList<>(given.words());
                 command.addAll(List.of("--port", "0"));
                 command.addAll(args);
-                try {
-                    target = Target.start(command, env, log(chapter), Duration.ofSeconds(180));
-                } catch (IOException e) {
-                    if (e.getMessage() == null || !e.getMessage().startsWith("Cannot run program")) throw e;
-                    throw new IOException("cannot run '" + command.get(0) + "': there is no such program on PATH, or it is not executable"
-                            + " (--command runs its first word as a program, without a shell)");
-                }
+                target = Target.start(command, env, log(chapter), Duration.ofSeconds(180));
             } else {
                 Path server = serverFile(chapter);
                 label = options.root().relativize(server).toString();

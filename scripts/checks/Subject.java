@@ -1,5 +1,4 @@
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -29,38 +28,12 @@ sealed interface Subject {
      */
     record Command(String line, List<String> words) implements Subject {
         Command(String line) {
-            this(line, split(line));
+            this(line, CommandLine.split(line));
         }
 
         public Command {
             if (words.isEmpty()) throw new IllegalArgumentException("--command needs a command line, such as --command \"python3 server.py\"");
             words = List.copyOf(words);
-        }
-
-        /** {@code a 'b c' "d e"} as [a, b c, d e]; a backslash takes the next character as it is, outside single quotes. */
-        static List<String> split(String line) {
-            List<String> words = new ArrayList<>();
-            StringBuilder word = null;
-            char quote = 0;
-            for (int i = 0; i < line.length(); i++) {
-                char c = line.charAt(i);
-                if (quote != 0) {
-                    if (c == quote) quote = 0;
-                    else if (c == '\\' && quote == '"' && i + 1 < line.length()) word.append(line.charAt(++i));
-                    else word.append(c);
-                } else if (Character.isWhitespace(c)) {
-                    if (word != null) words.add(word.toString());
-                    word = null;
-                } else {
-                    if (word == null) word = new StringBuilder();
-                    if (c == '\'' || c == '"') quote = c;
-                    else if (c == '\\' && i + 1 < line.length()) word.append(line.charAt(++i));
-                    else word.append(c);
-                }
-            }
-            if (quote != 0) throw new IllegalArgumentException("--command has an unclosed " + quote + ": " + line);
-            if (word != null) words.add(word.toString());
-            return words;
         }
     }
 
@@ -93,7 +66,7 @@ sealed interface Subject {
             case Solution s -> " --solution";
             case File f -> " --file " + root.relativize(f.path().toAbsolutePath());
             case Running r -> " --url " + r.url() + (r.pid() == null ? "" : " --pid " + r.pid());
-            case Command c -> " --command '" + c.line().replace("'", "'\\''") + "'";
+            case Command c -> " --command " + CommandLine.quoted(c.line());
         };
     }
 

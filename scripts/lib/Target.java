@@ -58,7 +58,13 @@ final class Target {
                 .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.PIPE);
         builder.environment().putAll(env);
-        Process p = builder.start();
+        Process p;
+        try {
+            p = builder.start();
+        } catch (IOException e) {
+            throw new IOException("cannot run '" + command.get(0) + "': there is no such program on PATH, or it is not executable"
+                    + " (the command's first word is run as a program, without a shell)", e);
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> kill(p)));
         CompletableFuture<Matcher> ready = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("server-stdout").start(() -> {

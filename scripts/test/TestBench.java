@@ -54,7 +54,8 @@ class TestBench {
                 case "--ramp" -> ramp(file);
                 case "--open-loop" -> openLoop(file);
                 case "--connections" -> connections(file);
-                default -> throw new IllegalArgumentException("usage: TestBench [--smoke|--same|--slower|--db-mixed|--trip|--ramp|--open-loop|--connections FILE] | --mutate SPEC SOLUTION OUT");
+                case "--command" -> command(file);
+                default -> throw new IllegalArgumentException("usage: TestBench [--smoke|--same|--slower|--db-mixed|--trip|--ramp|--open-loop|--connections|--command FILE] | --mutate SPEC SOLUTION OUT");
             }
             checked.finish();
         }
@@ -150,6 +151,21 @@ class TestBench {
         double percent = Stats.known(r.percentOfBound());
         check(what + ", at " + Stats.figure(percent) + "% of " + bound + " (at least 50%)",
                 r.errors() + r.non2xx() == 0 && percent >= 50 && r.flags().isEmpty(), "non-2xx " + r.non2xx() + ", flags " + r.flags());
+    }
+
+    /**
+     * A server in another language that the race starts (--command): the independent Python
+     * server, raced with its process known (so its CPU is measured) against the reference.
+     */
+    static void command(Path file) throws Exception {
+        BenchReport report = BenchReport.read(Files.readString(file));
+        BenchReport.ServerEntry learner = report.servers().stream().filter(s -> s.role() == BenchReport.Role.LEARNER).findFirst().orElse(null);
+        check("--command: the learner is the command the race started, with its process", learner != null
+                && learner.label().equals("python3 -u scripts/test/independent/server.py") && learner.pid() != null, String.valueOf(learner));
+        BenchReport.WorkloadEntry hello = report.workloads().isEmpty() ? null : report.workloads().get(0);
+        check("--command: hello measured both, the Python server's CPU time per request among them", hello != null && hello.results().size() == 2
+                && hello.results().stream().allMatch(r -> r instanceof BenchReport.LoadResult l && l.measured() && l.rps() != null && l.rps() > 0
+                        && l.cpuMillisPerRequest() != null), hello == null ? "no workload" : String.valueOf(hello.results()));
     }
 
     /**
@@ -329,7 +345,7 @@ class TestBench {
      * reference against itself, "the same" everywhere; a reactor that spends about 6 µs more CPU
      * a request, "slower" on hello, with no progress line in its piped output; the pool's and
      * the background load's workloads; chapter 08's trips through the backend the race starts;
-     * the ramp's first steps; the open loop; the connections phase at 1500.
+     * the ramp's first steps; the open loop; the connections phase at 1500; a Python server started with --command.
      */
     static void races(Path root) throws Exception {
         checked = new Outcomes("");
@@ -348,6 +364,7 @@ class TestBench {
         race(root, "ramp", "bench: ", TestBench::ramp, "03", "--solution-vs-solution", "--smoke", "--ramp");
         race(root, "open-loop", "bench: ", TestBench::openLoop, "03", "--solution-vs-solution", "--smoke", "--open-loop");
         race(root, "connections", "bench: ", TestBench::connections, "03", "--solution-vs-solution", "--smoke", "--connections", "1500");
+        race(root, "command", "bench: ", TestBench::command, "03", "--command", "python3 -u scripts/test/independent/server.py", "--smoke");
         checked.finish();
     }
 
