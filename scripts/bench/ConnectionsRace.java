@@ -254,10 +254,16 @@ final class ConnectionsRace {
         return String.join("; ", causes);
     }
 
-    /** Answers the active share lost (more than 1% of those due not answered 2xx), or null. */
+    /** Requests of the active share that may go unanswered without a flag: one or two late on a busy machine are the machine's doing. */
+    static final int LOST_ALLOWED = 2;
+
+    /**
+     * Answers the active share lost (more than 1% of those due not answered 2xx, and more than
+     * {@value #LOST_ALLOWED}: a smoke run's share asks only about 45), or null.
+     */
     static String lost(BenchReport.ConnectionsActive a) {
         long notAnswered = a.asked() - a.answered();
-        if (a.asked() == 0 || notAnswered * 100 <= a.asked()) return null;
+        if (a.asked() == 0 || notAnswered * 100 <= a.asked() || notAnswered <= LOST_ALLOWED) return null;
         return String.format(Locale.ROOT, "the active share got %,d answers of %,d requests due (%s%%): %,d failed, %,d not sent (late), %,d unanswered",
                 a.answered(), a.asked(), Stats.millis(100.0 * a.answered() / a.asked()), a.failed(), a.late(), a.unanswered());
     }

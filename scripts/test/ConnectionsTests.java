@@ -65,6 +65,20 @@ class ConnectionsTests {
     }
 
     @Test
+    @DisplayName("connections: the active share's lost answers are flagged past 1% and past two requests, not for one late request of a small share")
+    void lostAnswers() {
+        assertNull(ConnectionsRace.lost(active(45, 44)), "one of 45 unanswered: the machine's doing");
+        assertNull(ConnectionsRace.lost(active(45, 43)), "two of 45");
+        assertTrue(ConnectionsRace.lost(active(45, 42)).contains("42 answers of 45"), "three of 45");
+        assertNull(ConnectionsRace.lost(active(6000, 5940)), "60 of 6000 is 1%");
+        assertTrue(ConnectionsRace.lost(active(6000, 5900)) != null, "100 of 6000");
+    }
+
+    private static BenchReport.ConnectionsActive active(long asked, long answered) {
+        return new BenchReport.ConnectionsActive(15, 3, asked, answered, 0, asked - answered, 0, 100.0 * answered / asked, 200.0, 210.0, 1500.0, 0);
+    }
+
+    @Test
     @DisplayName("connections: a reading that fell is noted as a measurement artefact with its cause")
     void artefacts() {
         BenchReport.ConnectionsCost fell = new BenchReport.ConnectionsCost(50e6, 40e6, null, 300L << 20, 200L << 20, null, 400_000L, 300_000L, null,
