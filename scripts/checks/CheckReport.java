@@ -34,6 +34,11 @@ record CheckReport(String chapter, String title, String target, String time, Str
         return Jackson.write(this);
     }
 
+    /** How many of its checks were skipped because this machine cannot run them ({@link Check#notHere}). */
+    long notHereCount() {
+        return checks == null ? 0 : checks.stream().filter(c -> Boolean.TRUE.equals(c.notHere())).count();
+    }
+
     /**
      * One check: {@code status} pass, fail or skip; {@code message} what happened (absent when
      * nothing to say); {@code note} what the check noted beside its result, such as a pass that

@@ -135,7 +135,7 @@ final class Grade {
         if (numbers.isEmpty()) ARGS.fail("say which chapter to grade, e.g. 01, or --all");
         if (numbers.size() > 1 && (subject instanceof Subject.Running || subject instanceof Subject.File)) ARGS.fail("--url and --file grade one chapter at a time");
         if (watch && numbers.size() > 1) ARGS.fail("--watch grades one chapter at a time");
-        if (watch && subject.file(root, "x").isEmpty()) ARGS.fail("--watch grades a file again when it is saved: it goes with the exercise, --solution or --file");
+        if (watch && (subject instanceof Subject.Running || subject instanceof Subject.Command)) ARGS.fail("--watch grades a file again when it is saved: it goes with the exercise, --solution or --file");
         if (!only.isEmpty() && numbers.size() > 1) ARGS.fail("--only names checks of one chapter");
 
         if (watch) grade.watch(grade.chapters.get(numbers.get(0)));
@@ -178,30 +178,36 @@ final class Grade {
                 target = Target.running(running.url(), running.pid());
                 label = running.url() + (running.pid() == null ? "" : " (pid " + running.pid() + ")");
                 if (!target.accepting()) throw new IOException("nothing accepts connections at " + running.url());
-            } else if (options.subject() instanceof Subject.Command given) {
-                label = given.line();
+            } else {
+                // What starts it, and how that is shown: the command as given, or JBang with the file.
+                List<String> starts;
+                java.util.Map<String, String> env;
+                String shown;
+                if (options.subject() instanceof Subject.Command given) {
+                    label = given.line();
+                    starts = given.words();
+                    // A JVM the command starts takes the chapter's JVM options from the environment (java reads JDK_JAVA_OPTIONS).
+                    env = chapter.gradeJvm().isEmpty() ? java.util.Map.of() : java.util.Map.of("JDK_JAVA_OPTIONS", String.join(" ", chapter.gradeJvm()));
+                    shown = env.isEmpty() ? label : "JDK_JAVA_OPTIONS='" + env.get("JDK_JAVA_OPTIONS") + "' " + label;
+                } else {
+                    Path server = serverFile(chapter);
+                    label = options.root().relativize(server).toString();
+                    List<String> jvm = chapter.gradeJvm().stream().map(o -> "-R" + o).toList(); // JBang's options for the server's JVM
+                    starts = new ArrayList<>(Tools.jbang(options.root(), options.jbang()));
+                    starts.addAll(jvm);
+                    starts.add(server.toString());
+                    env = java.util.Map.of();
+                    shown = "jbang" + String.join("", prefix(" ", jvm)) + " " + label;
+                }
                 say("\n" + bold(chapter.number() + " " + chapter.title()) + ": grading " + label);
-                // A JVM the command starts takes the chapter's JVM options from the environment (java reads JDK_JAVA_OPTIONS).
-                java.util.Map<String, String> env = chapter.gradeJvm().isEmpty() ? java.util.Map.of()
-                        : java.util.Map.of("JDK_JAVA_OPTIONS", String.join(" ", chapter.gradeJvm()));
-                say(dim("  starting it with: " + env.entrySet().stream().map(e -> e.getKey() + "='" + e.getValue() + "' ").findFirst().orElse("")
-                        + label + " --port 0" + String.join("", prefix(" ", args))));
-                List<String> command = new ArrayList<>(given.words());
+                say(dim("  starting it with: " + shown + " --port 0" + String.join("", prefix(" ", args))));
+                List<String> command = new ArrayList<>(starts);
                 command.addAll(List.of("--port", "0"));
                 command.addAll(args);
-                target = Target.start(command, env, log(chapter), Duration.ofSeconds(180));
-            } else {
-                Path server = serverFile(chapter);
-                label = options.root().relativize(server).toString();
-                say("\n" + bold(chapter.number() + " " + chapter.title()) + ": grading " + label);
-                List<String> jvm = chapter.gradeJvm().stream().map(o -> "-R" + o).toList(); // JBang's options for the server's JVM
-                say(dim("  starting it with: jbang" + String.join("", prefix(" ", jvm)) + " " + label
-                        + " --port 0" + String.join("", prefix(" ", args))));
-                List<String> command = new ArrayList<>(Tools.jbang(options.root(), options.jbang()));
-                command.addAll(jvm);
-                command.addAll(List.of(server.toString(), "--port", "0"));
-                command.addAll(args);
-                target = Target.start(command, log(chapter), Duration.ofSeconds(180));
+                Path log = options.root().resolve(".results/logs/" + chapter.number() + "-" + options.subject().word() + ".log");
+                Files.createDirectories(log.getParent());
+                Files.deleteIfExists(log);
+                target = Target.start(command, env, log, Duration.ofSeconds(180));
             }
         } catch (IOException | IllegalArgumentException e) {
             if (backend != null) backend.close();
@@ -229,7 +235,6 @@ final class Grade {
         long failed = results.stream().filter(Runner.Result::failed).count();
         long passed = results.stream().filter(r -> r.status() == CheckReport.Status.PASS).count();
         long skipped = results.size() - failed - passed;
-        long notHere = results.stream().filter(Runner.Result::notHere).count();
         long total = Runner.ids(checkClasses(chapter)).size();
         boolean partial = results.size() < total;
         List<CheckReport.Check> checks = new ArrayList<>();
@@ -241,7 +246,7 @@ final class Grade {
         int exit = failed > 0 ? 1 : 0;
         CheckReport report = new CheckReport(chapter.number(), chapter.title(), options.subject().word(), time, label, passed, failed,
                 skipped, partial ? total : null, checks, target.restarts() > 0 ? target.restarts() : null, exit, null);
-        say("  " + summary(chapter, passed, failed, skipped, notHere, total));
+        say("  " + summary(chapter, passed, failed, skipped, report.notHereCount(), total));
         save(chapter, report);
         return report;
     }
@@ -279,14 +284,6 @@ final class Grade {
             throw new IOException("the checks' backend cannot listen on 127.0.0.1:" + port + " (" + e.getMessage()
                     + "): stop the program using that port");
         }
-    }
-
-    /** A fresh log for the server of {@code chapter}: .results/logs/NN-exercise.log, -solution, -file or -command. */
-    private Path log(Chapters.Chapter chapter) throws IOException {
-        Path log = options.root().resolve(".results/logs/" + chapter.number() + "-" + options.subject().word() + ".log");
-        Files.createDirectories(log.getParent());
-        Files.deleteIfExists(log);
-        return log;
     }
 
     static List<String> prefix(String p, List<String> items) {
@@ -347,7 +344,7 @@ final class Grade {
             long passed = r.passed() == null ? 0 : r.passed();
             long failed = r.failed() == null ? 0 : r.failed();
             long skipped = r.skipped() == null ? 0 : r.skipped();
-            long notHere = r.checks() == null ? 0 : r.checks().stream().filter(c -> Boolean.TRUE.equals(c.notHere())).count();
+            long notHere = r.notHereCount();
             String state = r.error() != null ? red("could not run")
                     : failed > 0 ? red(failed + " to fix")
                     : skipped > notHere ? skipped + " skipped, not done" // as the summary line: done means every check this machine can run ran and passed
