@@ -1,6 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
-//SOURCES ../lib/Outcomes.java Trees.java Commands.java
+//DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
+//SOURCES ../lib/Outcomes.java Trees.java Commands.java ../lib/Chapters.java ../lib/Jackson.java ../site/Pages.java
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,7 +19,10 @@ import java.util.stream.Stream;
  * text, in that page's HTML; every page a check's hint points to ({@code @Check(see =
  * "chapters/03-reactor#closing")}, in scripts/checks/) has that anchor; no page refers to another
  * host; the packed site (scripts/site.sh pack) links from page to page by file; and a copy of
- * the course whose page includes a missing tag fails the build, naming the tag.
+ * the course whose page includes a missing tag fails the build, naming the tag; every link from
+ * page to page lands on a page and a section that exist; and every chapter page fits its slot
+ * (scripts/site/Pages.java: its words, its steps by line 120, no history, a picture), as every
+ * deeper page tells no history.
  * Usage: SiteTest ROOT OUT. One ok/FAIL line per test, then "N passed, N failed".
  */
 class SiteTest {
@@ -47,6 +51,15 @@ class SiteTest {
             problems.forEach(p -> System.out.println("      " + p));
             outcomes.record("every page shows the code it includes, its hints' sections exist, and it links to no other host",
                     problems.isEmpty(), problems.size() + " problem(s), listed above");
+            List<String> broken = anchors(site);
+            broken.forEach(p -> System.out.println("      " + p));
+            outcomes.record("every link from page to page lands on a page and a section that exist", broken.isEmpty(),
+                    broken.size() + " link(s) lead nowhere, listed above");
+            outcomes.record("a link to a section that does not exist is found", brokenAnchorFound(work), "a link to b/#nowhere was not reported");
+            List<String> over = slots(root);
+            over.forEach(p -> System.out.println("      " + p));
+            outcomes.record("every chapter page fits its slot (words, steps by line " + Pages.STEPS_BY + ", a picture) and no page tells history",
+                    over.isEmpty(), over.size() + " page(s) over, listed above");
             pack(root, site, work);
             brokenCopy(root, work);
         } finally {
@@ -97,6 +110,75 @@ class SiteTest {
             }
         }
         return problems;
+    }
+
+    /** A link in a built page: its href (relative, or #anchor on the page itself). */
+    static final Pattern HREF = Pattern.compile("<a\\b[^>]*\\bhref=\"([^\":]*?)\"");
+
+    /**
+     * Every link of the built site from one page to another (or to a section of itself) whose page
+     * or section does not exist, one line each: a section moved to another page shows up here.
+     */
+    static List<String> anchors(Path site) throws IOException {
+        List<String> broken = new ArrayList<>();
+        Map<Path, String> read = new java.util.HashMap<>();
+        try (Stream<Path> files = Files.walk(site)) {
+            for (Path page : files.filter(p -> p.getFileName().toString().equals("index.html")).sorted().toList()) {
+                String html = read.computeIfAbsent(page, SiteTest::slurp);
+                Matcher m = HREF.matcher(html);
+                while (m.find()) {
+                    String href = unescape(m.group(1));
+                    int hash = href.indexOf('#');
+                    String path = hash < 0 ? href : href.substring(0, hash);
+                    String anchor = hash < 0 ? "" : href.substring(hash + 1);
+                    if (path.isEmpty() && anchor.isEmpty()) continue;
+                    Path target = path.isEmpty() ? page : page.getParent().resolve(path).normalize();
+                    if (Files.isDirectory(target)) target = target.resolve("index.html");
+                    if (!target.startsWith(site) || !Files.isRegularFile(target)) {
+                        broken.add(site.relativize(page) + ": " + href + " (no such page)");
+                    } else if (!anchor.isEmpty() && target.toString().endsWith(".html")
+                            && !read.computeIfAbsent(target, SiteTest::slurp).contains("id=\"" + anchor + "\"")) {
+                        broken.add(site.relativize(page) + ": " + href + " (no such section)");
+                    }
+                }
+            }
+        }
+        return broken;
+    }
+
+    /** The link check must be able to fail: two pages, one linking to a section the other lacks. */
+    static boolean brokenAnchorFound(Path work) throws IOException {
+        Path tiny = work.resolve("tiny-site");
+        Files.createDirectories(tiny.resolve("a"));
+        Files.createDirectories(tiny.resolve("b"));
+        Files.writeString(tiny.resolve("a/index.html"), "<a href=\"../b/#here\">fine</a> <a class=\"x\" href=\"../b/#nowhere\">gone</a>");
+        Files.writeString(tiny.resolve("b/index.html"), "<h2 id=\"here\">Here</h2>");
+        List<String> found = anchors(tiny);
+        return found.size() == 1 && found.getFirst().contains("#nowhere");
+    }
+
+    static String slurp(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** Every chapter page over its slot, and every deeper page that tells history, one line each. */
+    static List<String> slots(Path root) throws IOException {
+        List<String> over = new ArrayList<>();
+        for (Chapters.Chapter c : Chapters.read(root).values()) {
+            Path page = root.resolve("site/content/chapters/" + c.slug() + ".adoc");
+            Pages measured = Pages.measure(page, c.todos().isEmpty() ? 0 : c.minutes());
+            measured.overs().forEach(o -> over.add("chapters/" + c.slug() + ".adoc: " + o));
+            Path deeper = root.resolve("site/content/deeper/" + c.slug() + ".adoc");
+            if (Files.exists(deeper)) {
+                Pages.measure(deeper, 0).history().stream().findFirst()
+                        .ifPresent(h -> over.add("deeper/" + c.slug() + ".adoc tells the course's history: '" + h + "'"));
+            }
+        }
+        return over;
     }
 
     /** scripts/site.sh pack: the archive unpacks to pages that link to each other by file, to read from a folder. */
