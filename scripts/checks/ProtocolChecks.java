@@ -236,6 +236,8 @@ class ProtocolChecks {
     static final int OPEN_FILES = 256;
     /** How long the request in progress while the server runs out takes. */
     static final int HELD_MS = 3000;
+    /** How long after the flood closed a server that still holds all its files is taken to keep them. */
+    static final int HELD_AFTER_CLOSE_MS = 4000;
 
     @Check(order = 19, title = "survives running out of file descriptors: answers what it holds, spins no core, accepts again once some close",
            hint = "With no file descriptor left, accept() fails ('Too many open files') until a connection closes. That failure must "
@@ -283,9 +285,18 @@ class ProtocolChecks {
         }
         try {
             boolean answered = false;
+            Inspect inspect = limited.inspect();
             for (Elapsed freed = Elapsed.start(); !answered && freed.ms() < 10_000; ) {
                 answered = limited.answers(2000);
                 if (!answered) Thread.sleep(200);
+                // A server that still holds all its files seconds after every connection closed
+                // never gets them back: say so now rather than wait out the 10 s.
+                java.util.OptionalInt held = answered ? java.util.OptionalInt.empty() : inspect.openFiles();
+                if (held.isPresent() && freed.ms() >= HELD_AFTER_CLOSE_MS && held.getAsInt() >= OPEN_FILES - 16 && !limited.exited()) {
+                    throw new AssertionError("after the " + flood.size() + " connections closed, the server still held " + held.getAsInt()
+                            + " of its " + OPEN_FILES + " files " + freed.ms() / 1000 + " s later and answered nothing: a connection that ends"
+                            + " must have its channel closed (cancelling its key does not close it), or its descriptor is never given back");
+                }
             }
             assertAlive(limited, "after the connections closed");
             assertTrue(answered, "after the " + flood.size() + " connections closed, a new connection got no answer to GET / within 10 s");
