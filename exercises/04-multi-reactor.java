@@ -59,8 +59,9 @@ final class Worker implements Runnable {
     /** The loop thread, before each select(). */
     private void adoptQueued() {
         // TODO(loops): adopt every connection queued since the last turn: loop.adopt(channel),
-        //  here, on the loop's own thread. A Selector is thread-safe, but its key sets and each
-        //  connection's state are not: one thread owns them, and the others hand work over.
+        //  here, on the loop's own thread. A Selector and its key set are thread-safe, but its
+        //  selected-key set, its cancelled-key set and each connection's state are not: one
+        //  thread owns them, and the others hand work over.
     }
     // end::handover[]
 

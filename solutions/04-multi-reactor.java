@@ -60,6 +60,9 @@ final class Worker implements Runnable {
 
     /** The loop thread, before each select(): adopt what the acceptor queued. */
     private void adoptQueued() {
+        // Why here: a Selector and its key set are thread-safe, but its selected-key set, its
+        //  cancelled-key set and each connection's state are not: one thread owns them, and
+        //  the others hand work over.
         SocketChannel channel;
         while ((channel = handover.poll()) != null) { // Why: several may have come since the last turn.
             try {

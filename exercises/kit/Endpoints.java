@@ -15,6 +15,7 @@ final class Endpoints {
     static final long MAX_BYTES = 64L * 1024 * 1024;
 
     // tag::work[]
+    // tag::plan[]
     /** What a request needs before its response can be sent. */
     sealed interface Work permits Ready, Wait, Burn {
         Response response();
@@ -42,6 +43,7 @@ final class Endpoints {
             case Burn b -> new Burn(b.millis(), closing);
         };
     }
+    // end::plan[]
 
     /**
      * Does the work in place (sleeping, or burning CPU on this thread) and returns the response.
@@ -90,6 +92,7 @@ final class Endpoints {
         cpuLimit = limit;
     }
 
+    // tag::perform[]
     /** Does planned work in place, on the calling thread, and returns its response. */
     static Response perform(Work work) throws InterruptedException {
         switch (work) {
@@ -99,6 +102,7 @@ final class Endpoints {
         }
         return work.response();
     }
+    // end::perform[]
     // end::work[]
 
     private static Work route(Request r) {

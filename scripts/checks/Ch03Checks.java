@@ -296,7 +296,7 @@ class Ch03Checks {
            hint = "With one timer and nothing else to do, only select()'s timeout wakes the loop. If the wait is rounded down, "
             + "the last fraction of a millisecond becomes select(0), which waits for ever; round up, to at least 1 ms. "
             + "Then check that due timers run after every select().",
-           see = "chapters/03-reactor#timers-in-the-loop")
+           see = "chapters/03-reactor#the-loop")
     void loneTimer() throws Exception {
         for (int ms : new int[] {1, 3, 7, 15, 40}) {
             Thread.sleep(100); // the loop idle in select() again

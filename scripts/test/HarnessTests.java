@@ -176,6 +176,39 @@ class HarnessTests {
         assertTrue(out.contains("NativeFrame.compare"), "the pinned stack should show NativeFrame.compare: " + out);
     }
 
+    /** Runs a demo of exercises/demos/ to its end (2 minutes at most) and returns what it printed; fails if it did not exit 0. */
+    static String runDemo(String name) throws Exception {
+        Path root = Path.of(System.getProperty("course.root", "."));
+        Process p = new ProcessBuilder(Grade.JBANG, root.resolve("exercises/demos/" + name).toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), name + " did not end");
+        assertEquals(0, p.exitValue(), out);
+        return out;
+    }
+
+    @Test
+    @DisplayName("hazards: each wrong-beside-right demo the pages include shows the wrong form going wrong and the right one not")
+    void hazardDemos() throws Exception {
+        String permit = runDemo("PermitHazard.java");
+        assertTrue(permit.matches("(?s).*finally around the wait: .*permits left [0-9 ]*[3-9]\\b.*"), "the wrong release made up no permit:\n" + permit);
+        assertTrue(permit.contains("finally after the wait: queries at once 2 2 2 2") && permit.contains("permits left 2 2 2 2"),
+                "the right release did not keep 2 permits:\n" + permit);
+        String legs = runDemo("LegPermitHazard.java");
+        assertTrue(legs.matches("(?s).*insideTry .*made up.*") && legs.matches("(?s).*noFinally .*lost.*"), "the wrong forms drifted not:\n" + legs);
+        assertTrue(legs.matches("(?s).*acquireThenTry\\s+2 \\(right\\)\\s+2 \\(right\\).*"), "the right form drifted:\n" + legs);
+        String buffers = runDemo("BufferHazard.java");
+        String happy = buffers.substring(0, buffers.indexOf("ReleasesOnEveryPath"));
+        assertTrue(happy.contains("refCnt 1"), "the wrong form leaked nothing:\n" + buffers);
+        assertFalse(buffers.substring(buffers.indexOf("ReleasesOnEveryPath")).contains("refCnt 1"), "the right form leaked:\n" + buffers);
+        String halfClosed = runDemo("HalfClosedHazard.java");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("returned ([0-9,]+) times").matcher(halfClosed);
+        assertTrue(m.find(), halfClosed);
+        long wrong = Long.parseLong(m.group(1).replace(",", ""));
+        assertTrue(m.find(), halfClosed);
+        long right = Long.parseLong(m.group(1).replace(",", ""));
+        assertTrue(wrong > 100 && right < 20, "expected select() to spin with OP_READ left on, and not without:\n" + halfClosed);
+    }
+
     @Test
     @DisplayName("results: each write refreshes .results/site/results.json, the list the served site reads")
     void resultsIndex() throws Exception {

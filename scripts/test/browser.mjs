@@ -71,6 +71,7 @@ const PAGES = {
   ch05: url("chapters/05-virtual-threads/"),
   ch06: url("chapters/06-netty-hybrid/"),
   ch07: url("chapters/07-showdown/"),
+  deeper07: url("deeper/07-showdown/"),
 };
 
 const LAUNCH = {
@@ -222,7 +223,15 @@ async function crawl() {
         check(await page.locator("main h1").count() === 1, "no single <h1> in <main>");
         check(await page.locator("nav.sidebar").count() === 1, "no sidebar");
         quizzesPerPage[relative(address)] = await page.locator(".openblock.quiz.quiz-ready").count();
-        const links = await page.$$eval("nav.sidebar a[href], nav.pager a[href]", (as) => as.map((a) => a.href.split("#")[0]));
+        // Every picture on the page is drawn (loaded, and given room); a chapter page shows its idea as one.
+        const pictures = await page.$$eval("main img", (imgs) => imgs.map((i) => ({
+          src: i.getAttribute("src"), drawn: i.complete && i.naturalWidth > 0 && i.getBoundingClientRect().height > 40 })));
+        const undrawn = pictures.filter((p) => !p.drawn).map((p) => p.src);
+        check(undrawn.length === 0, `pictures not drawn: ${undrawn.join(", ")}`);
+        if (/\/chapters\/\d\d-/.test(address)) {
+          check(pictures.some((p) => p.src.endsWith(".svg")), "a chapter page with no diagram of its idea (an SVG)");
+        }
+        const links = await page.$$eval("nav.sidebar a[href], nav.pager a[href], p.deeper-link a[href]", (as) => as.map((a) => a.href.split("#")[0]));
         for (const link of links) {
           if (link.startsWith(base) && !seen.has(link)) {
             seen.add(link);
@@ -240,6 +249,11 @@ async function crawl() {
     }
     if (seen.size < 10) fail("the crawl finds every page", `only ${seen.size} pages: ${[...seen].map(relative).join(", ")}`);
     else ok(`the crawl finds ${seen.size} pages from the home page`);
+    // Every page of the search index (each deeper page, the glossary) is reached by a reader's links.
+    const indexed = (await (await fetch(url("index.json"))).json()).map((p) => url(p.url));
+    const unreached = indexed.filter((a) => !seen.has(a));
+    if (unreached.length) fail("every page of the site is reached from the home page", `not reached: ${unreached.map(relative).join(", ")}`);
+    else ok(`every page of the site (${indexed.length} in its search index) is reached from the home page`);
   } finally {
     await context.close().catch(() => {});
   }
@@ -516,9 +530,9 @@ async function features() {
     check(text.includes("CPUs: servers on"), "the panel does not say how each workload shared the CPUs");
   });
 
-  await test("bench charts: chapter 07 draws the ramp, the spikes and the soak as lines, each server named with its finding", async (make) => {
+  await test("bench charts: chapter 07's deeper page draws the ramp, the spikes and the soak as lines, each server named with its finding", async (make) => {
     const page = await make();
-    await open(page, PAGES.ch07);
+    await open(page, PAGES.deeper07);
     for (const [src, words] of [["bench/ramp.json", "broke at"], ["bench/spike.json", "baseline"], ["bench/soak.json", "a minute"]]) {
       const panel = page.locator(`.bench-panel[data-src="${src}"]`);
       await panel.and(page.locator(".ready")).waitFor({ timeout: 5000 });
@@ -527,9 +541,9 @@ async function features() {
     }
   });
 
-  await test("bench charts: chapter 07 draws what a held connection costs each server: heap, the rest of RSS and the kernel, stacked", async (make) => {
+  await test("bench charts: chapter 07's deeper page draws what a held connection costs each server: heap, the rest of RSS and the kernel, stacked", async (make) => {
     const page = await make();
-    await open(page, PAGES.ch07);
+    await open(page, PAGES.deeper07);
     const panel = page.locator('.bench-panel[data-src="bench/connections.json"]');
     await panel.and(page.locator(".ready")).waitFor({ timeout: 5000 });
     const chart = panel.locator(".connections-chart");
