@@ -1,3 +1,5 @@
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -12,7 +14,8 @@ import org.opentest4j.TestAbortedException;
  * the reason. A check whose server cannot be looked into ({@link Unavailable}) is skipped.
  * What happened is noted on the failed check's own result ({@link Check#NOTE}), and what the
  * later checks must know is kept in the run's store ({@link RunContext}), so neither outlives
- * the run that made it (a --watch or --all grading in the same JVM starts clean).
+ * the run that made it (a --watch or --all grading in the same JVM starts clean). A check that
+ * builds on another ({@link Check#after}) fails at once when that one failed earlier in the run.
  */
 final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutionExceptionHandler {
     static final int PROBE_MS = 1000;
@@ -20,11 +23,35 @@ final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutio
     /** The key, in the run's store ({@link RunContext}), of why the later checks cannot run (a --url server that stopped answering). */
     private static final String GONE = "gone";
 
+    /** The key, in the run's store, of the checks that failed so far in this run: id to title. */
+    private static final String FAILED = "failed";
+
     @Override
     public void beforeEach(ExtensionContext context) throws Exception {
         String gone = RunContext.of(context).get(GONE, String.class);
         if (gone != null) throw new TestAbortedException(gone);
+        waitsFor(context);
         target(context).reviveIfDead();
+    }
+
+    /** A check whose {@link Check#after} names a check that failed earlier in this run fails now, pointing at that one's TODO. */
+    private static void waitsFor(ExtensionContext context) {
+        Check check = context.getRequiredTestMethod().getAnnotation(Check.class);
+        if (check == null || check.after().length == 0) return;
+        Map<String, String> failed = failed(context);
+        for (String id : check.after()) {
+            String title = failed.get(id);
+            if (title == null) continue;
+            Chapters.Chapter chapter = RunContext.of(context).get(Chapters.Chapter.class, Chapters.Chapter.class);
+            String todo = chapter == null ? null : chapter.todoFor(id).orElse(null);
+            throw new Check.Symptom(todo, "not tried: it needs what '" + title + "' (" + id + ") checks, which failed above."
+                    + " Make that one pass first; then this check runs");
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> failed(ExtensionContext context) {
+        return (Map<String, String>) RunContext.of(context).getOrComputeIfAbsent(FAILED, k -> new ConcurrentHashMap<String, String>(), Map.class);
     }
 
     private static Target target(ExtensionContext context) {
@@ -36,6 +63,8 @@ final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutio
         Target t = target(context);
         // A server that exits after a check that passed is restarted by the next check's reviveIfDead.
         if (context.getExecutionException().isEmpty()) return;
+        failed(context).put(Runner.idPrefix(context.getRequiredTestClass()) + "." + context.getRequiredTestMethod().getName(),
+                context.getDisplayName());
         if (t.answers(PROBE_MS)) return;
         if (t.exited()) {
             note(context, "the server process exited during this check; the grader restarted it for the next one"

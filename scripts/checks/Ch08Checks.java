@@ -177,7 +177,8 @@ class Ch08Checks {
            hint = "A leg takes its permit itself, on its own thread, and gives it back in a finally that begins after the permit was "
                    + "taken. A permit taken before fork() is kept by a leg that is cancelled before it runs; a finally around acquire() "
                    + "gives back a permit never taken when the wait is interrupted; a release outside a finally is skipped when the call is cancelled.",
-           see = "chapters/08-fan-out#bounding-the-calls")
+           see = "chapters/08-fan-out#bounding-the-calls",
+           after = {"ch08.parallel", "ch08.failFast", "ch08.deadline"})
     void permitsKept() throws Exception {
         // The trips before the measure are what they are: a server that loses permits may leave
         // them unanswered (the pool waits for each, 8 s at most), and the measure says why.
@@ -241,7 +242,8 @@ class Ch08Checks {
            hint = "Every leg must end with its trip: a scope closed by try-with-resources joins or cancels all it forked. "
                    + "What happened names what to look at: trips that stall wait for lost permits; missing 504s, a deadline; "
                    + "calls still in flight, legs never cancelled; threads or files that grow, a client per call.",
-           see = "chapters/08-fan-out#cancellation")
+           see = "chapters/08-fan-out#cancellation",
+           after = {"ch08.failFast", "ch08.deadline"})
     void nothingLeft() throws Exception {
         trip(target, "legs=2&ms=0", "check-warm", 5000).reply().assertStatus(200);
         Footprint before = Footprint.now(target);

@@ -36,6 +36,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
     /** The hint in a given chapter, where its likely causes differ. */
     In[] in() default {};
 
+    /**
+     * The checks whose behaviour this one builds on ("ch08.failFast"): when one of them failed
+     * earlier in the same run, this one fails at once, naming it and its TODO, instead of waiting
+     * out its own timeouts to report the same cause ({@link Alive}). A check not run (--only) or
+     * not in the chapter does not count.
+     */
+    String[] after() default {};
+
     @Retention(RetentionPolicy.RUNTIME)
     @Target({})
     @interface In {

@@ -223,7 +223,7 @@ final class Grade {
         }
         List<Runner.Result> results;
         try {
-            List<Object> given = backend == null ? List.of(target) : List.of(target, backend);
+            List<Object> given = backend == null ? List.of(target, chapter) : List.of(target, backend, chapter);
             results = Runner.run(checkClasses(chapter), chapter.number(), options.only(), given, r -> {
                 say(line(chapter, r));
                 if (options.listener() != null) options.listener().finished(r);

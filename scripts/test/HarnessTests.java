@@ -361,6 +361,25 @@ class HarnessTests {
     }
 
     @Test
+    @DisplayName("a check that builds on another (@Check after) fails at once, naming it and its TODO, when that one failed earlier in the run; it runs when that one passed")
+    void afterAFailure() {
+        Chapters.Chapter c = Chapters.graded(Path.of(System.getProperty("course.root", "."))).get("08");
+        Chapters.Chapter chapter = new Chapters.Chapter(c.number(), c.slug(), c.title(), c.model(), c.minutes(), c.kit(), c.gradeArgs(), c.gradeJvm(),
+                c.checks(), c.benchArgs(), c.cap(), c.benchWorkloads(), c.inShowdown(), java.util.Map.of("first", List.of("building.fails")));
+        long start = System.nanoTime();
+        List<Runner.Result> results = Runner.run(List.of(BuildingChecks.class), "08", List.of(), List.of(server, chapter), null);
+        assertEquals(List.of(CheckReport.Status.FAIL, CheckReport.Status.PASS, CheckReport.Status.FAIL, CheckReport.Status.PASS),
+                results.stream().map(Runner.Result::status).toList(), results.toString());
+        Runner.Result waits = results.get(2);
+        assertTrue(waits.message().startsWith("not tried") && waits.message().contains("building.fails"), waits.message());
+        assertEquals("first", waits.todo(), "the TODO of the check it builds on");
+        assertTrue((System.nanoTime() - start) / 1_000_000 < 5000, "the check that waits ran its 10 s sleep");
+        // Run alone (--only), the check it builds on did not fail in this run: it runs.
+        List<Runner.Result> alone = Runner.run(List.of(BuildingChecks.class), "08", List.of("building.quick"), List.of(server, chapter), null);
+        assertEquals(CheckReport.Status.PASS, alone.getFirst().status(), alone.toString());
+    }
+
+    @Test
     @DisplayName("a check this machine cannot run (no ulimit on Windows) is skipped as such, and the chapter is still done; any other skip keeps it from done")
     void notHereStillDone() {
         List<Runner.Result> results = Runner.run(List.of(SkippingChecks.class), "01", List.of(), List.of(server), null);
@@ -385,5 +404,27 @@ class SkippingChecks {
     @Check(order = 2, title = "needs what the server does not give", hint = "", see = "")
     void server() {
         throw new Unavailable("not a Java process");
+    }
+}
+
+/** A check that fails, and checks that build on it or on one that passes (HarnessTests.afterAFailure). */
+@Check.Suite
+class BuildingChecks {
+    @Check(order = 1, title = "fails", hint = "", see = "")
+    void fails() {
+        throw new AssertionError("it does");
+    }
+
+    @Check(order = 2, title = "passes", hint = "", see = "")
+    void passes() {
+    }
+
+    @Check(order = 3, title = "builds on the one that fails", hint = "", see = "", after = "building.fails")
+    void slow() throws InterruptedException {
+        Thread.sleep(10_000);
+    }
+
+    @Check(order = 4, title = "builds on the one that passes", hint = "", see = "", after = "building.passes")
+    void quick() {
     }
 }
