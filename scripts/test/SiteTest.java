@@ -56,6 +56,11 @@ class SiteTest {
             outcomes.record("every link from page to page lands on a page and a section that exist", broken.isEmpty(),
                     broken.size() + " link(s) lead nowhere, listed above");
             outcomes.record("a link to a section that does not exist is found", brokenAnchorFound(work), "a link to b/#nowhere was not reported");
+            List<String> unfit = agendas(root);
+            unfit.forEach(p -> System.out.println("      " + p));
+            outcomes.record("every chapter's slot in each agenda holds its page's reading, a grading per core TODO and one more, and its measured runs",
+                    unfit.isEmpty(), unfit.size() + " slot(s) too short, listed above");
+            outcomes.record("a slot too short for its chapter is found", shortSlotFound(root, work), "05's half-day slot cut to 15 minutes was not reported");
             List<String> over = slots(root);
             over.forEach(p -> System.out.println("      " + p));
             outcomes.record("every chapter page fits its slot (words, steps by line " + Pages.STEPS_BY + ", a picture) and no page tells history",
@@ -163,6 +168,66 @@ class SiteTest {
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+    }
+
+    /** Reading speed for the agendas' reading time, words a minute (the slow end of technical prose). */
+    static final double WORDS_A_MINUTE = 150;
+
+    /**
+     * Every chapter slot of an agenda (site/data/course.json) too short for what it asks, one line
+     * each: the page read at {@value #WORDS_A_MINUTE} words a minute, a grading (its untouched
+     * exercise's, site/measured/workshop.json's check-NN) before the first step and after each TODO
+     * of its core path, and the runs it holds (a race). A chapter with no exercise is read while its
+     * race runs: its slot holds the longer of the two.
+     */
+    static List<String> agendas(Path root) throws IOException {
+        var course = Jackson.read(Files.readString(root.resolve(Chapters.FILE)), com.fasterxml.jackson.databind.JsonNode.class);
+        var workshop = Jackson.read(Files.readString(root.resolve("site/measured/workshop.json")), com.fasterxml.jackson.databind.JsonNode.class);
+        Map<String, Double> runMinutes = new java.util.HashMap<>();
+        workshop.path("runs").forEach(r -> runMinutes.put(r.path("id").asText(), r.path("wallSeconds").asDouble() / 60));
+        Map<String, Chapters.Chapter> chapters = Chapters.read(root);
+        List<String> unfit = new ArrayList<>();
+        for (var plan : course.path("agendas")) {
+            String id = plan.path("id").asText();
+            for (var item : plan.path("items")) {
+                Chapters.Chapter c = chapters.get(item.path("chapter").asText(null));
+                if (c == null) continue;
+                var in = course.path("chapters").get(List.copyOf(chapters.keySet()).indexOf(c.number())).path("agenda").path(id);
+                int minutes = in.path("minutes").asInt(c.minutes());
+                double reading = Pages.measure(root.resolve("site/content/chapters/" + c.slug() + ".adoc"), 0).words() / WORDS_A_MINUTE;
+                double held = 0;
+                for (var h : in.path("holds")) held += runMinutes.getOrDefault(h.asText(), Double.NaN);
+                double need;
+                if (c.todos().isEmpty()) {
+                    need = Math.max(reading, held);
+                } else {
+                    Double grading = runMinutes.get("check-" + c.number());
+                    if (grading == null) {
+                        unfit.add(id + ", chapter " + c.number() + ": site/measured/workshop.json has no check-" + c.number() + " (its untouched exercise's grading)");
+                        continue;
+                    }
+                    need = reading + (in.path("core").size() + 1) * grading + held;
+                }
+                if (!(need <= minutes)) {
+                    unfit.add(String.format(java.util.Locale.ROOT, "%s, chapter %s: %d minutes, and it needs %.1f (reading %.1f, gradings and runs %.1f)",
+                            id, c.number(), minutes, need, reading, need - reading));
+                }
+            }
+        }
+        return unfit;
+    }
+
+    /** The agenda check must be able to fail: a copy of the registry whose half day gives chapter 05 15 minutes. */
+    static boolean shortSlotFound(Path root, Path work) throws IOException {
+        Path copy = work.resolve("short-slot");
+        for (String part : List.of("site/data", "site/measured", "site/content/chapters")) Trees.copy(root.resolve(part), copy.resolve(part));
+        Path registry = copy.resolve(Chapters.FILE);
+        String text = Files.readString(registry);
+        String cut = text.replaceFirst("(\"half-day\": \\{\"minutes\": )35(, \"learners\": \"A virtual thread)", "$115$2");
+        if (cut.equals(text)) return false;
+        Files.writeString(registry, cut);
+        List<String> found = agendas(copy);
+        return found.size() == 1 && found.getFirst().startsWith("half-day, chapter 05: 15 minutes");
     }
 
     /** Every chapter page over its slot, and every deeper page that tells history, one line each. */
