@@ -331,7 +331,7 @@ class Ch05Checks {
      * How long past its timeout the idle and trickle checks wait for the server: past the 2 s they
      * allow, a close or a 408 fails anyway, so a server that never acts is told so then.
      */
-    static final int GRACE_MS = 2500;
+    static final int GRACE_MS = 2100;
 
     static void assertClosesIdle(Target target, int idleMs) throws Exception {
         try (Client c = Client.connect(target, idleMs + GRACE_MS)) {

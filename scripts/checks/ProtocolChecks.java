@@ -243,7 +243,8 @@ class ProtocolChecks {
            hint = "With no file descriptor left, accept() fails ('Too many open files') until a connection closes. That failure must "
             + "not end the accept loop, its thread or the server, nor be retried at once in a loop: wait a moment and try again "
             + "(Kit.accept does), or stop asking the selector for OP_ACCEPT for a while.",
-           see = "protocol#out-of-file-descriptors")
+           see = "protocol#out-of-file-descriptors",
+           after = "ch03.noLeaks") // a reactor that never closes a connection never gets its descriptors back
     void outOfFiles(org.junit.jupiter.api.TestReporter reporter) throws Exception {
         Target limited = target.startWithOpenFiles(OPEN_FILES);
         List<Socket> flood = new ArrayList<>();

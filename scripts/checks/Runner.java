@@ -126,11 +126,60 @@ final class Runner {
                 if (progress != null) progress.finished(r);
             }
         };
+        // A check that builds on one of a later class (Check.after) runs after that class, in a
+        // second pass of the same session: it sees whether that one failed.
+        List<Method> later = deferred(classes, only);
         try (LauncherSession session = LauncherFactory.openSession()) {
             for (Object value : given) session.getStore().put(RunContext.SESSION, value.getClass(), value);
-            session.getLauncher().execute(request, listener);
+            if (later.isEmpty()) {
+                session.getLauncher().execute(request, listener);
+            } else {
+                session.getLauncher().execute(requestFor(selected(classes, only).stream().filter(m -> !later.contains(m)).toList()), listener);
+                session.getLauncher().execute(requestFor(later), listener);
+            }
         }
         return results;
+    }
+
+    /** A run of exactly these checks, with the run's settings. */
+    private static LauncherDiscoveryRequest requestFor(List<Method> checks) {
+        return LauncherDiscoveryRequestBuilder.request()
+                .selectors(checks.stream().<org.junit.platform.engine.DiscoverySelector>map(
+                        m -> org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod(m.getDeclaringClass(), m)).toList())
+                .configurationParameters(Map.of(
+                        "junit.jupiter.execution.timeout.default", "60 s",
+                        "junit.jupiter.execution.timeout.thread.mode.default", "SEPARATE_THREAD"))
+                .build();
+    }
+
+    /** The check methods this run selects, class by class in the order given. */
+    static List<Method> selected(List<Class<?>> classes, List<String> only) {
+        List<Method> all = new ArrayList<>();
+        for (Class<?> c : classes) {
+            for (Method m : c.getDeclaredMethods()) {
+                String id = idPrefix(c) + "." + m.getName();
+                if (m.isAnnotationPresent(Check.class) && (only.isEmpty() || only.contains(id) || only.contains(idPrefix(c)))) all.add(m);
+            }
+        }
+        return all;
+    }
+
+    /** The selected checks that name, in Check.after, a selected check of a class that runs after their own. */
+    static List<Method> deferred(List<Class<?>> classes, List<String> only) {
+        List<Method> selected = selected(classes, only);
+        List<String> ids = selected.stream().map(m -> idPrefix(m.getDeclaringClass()) + "." + m.getName()).toList();
+        List<Method> later = new ArrayList<>();
+        for (Method m : selected) {
+            int own = classes.indexOf(m.getDeclaringClass());
+            for (String after : m.getAnnotation(Check.class).after()) {
+                int at = ids.indexOf(after);
+                if (at >= 0 && classes.indexOf(selected.get(at).getDeclaringClass()) > own) {
+                    later.add(m);
+                    break;
+                }
+            }
+        }
+        return later;
     }
 
     /** Every check's id in {@code classes} ("ch03.slowReader", "protocol.keepAlive"). */
