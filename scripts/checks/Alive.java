@@ -10,7 +10,8 @@ import org.opentest4j.TestAbortedException;
  * Keeps one check's failure from making every later one wait out its own timeouts. After a
  * check that failed, the server must answer a GET / within {@value #PROBE_MS} ms. One that has
  * exited, or stopped answering, is started again if this harness started it, and the failed
- * check says so; one given with --url cannot be, and the later checks are skipped, once, with
+ * check says so (it is started again before the next check, so a last check leaves no restart
+ * behind); one given with --url cannot be, and the later checks are skipped, once, with
  * the reason. A check whose server cannot be looked into ({@link Unavailable}) is skipped.
  * What happened is noted on the failed check's own result ({@link Check#NOTE}), and what the
  * later checks must know is kept in the run's store ({@link RunContext}), so neither outlives
@@ -31,8 +32,16 @@ final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutio
         String gone = RunContext.of(context).get(GONE, String.class);
         if (gone != null) throw new TestAbortedException(gone);
         waitsFor(context);
-        target(context).reviveIfDead();
+        Target t = target(context);
+        if (RunContext.of(context).remove(RESTART) != null) t.restart(); // the check before left it wedged
+        else t.reviveIfDead();
     }
+
+    /** The key, in the run's store, of a check that failed without being tried ({@link Check#after}). */
+    private static final String NOT_TRIED = "not-tried";
+
+    /** The key, in the run's store, of a server left wedged by the check before: restarted before the next check, if any. */
+    private static final String RESTART = "restart";
 
     /** A check whose {@link Check#after} names a check that failed earlier in this run fails now, pointing at that one's TODO. */
     private static void waitsFor(ExtensionContext context) {
@@ -44,6 +53,7 @@ final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutio
             if (title == null) continue;
             Chapters.Chapter chapter = RunContext.of(context).get(Chapters.Chapter.class, Chapters.Chapter.class);
             String todo = chapter == null ? null : chapter.todoFor(id).orElse(null);
+            RunContext.of(context).put(NOT_TRIED, true);
             throw new Check.Symptom(todo, "not tried: it needs what '" + title + "' (" + id + ") checks, which failed above."
                     + " Make that one pass first; then this check runs");
         }
@@ -65,6 +75,7 @@ final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutio
         if (context.getExecutionException().isEmpty()) return;
         failed(context).put(Runner.idPrefix(context.getRequiredTestClass()) + "." + context.getRequiredTestMethod().getName(),
                 context.getDisplayName());
+        if (RunContext.of(context).remove(NOT_TRIED) != null) return; // it sent the server nothing
         if (t.answers(PROBE_MS)) return;
         if (t.exited()) {
             note(context, "the server process exited during this check; the grader restarted it for the next one"
@@ -74,8 +85,8 @@ final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutio
         String what = "the server stopped answering during this check (a GET / on a new connection got nothing in "
                 + Client.seconds(PROBE_MS) + ")";
         if (t.startedHere()) {
-            t.restart();
-            note(context, what + "; the grader restarted it for the next check" + logTail(t));
+            RunContext.of(context).put(RESTART, true);
+            note(context, what + "; the grader restarts it before the next check" + logTail(t));
         } else {
             note(context, what + "; the later checks are skipped");
             RunContext.of(context).put(GONE, "skipped: the server stopped answering during '" + context.getDisplayName() + "'");

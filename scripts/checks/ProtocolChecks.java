@@ -235,7 +235,7 @@ class ProtocolChecks {
     /** The open files the copy of the server in {@link #outOfFiles} may hold: enough to start a JVM and Netty, few enough to use up. */
     static final int OPEN_FILES = 256;
     /** How long the request in progress while the server runs out takes. */
-    static final int HELD_MS = 3000;
+    static final int HELD_MS = 2000;
     /** How long after the flood closed a server that still holds all its files is taken to keep them. */
     static final int HELD_AFTER_CLOSE_MS = 2000;
 
