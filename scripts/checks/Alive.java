@@ -27,6 +27,12 @@ final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutio
     /** The key, in the run's store, of the checks that failed so far in this run: id to title. */
     private static final String FAILED = "failed";
 
+    /** The key, in the run's store, of a check that failed without being tried ({@link Check#after}). */
+    private static final String NOT_TRIED = "not-tried";
+
+    /** The key, in the run's store, of a server left wedged by the check before: restarted before the next check, if any. */
+    private static final String RESTART = "restart";
+
     @Override
     public void beforeEach(ExtensionContext context) throws Exception {
         String gone = RunContext.of(context).get(GONE, String.class);
@@ -36,12 +42,6 @@ final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutio
         if (RunContext.of(context).remove(RESTART) != null) t.restart(); // the check before left it wedged
         else t.reviveIfDead();
     }
-
-    /** The key, in the run's store, of a check that failed without being tried ({@link Check#after}). */
-    private static final String NOT_TRIED = "not-tried";
-
-    /** The key, in the run's store, of a server left wedged by the check before: restarted before the next check, if any. */
-    private static final String RESTART = "restart";
 
     /** A check whose {@link Check#after} names a check that failed earlier in this run fails now, pointing at that one's TODO. */
     private static void waitsFor(ExtensionContext context) {
@@ -73,8 +73,7 @@ final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutio
         Target t = target(context);
         // A server that exits after a check that passed is restarted by the next check's reviveIfDead.
         if (context.getExecutionException().isEmpty()) return;
-        failed(context).put(Runner.idPrefix(context.getRequiredTestClass()) + "." + context.getRequiredTestMethod().getName(),
-                context.getDisplayName());
+        failed(context).put(Runner.id(context.getRequiredTestMethod()), context.getDisplayName());
         if (RunContext.of(context).remove(NOT_TRIED) != null) return; // it sent the server nothing
         if (t.answers(PROBE_MS)) return;
         if (t.exited()) {

@@ -326,13 +326,13 @@ class Ch05Checks {
         assertClosesIdle(target, IDLE_MS);
     }
 
-    /** A keep-alive connection idle after its answer is closed after about {@code idleMs}. Chapter 06 runs it too. */
     /**
      * How long past its timeout the idle and trickle checks wait for the server: past the 2 s they
      * allow, a close or a 408 fails anyway, so a server that never acts is told so then.
      */
     static final int GRACE_MS = 2100;
 
+    /** A keep-alive connection idle after its answer is closed after about {@code idleMs}. Chapter 06 runs it too. */
     static void assertClosesIdle(Target target, int idleMs) throws Exception {
         try (Client c = Client.connect(target, idleMs + GRACE_MS)) {
             c.send(Client.request("GET", "/")).read().assertStatus(200);

@@ -50,12 +50,15 @@ final class Runner {
      * when it is empty (a name that is no check of these classes is an error). {@code given}: what
      * this run hands the checks ({@link RunContext}), such as its {@link Target}, each by its class.
      */
+    /** JUnit's settings for every run: a timeout per check, on a thread of its own (a socket read ignores interrupts). */
+    private static final Map<String, String> SETTINGS = Map.of(
+            "junit.jupiter.execution.timeout.default", "60 s",
+            "junit.jupiter.execution.timeout.thread.mode.default", "SEPARATE_THREAD");
+
     static List<Result> run(List<Class<?>> classes, String chapter, List<String> only, List<Object> given, Progress progress) {
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
                 .selectors(selectors(classes, only))
-                .configurationParameters(Map.of(
-                        "junit.jupiter.execution.timeout.default", "60 s",
-                        "junit.jupiter.execution.timeout.thread.mode.default", "SEPARATE_THREAD"))
+                .configurationParameters(SETTINGS)
                 .build();
         List<Result> results = new ArrayList<>();
         Map<String, Long> started = new java.util.concurrent.ConcurrentHashMap<>();
@@ -128,13 +131,14 @@ final class Runner {
         };
         // A check that builds on one of a later class (Check.after) runs after that class, in a
         // second pass of the same session: it sees whether that one failed.
-        List<Method> later = deferred(classes, only);
+        List<Method> selected = selected(classes, only);
+        List<Method> later = deferred(classes, selected);
         try (LauncherSession session = LauncherFactory.openSession()) {
             for (Object value : given) session.getStore().put(RunContext.SESSION, value.getClass(), value);
             if (later.isEmpty()) {
                 session.getLauncher().execute(request, listener);
             } else {
-                session.getLauncher().execute(requestFor(selected(classes, only).stream().filter(m -> !later.contains(m)).toList()), listener);
+                session.getLauncher().execute(requestFor(selected.stream().filter(m -> !later.contains(m)).toList()), listener);
                 session.getLauncher().execute(requestFor(later), listener);
             }
         }
@@ -146,9 +150,7 @@ final class Runner {
         return LauncherDiscoveryRequestBuilder.request()
                 .selectors(checks.stream().<org.junit.platform.engine.DiscoverySelector>map(
                         m -> org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod(m.getDeclaringClass(), m)).toList())
-                .configurationParameters(Map.of(
-                        "junit.jupiter.execution.timeout.default", "60 s",
-                        "junit.jupiter.execution.timeout.thread.mode.default", "SEPARATE_THREAD"))
+                .configurationParameters(SETTINGS)
                 .build();
     }
 
@@ -157,17 +159,15 @@ final class Runner {
         List<Method> all = new ArrayList<>();
         for (Class<?> c : classes) {
             for (Method m : c.getDeclaredMethods()) {
-                String id = idPrefix(c) + "." + m.getName();
-                if (m.isAnnotationPresent(Check.class) && (only.isEmpty() || only.contains(id) || only.contains(idPrefix(c)))) all.add(m);
+                if (m.isAnnotationPresent(Check.class) && (only.isEmpty() || only.contains(id(m)) || only.contains(idPrefix(c)))) all.add(m);
             }
         }
         return all;
     }
 
-    /** The selected checks that name, in Check.after, a selected check of a class that runs after their own. */
-    static List<Method> deferred(List<Class<?>> classes, List<String> only) {
-        List<Method> selected = selected(classes, only);
-        List<String> ids = selected.stream().map(m -> idPrefix(m.getDeclaringClass()) + "." + m.getName()).toList();
+    /** The checks of {@code selected} that name, in Check.after, a selected check of a class that runs after their own. */
+    static List<Method> deferred(List<Class<?>> classes, List<Method> selected) {
+        List<String> ids = selected.stream().map(Runner::id).toList();
         List<Method> later = new ArrayList<>();
         for (Method m : selected) {
             int own = classes.indexOf(m.getDeclaringClass());
@@ -187,7 +187,7 @@ final class Runner {
         List<String> ids = new ArrayList<>();
         for (Class<?> c : classes) {
             for (Method m : c.getDeclaredMethods()) {
-                if (m.isAnnotationPresent(Check.class)) ids.add(idPrefix(c) + "." + m.getName());
+                if (m.isAnnotationPresent(Check.class)) ids.add(id(m));
             }
         }
         return ids;
@@ -236,6 +236,11 @@ final class Runner {
     /** The first part of a check's id: "ch03" for Ch03Checks, "protocol" for ProtocolChecks. */
     static String idPrefix(Class<?> checks) {
         return checks.getSimpleName().replace("Checks", "").toLowerCase();
+    }
+
+    /** A check's id: "ch03.slowReader" for Ch03Checks.slowReader. */
+    static String id(Method check) {
+        return idPrefix(check.getDeclaringClass()) + "." + check.getName();
     }
 
     /** Why a check was skipped, in plain words: the reason alone, without JUnit's "Assumption failed:" or a class name. */

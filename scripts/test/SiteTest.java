@@ -186,13 +186,15 @@ class SiteTest {
         Map<String, Double> runMinutes = new java.util.HashMap<>();
         workshop.path("runs").forEach(r -> runMinutes.put(r.path("id").asText(), r.path("wallSeconds").asDouble() / 60));
         Map<String, Chapters.Chapter> chapters = Chapters.read(root);
+        Map<String, com.fasterxml.jackson.databind.JsonNode> agendaOf = new java.util.HashMap<>();  // a chapter's "agenda", by number
+        course.path("chapters").forEach(c -> agendaOf.put(c.path("number").asText(), c.path("agenda")));
         List<String> unfit = new ArrayList<>();
         for (var plan : course.path("agendas")) {
             String id = plan.path("id").asText();
             for (var item : plan.path("items")) {
                 Chapters.Chapter c = chapters.get(item.path("chapter").asText(null));
                 if (c == null) continue;
-                var in = course.path("chapters").get(List.copyOf(chapters.keySet()).indexOf(c.number())).path("agenda").path(id);
+                var in = agendaOf.get(c.number()).path(id);
                 int minutes = in.path("minutes").asInt(c.minutes());
                 double reading = Pages.measure(root.resolve("site/content/chapters/" + c.slug() + ".adoc"), 0).words() / WORDS_A_MINUTE;
                 double held = 0;
