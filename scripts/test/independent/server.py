@@ -18,10 +18,12 @@ import asyncio
 import collections
 import concurrent.futures
 import email.utils
+import errno
 import hashlib
 import json
 import os
 import re
+import socket
 import sys
 import time
 from urllib.parse import unquote_plus
@@ -539,21 +541,39 @@ class Connection(asyncio.Protocol):
         self.linger = self.loop.call_later(LINGER_SECONDS, self.transport.close)
 
 
+OUT_OF_FILES = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
+ACCEPT_PAUSE = 0.2         # seconds to stop accepting when out of file descriptors
+
+
 async def serve(host, port, db_pool, db_wait, idle_ms, header_ms):
     loop = asyncio.get_running_loop()
     server = Server(loop, db_pool, db_wait, idle_ms, header_ms)
     try:
-        listener = await loop.create_server(lambda: Connection(server), host, port, backlog=1024,
-                                            reuse_address=True)
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0][0]
+        listener = socket.create_server((host, port), family=family, backlog=1024)
     except OSError as e:
         print(f"cannot listen on {host}:{port} ({e.strerror or e}): stop the program using that port, "
               "or start with --port 0 to take any free port", file=sys.stderr)
         sys.exit(2)
-    bound = listener.sockets[0].getsockname()[1]
+    listener.setblocking(False)
+    bound = listener.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     print(f"listening on http://{shown}:{bound}", flush=True)
-    async with listener:
-        await listener.serve_forever()
+    # The accept loop is written here rather than left to loop.create_server: asyncio's own goes on
+    # calling accept() up to the backlog's count after EMFILE, logging each failure, every second.
+    with listener:
+        while True:
+            try:
+                conn, _ = await loop.sock_accept(listener)
+            except OSError as e:
+                if e.errno not in OUT_OF_FILES:
+                    raise
+                await asyncio.sleep(ACCEPT_PAUSE)   # out of file descriptors: serve what is held, then try again
+                continue
+            try:
+                await loop.connect_accepted_socket(lambda: Connection(server), conn)
+            except OSError:
+                conn.close()                       # the client went away before it was set up
 
 
 def main():
