@@ -23,7 +23,8 @@ usage() {
 main() {
   java_wrapper_setup $#
   # The grader's shutdown hook stops the server it started.
-  run_and_wait "${JBANG}" "${ROOT}/scripts/checks/Grade.java" --root "${ROOT}" --jbang "${JBANG}" "$@"
+  course_program scripts/checks/Grade.java
+  run_and_wait "${PROGRAM[@]}" --root "${ROOT}" --jbang "${JBANG}" "$@"
 }
 
 main "$@"

@@ -4,7 +4,7 @@
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES ../lib/Jackson.java ../lib/Results.java ../lib/Target.java ../lib/Inspect.java ../lib/InspectAgent.java ../lib/Unavailable.java ../lib/Chapters.java
-//SOURCES ../lib/Root.java ../lib/Tools.java ../lib/Painter.java ../lib/Usage.java ../lib/CommandLine.java
+//SOURCES ../lib/Root.java ../lib/LaunchRecord.java ../lib/Tools.java ../lib/Painter.java ../lib/Usage.java ../lib/CommandLine.java
 //SOURCES CheckReport.java Client.java Clients.java Elapsed.java Check.java Alive.java Runner.java
 //SOURCES ProtocolChecks.java Ch01Checks.java Ch02Checks.java Ch03Checks.java Ch04Checks.java Ch05Checks.java Ch06Checks.java
 //SOURCES Ch08Checks.java Backend.java Tips.java RunContext.java Subject.java
@@ -89,6 +89,7 @@ final class Grade {
     }
 
     public static void main(String[] args) throws Exception {
+        LaunchRecord.write(Grade.class, args); // the next check.sh on these sources starts this JVM straight
         args = Root.withRoot(args); // jbang check 03, from any folder of the course
         Path root = Path.of(".").toAbsolutePath().normalize();
         String jbang = JBANG;

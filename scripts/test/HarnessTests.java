@@ -89,6 +89,39 @@ class HarnessTests {
     }
 
     @Test
+    @DisplayName("target: a server JBang started is started again (restart, copy) by its JVM's own command line, without JBang")
+    void startsAgainWithoutJBang() {
+        List<String> command = List.of(Grade.JBANG, "solutions/01-blocking.java", "--port", "0");
+        List<String> again = Target.again(command, server.pid());
+        assertTrue(again.get(0).endsWith("java") && again.contains("--port") && again.contains("-classpath"), String.valueOf(again));
+        // Started as a JVM already, or not a JVM: the command itself.
+        List<String> java = List.of("/opt/jdk/bin/java", "-cp", "x", "Main", "--port", "0");
+        assertEquals(java, Target.again(java, server.pid()));
+        long self = ProcessHandle.current().pid(); // this JVM was not started with --port
+        assertEquals(command, Target.again(command, self));
+    }
+
+    @Test
+    @DisplayName("launch record: the java program and its arguments up to the main class; nothing for an argument file or a line that does not end with the arguments")
+    void launchRecord() {
+        record Info(String program, String... args) implements ProcessHandle.Info {
+            public java.util.Optional<String> command() { return java.util.Optional.of(program); }
+            public java.util.Optional<String> commandLine() { return java.util.Optional.empty(); }
+            public java.util.Optional<String[]> arguments() { return java.util.Optional.of(args); }
+            public java.util.Optional<java.time.Instant> startInstant() { return java.util.Optional.empty(); }
+            public java.util.Optional<Duration> totalCpuDuration() { return java.util.Optional.empty(); }
+            public java.util.Optional<String> user() { return java.util.Optional.empty(); }
+        }
+        assertEquals(List.of("/jdk/bin/java", "-classpath", "a.jar:b.jar", "Grade"),
+                LaunchRecord.of(new Info("/jdk/bin/java", "-classpath", "a.jar:b.jar", "Grade", "--root", "/c", "03"), "Grade", List.of("--root", "/c", "03")));
+        assertEquals(List.of("/jdk/bin/java", "-cp", "a.jar", "Grade"),
+                LaunchRecord.of(new Info("/jdk/bin/java", "-cp", "a.jar", "Grade"), "Grade", List.of()));
+        assertEquals(List.of(), LaunchRecord.of(new Info("/jdk/bin/java", "@/tmp/args", "Grade", "03"), "Grade", List.of("03")));
+        assertEquals(List.of(), LaunchRecord.of(new Info("/jdk/bin/java", "-cp", "a.jar", "Other", "03"), "Grade", List.of("03")));
+        assertEquals(List.of(), LaunchRecord.of(new Info("/jdk/bin/java", "-cp", "a.jar", "Grade", "04"), "Grade", List.of("03")));
+    }
+
+    @Test
     @DisplayName("inspect: the thread dump lists the server's main thread, blocked in accept")
     void threads() throws Exception {
         List<Inspect.ThreadInfo> threads = server.inspect().threads();
