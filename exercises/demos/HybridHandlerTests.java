@@ -241,7 +241,7 @@ class HybridHandlerTests {
     // tag::release[]
     @Test
     @Order(7)
-    @DisplayName("gives back a POST's buffer: the Upload's count is 0 once channelRead returns")
+    @DisplayName("gives back a POST's buffer on every path: answered, and behind an answer that closes the connection")
     void releasesUploads() {
         List<NettyHttp.Upload> uploads = new ArrayList<>();
         EmbeddedChannel channel = new EmbeddedChannel(
@@ -255,9 +255,15 @@ class HybridHandlerTests {
                 },
                 new ChunkedWriteHandler(),
                 new HybridHandler());
-        channel.writeInbound(Unpooled.copiedBuffer("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello", ISO_8859_1));
+        String post = "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello";
+        channel.writeInbound(Unpooled.copiedBuffer(post, ISO_8859_1));
         assertEquals(1, uploads.size(), "the decoder made one Upload");
         assertEquals(0, uploads.get(0).refCnt(), "the Upload still holds its buffer once channelRead has returned: nothing released it");
+        // In one read: a request answered at once with a close, then a body that arrives while the connection is closing.
+        channel.writeInbound(Unpooled.copiedBuffer("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" + post, ISO_8859_1));
+        assertEquals(2, uploads.size(), "the decoder made a second Upload, behind GET / with Connection: close");
+        assertEquals(0, uploads.get(1).refCnt(), "a body read behind an answer that closes the connection still holds its buffer:"
+                + " an early return (the connection is closing) skipped the release; release on every path, in a finally");
         channel.finishAndReleaseAll(); // and what was written toward the socket
     }
     // end::release[]

@@ -47,21 +47,26 @@ final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutio
     private static void waitsFor(ExtensionContext context) {
         Check check = context.getRequiredTestMethod().getAnnotation(Check.class);
         if (check == null || check.after().length == 0) return;
-        Map<String, String> failed = failed(context);
+        Map<String, Failed> failed = failed(context);
         for (String id : check.after()) {
-            String title = failed.get(id);
-            if (title == null) continue;
-            Chapters.Chapter chapter = RunContext.of(context).get(Chapters.Chapter.class, Chapters.Chapter.class);
-            String todo = chapter == null ? null : chapter.todoFor(id).orElse(null);
+            Failed basis = failed.get(id);
+            if (basis == null) continue;
             RunContext.of(context).put(NOT_TRIED, true);
-            throw new Check.Symptom(todo, "not tried: it needs what '" + title + "' (" + id + ") checks, which failed above."
-                    + " Make that one pass first; then this check runs");
+            throw new NotTried(basis.todo(), basis.see(), basis.title(), "not tried: it builds on '" + basis.title() + "' (" + id
+                    + "), which failed above; make that one pass first");
         }
     }
 
+    /** A check that failed in this run: its title, the TODO it points at ("" for none), and the page that explains it. */
+    private record Failed(String title, String todo, String see) {}
+
     @SuppressWarnings("unchecked")
-    private static Map<String, String> failed(ExtensionContext context) {
-        return (Map<String, String>) RunContext.of(context).getOrComputeIfAbsent(FAILED, k -> new ConcurrentHashMap<String, String>(), Map.class);
+    private static Map<String, Failed> failed(ExtensionContext context) {
+        return (Map<String, Failed>) RunContext.of(context).getOrComputeIfAbsent(FAILED, k -> new ConcurrentHashMap<String, Failed>(), Map.class);
+    }
+
+    private static Chapters.Chapter chapter(ExtensionContext context) {
+        return RunContext.of(context).get(Chapters.Chapter.class, Chapters.Chapter.class);
     }
 
     private static Target target(ExtensionContext context) {
@@ -73,7 +78,13 @@ final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutio
         Target t = target(context);
         // A server that exits after a check that passed is restarted by the next check's reviveIfDead.
         if (context.getExecutionException().isEmpty()) return;
-        failed(context).put(Runner.id(context.getRequiredTestMethod()), context.getDisplayName());
+        Check check = context.getRequiredTestMethod().getAnnotation(Check.class);
+        Chapters.Chapter chapter = chapter(context);
+        String id = Runner.id(context.getRequiredTestMethod());
+        String todo = context.getExecutionException().get() instanceof Check.Symptom s && s.todo != null ? s.todo
+                : chapter == null ? "" : chapter.todoFor(id).orElse("");
+        failed(context).put(id, new Failed(context.getDisplayName(), todo,
+                check == null ? "" : Runner.see(check, chapter == null ? null : chapter.number())));
         if (RunContext.of(context).remove(NOT_TRIED) != null) return; // it sent the server nothing
         if (t.answers(PROBE_MS)) return;
         if (t.exited()) {
@@ -107,6 +118,22 @@ final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutio
     public void handleTestExecutionException(ExtensionContext context, Throwable thrown) throws Throwable {
         if (thrown instanceof Unavailable u) throw u.here ? new NotHere(u.getMessage()) : new TestAbortedException(u.getMessage());
         throw thrown;
+    }
+
+    /**
+     * A check not tried because one it builds on failed ({@link Check#after}): its own hint stands
+     * back, and it sends the learner to the TODO and the page ({@code see}) of that one.
+     */
+    static final class NotTried extends Check.Symptom {
+        final String see;
+        final String waitsOn;
+
+        /** {@code todo}: the TODO of the check it waits on, "" for none (not this check's own). */
+        NotTried(String todo, String see, String waitsOn, String message) {
+            super(todo, message);
+            this.see = see;
+            this.waitsOn = waitsOn;
+        }
     }
 
     /** A check skipped because this machine cannot run it ({@link Unavailable#here}): it does not keep a chapter from being done. */

@@ -156,8 +156,8 @@ class Ch04Checks {
                 .filter(t -> t.stack().stream().anyMatch(f -> f.contains("SelectorImpl") || f.contains("accept")))
                 .toList();
         long selecting = io.stream().filter(t -> t.stack().stream().anyMatch(f -> f.contains("SelectorImpl"))).count();
-        assertEquals(LOOPS, selecting, "threads in select(): " + io.stream().map(Inspect.ThreadInfo::name).toList());
-        assertEquals(LOOPS + 1, io.size(), "threads waiting for I/O: " + io.stream().map(Inspect.ThreadInfo::name).toList());
+        assertEquals(LOOPS, selecting, "threads in select(): " + io.stream().map(Inspect.ThreadInfo::label).toList());
+        assertEquals(LOOPS + 1, io.size(), "threads waiting for I/O: " + io.stream().map(Inspect.ThreadInfo::label).toList());
     }
 
     @Check(order = 6, title = "answers a client that half-closed with its answer pending, and spins no core meanwhile (half-closed)",

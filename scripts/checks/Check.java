@@ -44,6 +44,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
      */
     String[] after() default {};
 
+    /**
+     * A behaviour that many checks build on, such as chapter 03's timers or chapter 06's flush: it
+     * runs before every other check of the chapter (the protocol's included), so that the checks
+     * that name it in {@link #after} know whether it failed, and a mistake that would fail them
+     * all is reported once, by this check, with its cause.
+     */
+    boolean basic() default false;
+
     @Retention(RetentionPolicy.RUNTIME)
     @Target({})
     @interface In {
@@ -55,16 +63,28 @@ import org.junit.jupiter.api.extension.ExtendWith;
     }
 
     /**
-     * A failure whose symptom points at another TODO than the one the registry gives the check:
-     * {@code throw new Check.Symptom("fan-out", "the legs ran one after another")}. The grader's
-     * "work on" line then names that TODO.
+     * A failure whose symptom points at a cause of its own: another TODO than the one the registry
+     * gives the check ({@code new Check.Symptom("fan-out", "the legs ran one after another")}), whose
+     * "work on" line it names, and a hint for that symptom in place of the check's
+     * ({@code Check.Symptom.hinting("...", "response 17 of 40 answers request 18")}).
      */
-    final class Symptom extends AssertionError {
+    class Symptom extends AssertionError {
         final String todo;
+        final String hint;
 
         Symptom(String todo, String message) {
+            this(todo, null, message);
+        }
+
+        Symptom(String todo, String hint, String message) {
             super(message);
             this.todo = todo;
+            this.hint = hint;
+        }
+
+        /** A failure whose symptom has its own hint, under the check's TODO. */
+        static Symptom hinting(String hint, String message) {
+            return new Symptom(null, hint, message);
         }
     }
 

@@ -248,6 +248,7 @@ final class Grade {
         CheckReport report = new CheckReport(chapter.number(), chapter.title(), options.subject().word(), time, label, passed, failed,
                 skipped, partial ? total : null, checks, target.restarts() > 0 ? target.restarts() : null, exit, null);
         say("  " + summary(chapter, passed, failed, skipped, report.notHereCount(), total));
+        firstFix(results).ifPresent(this::say);
         save(chapter, report);
         return report;
     }
@@ -268,9 +269,23 @@ final class Grade {
                 + (notHere == 0 ? "" : dim(" (" + notHere + " skipped: this machine cannot run " + (notHere == 1 ? "it" : "them") + ")")) : "");
     }
 
+    /**
+     * When checks were not tried because one they build on failed ({@link Alive.NotTried}), the
+     * line that says which to fix first: "fix first: 'answers a lone /io...' (9 checks wait on it)".
+     */
+    static java.util.Optional<String> firstFix(List<Runner.Result> results) {
+        java.util.Map<String, Long> waiting = results.stream().filter(r -> r.waitsOn() != null)
+                .collect(java.util.stream.Collectors.groupingBy(Runner.Result::waitsOn, java.util.LinkedHashMap::new, java.util.stream.Collectors.counting()));
+        if (waiting.isEmpty()) return java.util.Optional.empty();
+        List<String> parts = new ArrayList<>();
+        waiting.forEach((title, n) -> parts.add("'" + title + "' (" + n + (n == 1 ? " check waits" : " checks wait") + " on it)"));
+        return java.util.Optional.of("  " + bold("fix first:") + " " + String.join("; then ", parts));
+    }
+
     /** The TODO a failure points at: the one its symptom named ({@link Check.Symptom}), else the registry's for the check. */
     static java.util.Optional<String> todoFor(Chapters.Chapter chapter, Runner.Result r) {
-        return r.todo() != null ? java.util.Optional.of(r.todo()) : chapter.todoFor(r.id());
+        if (r.todo() != null) return r.todo().isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(r.todo());
+        return chapter.todoFor(r.id());
     }
 
     /**

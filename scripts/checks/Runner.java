@@ -21,12 +21,13 @@ final class Runner {
      * harness noted beside it ("" when nothing), such as why a pass says little; {@code todo} the
      * TODO its symptom points at, when the check named one ({@link Check.Symptom}), else null;
      * {@code ms} how long it ran; {@code notHere}, skipped because this machine cannot run it
-     * ({@link Alive.NotHere}).
+     * ({@link Alive.NotHere}); {@code waitsOn}, the title of the check this one was not tried for
+     * ({@link Alive.NotTried}), else null.
      */
     record Result(String id, String name, CheckReport.Status status, String message, String note, String todo, String hint, String see, long ms,
-                  boolean notHere) {
+                  boolean notHere, String waitsOn) {
         Result(String id, String name, CheckReport.Status status, String message, String note, String todo, String hint, String see, long ms) {
-            this(id, name, status, message, note, todo, hint, see, ms, false);
+            this(id, name, status, message, note, todo, hint, see, ms, false, null);
         }
 
         boolean failed() {
@@ -78,7 +79,7 @@ final class Runner {
 
             @Override
             public void executionSkipped(TestIdentifier id, String reason) {
-                if (id.isTest()) add(id, CheckReport.Status.SKIP, reason, null, false);
+                if (id.isTest()) add(id, CheckReport.Status.SKIP, reason, null, false, null, null);
             }
 
             @Override
@@ -91,14 +92,18 @@ final class Runner {
                     };
                     Throwable thrown = result.getThrowable().orElse(null);
                     String message = thrown == null ? "" : status == CheckReport.Status.SKIP ? skipped(thrown) : describe(thrown);
-                    add(id, status, message, thrown instanceof Check.Symptom s ? s.todo : null, thrown instanceof Alive.NotHere);
+                    add(id, status, message, thrown instanceof Check.Symptom s ? s.todo : null, thrown instanceof Alive.NotHere,
+                            thrown instanceof Alive.NotTried n ? n : null, thrown instanceof Check.Symptom s ? s.hint : null);
                 } else if (result.getStatus() == TestExecutionResult.Status.FAILED) {
                     // a whole class failed before its checks ran
-                    add(id, CheckReport.Status.FAIL, result.getThrowable().map(Runner::describe).orElse("failed"), null, false);
+                    add(id, CheckReport.Status.FAIL, result.getThrowable().map(Runner::describe).orElse("failed"), null, false, null, null);
                 }
             }
 
-            private void add(TestIdentifier id, CheckReport.Status status, String message, String todo, boolean notHere) {
+            /** {@code notTried}: why a check was not tried ({@link Alive.NotTried}): it sends the learner to the check it waits on, and its own hint stands back. */
+            /** {@code ownHint}: the hint of the symptom seen ({@link Check.Symptom#hint}), in place of the check's. */
+            private void add(TestIdentifier id, CheckReport.Status status, String message, String todo, boolean notHere, Alive.NotTried notTried,
+                             String ownHint) {
                 String checkId = id.getDisplayName();
                 String hint = "";
                 String see = "";
@@ -108,38 +113,42 @@ final class Runner {
                         Method m = ms.getJavaMethod();
                         Check check = m.getAnnotation(Check.class);
                         if (check != null) {
-                            hint = check.hint();
-                            see = check.see();
-                            for (Check.In in : check.in()) {
-                                if (in.chapter().equals(chapter)) {
-                                    hint = in.value();
-                                    see = in.see();
-                                }
-                            }
+                            hint = hint(check, chapter);
+                            see = see(check, chapter);
                         }
                     } catch (RuntimeException e) {
                         // no hint then
                     }
                 }
+                if (notTried != null) {
+                    hint = "";
+                    see = notTried.see;
+                } else if (ownHint != null) {
+                    hint = ownHint;
+                }
                 Long start = started.remove(id.getUniqueId());
                 long ms = start == null ? 0 : (System.nanoTime() - start) / 1_000_000;
                 String note = String.join("; ", notes.getOrDefault(id.getUniqueId(), List.of()));
-                Result r = new Result(checkId, id.getDisplayName(), status, message, note, todo, hint, see, ms, notHere);
+                Result r = new Result(checkId, id.getDisplayName(), status, message, note, todo, hint, see, ms, notHere,
+                        notTried == null ? null : notTried.waitsOn);
                 results.add(r);
                 if (progress != null) progress.finished(r);
             }
         };
-        // A check that builds on one of a later class (Check.after) runs after that class, in a
-        // second pass of the same session: it sees whether that one failed.
+        // The basic checks (Check.basic) run first, in a pass of their own; a check that builds on
+        // one of a later class (Check.after) runs after that class, in a last pass of the same
+        // session: either way, a check sees whether the ones it builds on failed.
         List<Method> selected = selected(classes, only);
+        List<Method> first = selected.stream().filter(Runner::basic).toList();
         List<Method> later = deferred(classes, selected);
         try (LauncherSession session = LauncherFactory.openSession()) {
             for (Object value : given) session.getStore().put(RunContext.SESSION, value.getClass(), value);
-            if (later.isEmpty()) {
+            if (first.isEmpty() && later.isEmpty()) {
                 session.getLauncher().execute(request, listener);
             } else {
-                session.getLauncher().execute(requestFor(selected.stream().filter(m -> !later.contains(m)).toList()), listener);
-                session.getLauncher().execute(requestFor(later), listener);
+                for (List<Method> pass : List.of(first, selected.stream().filter(m -> !first.contains(m) && !later.contains(m)).toList(), later)) {
+                    if (!pass.isEmpty()) session.getLauncher().execute(requestFor(pass), listener);
+                }
             }
         }
         return results;
@@ -165,15 +174,36 @@ final class Runner {
         return all;
     }
 
-    /** The checks of {@code selected} that name, in Check.after, a selected check of a class that runs after their own. */
+    /** A check's hint in {@code chapter}: its own for that chapter ({@link Check.In}), else its general one. */
+    static String hint(Check check, String chapter) {
+        for (Check.In in : check.in()) if (in.chapter().equals(chapter)) return in.value();
+        return check.hint();
+    }
+
+    /** The page and section a check sends the learner to in {@code chapter}. */
+    static String see(Check check, String chapter) {
+        for (Check.In in : check.in()) if (in.chapter().equals(chapter)) return in.see();
+        return check.see();
+    }
+
+    /** Whether a check is one that others build on ({@link Check#basic}): it runs first. */
+    static boolean basic(Method check) {
+        return check.getAnnotation(Check.class).basic();
+    }
+
+    /**
+     * The checks of {@code selected} that name, in Check.after, a selected check of a class that
+     * runs after their own (a basic check runs first, whatever its class).
+     */
     static List<Method> deferred(List<Class<?>> classes, List<Method> selected) {
         List<String> ids = selected.stream().map(Runner::id).toList();
         List<Method> later = new ArrayList<>();
         for (Method m : selected) {
+            if (basic(m)) continue;
             int own = classes.indexOf(m.getDeclaringClass());
             for (String after : m.getAnnotation(Check.class).after()) {
                 int at = ids.indexOf(after);
-                if (at >= 0 && classes.indexOf(selected.get(at).getDeclaringClass()) > own) {
+                if (at >= 0 && !basic(selected.get(at)) && classes.indexOf(selected.get(at).getDeclaringClass()) > own) {
                     later.add(m);
                     break;
                 }

@@ -21,9 +21,23 @@ import jdk.jfr.consumer.RecordingFile;
  */
 final class Inspect {
     /** One thread from a thread dump. */
-    record ThreadInfo(String name, String state, boolean virtual, List<String> stack) {
+    record ThreadInfo(String name, String state, boolean virtual, List<String> stack, String tid) {
         ThreadInfo {
             stack = stack == null ? List.of() : stack;
+        }
+
+        ThreadInfo(String name, String state, boolean virtual, List<String> stack) {
+            this(name, state, virtual, stack, null);
+        }
+
+        /** The thread's name, or what it is where it has none: "a virtual thread without a name (#41)". */
+        String label() {
+            return label(name, virtual, tid);
+        }
+
+        static String label(String name, boolean virtual, Object tid) {
+            if (name != null && !name.isBlank()) return name;
+            return (virtual ? "a virtual thread" : "a thread") + " without a name" + (tid == null ? "" : " (#" + tid + ")");
         }
     }
 

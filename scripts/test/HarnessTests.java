@@ -77,8 +77,11 @@ class HarnessTests {
                   {"container": "<root>", "threads": [{"tid": "3", "name": "main", "state": "RUNNABLE", "stack": ["a.B.c(B.java:1)"]}]},
                   {"container": "java.util.concurrent.ThreadPerTaskExecutor@1", "threads": [{"tid": "40", "virtual": true, "name": "", "state": "WAITING"}]}
                 ]}}""";
-        assertEquals(List.of(new Inspect.ThreadInfo("main", "RUNNABLE", false, List.of("a.B.c(B.java:1)")),
-                new Inspect.ThreadInfo("", "WAITING", true, List.of())), Inspect.threads(dump));
+        assertEquals(List.of(new Inspect.ThreadInfo("main", "RUNNABLE", false, List.of("a.B.c(B.java:1)"), "3"),
+                new Inspect.ThreadInfo("", "WAITING", true, List.of(), "40")), Inspect.threads(dump));
+        // A failure's list of threads names an unnamed virtual thread, never shows it as an empty entry.
+        assertEquals(List.of("main", "a virtual thread without a name (#40)"),
+                Inspect.threads(dump).stream().map(Inspect.ThreadInfo::label).toList());
     }
 
     @Test

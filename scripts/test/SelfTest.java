@@ -123,7 +123,8 @@ class SelfTest {
                 Path file = dir.resolve(chapter.number() + "-" + e.getKey() + ".java");
                 Files.writeString(file, broken.get(""));
                 String named = mutant.checks.stream().filter(id -> !id.startsWith("?")).findFirst().orElse(null);
-                expect(graded.grading(new Subject.File(file)), chapter, "mutant " + e.getKey(), new TreeSet<>(mutant.checks), exact ? null : named);
+                expect(graded.grading(new Subject.File(file)), chapter, "mutant " + e.getKey(), new TreeSet<>(mutant.checks), exact ? null : named,
+                        mutant.says());
             }
         }
         if (only.isEmpty() || only.contains("independent")) independent(root, graded);
@@ -266,6 +267,15 @@ class SelfTest {
      */
     static void expect(Grade.Options options, Chapters.Chapter chapter, String what, Set<String> expected, String named)
             throws IOException {
+        expect(options, chapter, what, expected, named, List.of());
+    }
+
+    /**
+     * The same; {@code says}: words the failure of the check named for the mistake (the first of
+     * {@code expected}) must hold, in what happened or its hint, so that a hint names the cause.
+     */
+    static void expect(Grade.Options options, Chapters.Chapter chapter, String what, Set<String> expected, String named, List<String> says)
+            throws IOException {
         Set<String> required = new TreeSet<>();
         Set<String> either = new TreeSet<>();
         Set<String> noted = new TreeSet<>();
@@ -301,12 +311,20 @@ class SelfTest {
             if (check.failed()) actual.add(check.id());
             else if (noted.contains(check.id()) && check.note() == null) silent.add(check.id());
         }
-        boolean ok = report.error() == null && silent.isEmpty() && (caught ? actual.contains(named)
+        String first = named != null ? named : expected.stream().filter(id -> !id.startsWith("?") && !id.startsWith("~")).findFirst().orElse(null);
+        List<String> unsaid = new ArrayList<>();
+        for (CheckReport.Check check : report.checks()) {
+            if (!check.id().equals(first) || !check.failed()) continue;
+            String told = (check.message() + " " + check.hint()).toLowerCase(java.util.Locale.ROOT);
+            for (String words : says) if (!told.contains(words.toLowerCase(java.util.Locale.ROOT))) unsaid.add(words);
+        }
+        boolean ok = report.error() == null && silent.isEmpty() && unsaid.isEmpty() && (caught ? actual.contains(named)
                 : actual.containsAll(required) && allowed.containsAll(actual));
         record(chapter.number() + " " + what + (expected.isEmpty() ? " passes every check"
                         : caught ? " is caught by " + named : " fails exactly " + expected)
                 + " [" + seconds + " s]", ok,
-                report.error() != null ? report.error() : "failing: " + actual + (silent.isEmpty() ? "" : "; passed without a note: " + silent));
+                report.error() != null ? report.error() : "failing: " + actual + (silent.isEmpty() ? "" : "; passed without a note: " + silent)
+                        + (unsaid.isEmpty() ? "" : "; " + first + "'s failure does not say " + unsaid));
     }
 
     /**
@@ -337,8 +355,11 @@ class SelfTest {
         System.out.println("\n== " + title);
     }
 
-    /** A broken variant: the checks it must fail, and its replacements {find, put, file} ("" = the solution). */
-    record Mutant(List<String> checks, List<String[]> replacements) {}
+    /**
+     * A broken variant: the checks it must fail, its replacements {find, put, file} ("" = the
+     * solution), and what the failure of the check named for it must say (its "says" lines).
+     */
+    record Mutant(List<String> checks, List<String[]> replacements, List<String> says) {}
 
 
 
@@ -361,9 +382,11 @@ class SelfTest {
                     String name = line.substring(line.indexOf(' ') + 1, colon).strip();
                     String listed = line.substring(colon + 1).strip();
                     List<String> checks = listed.isEmpty() ? List.of() : List.of(listed.split("\\s+"));
-                    current = new Mutant(checks, new ArrayList<>());
+                    current = new Mutant(checks, new ArrayList<>(), new ArrayList<>());
                     spec.mutants.put(name, current);
                     in = "";
+                } else if (line.startsWith("says ") && current != null) {
+                    current.says().add(line.substring(5).strip());
                 } else if (line.startsWith("in ") && current != null) {
                     in = line.substring(3).strip();
                 } else if (line.startsWith("- ") && current != null) {

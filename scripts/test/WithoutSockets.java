@@ -136,7 +136,7 @@ final class WithoutSockets {
             } else if (line.startsWith("mutant ")) {
                 int colon = line.indexOf(':');
                 String listed = line.substring(colon + 1).strip();
-                current = new SelfTest.Mutant(listed.isEmpty() ? List.of() : List.of(listed.split("\\s+")), new ArrayList<>());
+                current = new SelfTest.Mutant(listed.isEmpty() ? List.of() : List.of(listed.split("\\s+")), new ArrayList<>(), new ArrayList<>());
                 mutants.put(line.substring(7, colon).strip(), current);
             } else if (line.startsWith("- ") && current != null) {
                 find = line.substring(2);
