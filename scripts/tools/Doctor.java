@@ -161,8 +161,9 @@ class Doctor {
         if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
             long files = unix.getMaxFileDescriptorCount();
             if (files >= 20_000) line(Status.OK, "open files", files + " for a Java server (the JVM raises its limit to the hard one)");
-            else line(Status.WARN, "open files", files + " for a Java server; the races open 10,000 connections: run 'ulimit -n 65536' in this shell first"
-                    + (Tools.MAC ? " (and 'sudo launchctl limit maxfiles 65536 200000' if that is refused)" : ""));
+            else line(Status.WARN, "open files", files + " for a Java server; the races open 10,000 connections: "
+                    + (Tools.MAC ? "run 'ulimit -n 65536' in this shell first (and 'sudo sysctl -w kern.maxfiles=65536 kern.maxfilesperproc=65536' if that is refused)"
+                    : "a JVM raises its limit to the hard one, so raise the hard limit: nofile in /etc/security/limits.conf, then log in again"));
         } else {
             line(Status.OK, "open files", "no per-process limit to raise on this OS");
         }
