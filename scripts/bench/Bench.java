@@ -4,6 +4,7 @@
 //SOURCES Options.java Plan.java Server.java LoadRace.java Tally.java Sampler.java IdleRace.java
 //SOURCES MachineFacts.java Cpus.java Ramp.java Spike.java Soak.java BenchReport.java Report.java Verdict.java Stats.java
 //SOURCES Bombardier.java Progress.java Framework.java OpenLoop.java Vegeta.java Phase.java GoTools.java Connections.java ConnectionsRace.java
+//SOURCES Others.java
 //SOURCES ../lib/Jackson.java ../lib/Chapters.java ../lib/Results.java ../lib/Target.java ../lib/Painter.java ../lib/Frameworks.java
 //SOURCES ../lib/Inspect.java ../lib/InspectAgent.java ../lib/Unavailable.java ../lib/Root.java ../lib/Tools.java ../lib/CommandLine.java
 
@@ -64,6 +65,12 @@ class Bench {
         Instant began = Instant.now();
         Painter p = new Painter(o.color());
         header(o, chapters, servers, machine, p);
+        // One second of the machine before anything starts: a race on a busy machine says so at once.
+        double othersBefore = Others.look(1000);
+        String busyBefore = Others.before(othersBefore);
+        if (busyBefore != null) out.println(p.red("  " + busyBefore));
+        else if (Double.isNaN(othersBefore)) out.println(p.dim("  this machine does not show what other processes use (no /proc): the race cannot tell a busy turn"));
+        machine = machine.withOthersBefore(Stats.figure(othersBefore));
 
         // Start the servers, all at once, and keep them running for the whole race.
         Progress progress = new Progress(o.tty(), o.mode(), o.workloads(), servers.size(), o.phase().secondsPerServer(o.mode()));

@@ -109,7 +109,13 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
      */
     record Machine(int cores, String cpuModel, @JsonInclude(JsonInclude.Include.NON_NULL) Long memoryBytes, Os os,
                    String java, String jbang, boolean pinned, String pinning, String shared, String bombardier,
-                   @JsonInclude(JsonInclude.Include.NON_NULL) Long maxOpenFiles) {}
+                   @JsonInclude(JsonInclude.Include.NON_NULL) Long maxOpenFiles,
+                   @JsonInclude(JsonInclude.Include.NON_NULL) Double othersCoresBefore) {
+        /** The same facts, with the share of a core other processes used in the second before the race ({@link Others}). */
+        Machine withOthersBefore(Double others) {
+            return new Machine(cores, cpuModel, memoryBytes, os, java, jbang, pinned, pinning, shared, bombardier, maxOpenFiles, others);
+        }
+    }
 
     record Os(String name, String version, String arch) {}
 
@@ -202,7 +208,14 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
     /** One warm-up or measured run, raw. */
     record RunFigures(Double rps, Double seconds, long requests2xx, long non2xx, long errors, long timeouts, Double p50Ms,
                       Double p99Ms, Double maxMs, Double cpuSeconds, Long peakRssBytes, Integer peakThreads,
-                      Double percentOfBound, Double loadCpuPercent) {}
+                      Double percentOfBound, Double loadCpuPercent, @JsonInclude(JsonInclude.Include.NON_NULL) Double othersCores) {
+        RunFigures(Double rps, Double seconds, long requests2xx, long non2xx, long errors, long timeouts, Double p50Ms,
+                   Double p99Ms, Double maxMs, Double cpuSeconds, Long peakRssBytes, Integer peakThreads,
+                   Double percentOfBound, Double loadCpuPercent) {
+            this(rps, seconds, requests2xx, non2xx, errors, timeouts, p50Ms, p99Ms, maxMs, cpuSeconds, peakRssBytes, peakThreads,
+                    percentOfBound, loadCpuPercent, null);
+        }
+    }
 
     /** The idle workload; {@code figures} are absent when the connections could not be opened at all. */
     record IdleResult(String server, Status status, @JsonUnwrapped IdleFigures figures, List<String> flags, IdleRatio ratio,
@@ -243,9 +256,14 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
     record LoadRatio(Double rps, Double p50, Double p99, @JsonInclude(JsonInclude.Include.NON_NULL) Double cpuPerRequest,
                      @JsonInclude(JsonInclude.Include.NON_NULL) Interval rpsInterval,
                      @JsonInclude(JsonInclude.Include.NON_NULL) Interval verdict,
-                     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Interval> callouts) implements Ratio {
+                     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Interval> callouts,
+                     @JsonInclude(JsonInclude.Include.NON_NULL) String busy) implements Ratio {
         LoadRatio(Double rps, Double p50, Double p99) {
-            this(rps, p50, p99, null, null, null, null);
+            this(rps, p50, p99, null, null, null, null, null);
+        }
+
+        LoadRatio(Double rps, Double p50, Double p99, Double cpuPerRequest, Interval rpsInterval, Interval verdict, List<Interval> callouts) {
+            this(rps, p50, p99, cpuPerRequest, rpsInterval, verdict, callouts, null);
         }
 
         /** The interval that decided: {@code verdict}, or in older files {@code rpsInterval}; null when none. */

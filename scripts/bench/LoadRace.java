@@ -73,6 +73,13 @@ final class LoadRace {
         progress.step(what, mode.steady(w) && !warmup ? seconds + 2 * Plan.STEADY_SHORT_SECONDS + 2 : seconds + 1);
         try {
             Tally.Run r = warmup ? measureOnce(w, s, seconds) : measure(w, s, seconds);
+            // Other processes took a share of the machine during a measured run: run it again once, after a pause.
+            if (!warmup && Others.busy(r.othersCores()) && t.retries < mode.runsFor(w)) {
+                t.retries++;
+                progress.step(what + " again: other processes used " + Others.words(r.othersCores()), seconds + 1 + Others.RETRY_PAUSE_MILLIS / 1000.0);
+                Bench.pause(Others.RETRY_PAUSE_MILLIS);
+                r = measure(w, s, seconds);
+            }
             (warmup ? t.warmups : t.runs).add(r);
         } catch (Bombardier.Stalled e) {
             t.stalls.add((warmup ? "the warm-up" : "run " + (round + 1)) + " stalled: "
@@ -106,12 +113,14 @@ final class LoadRace {
                 x.errors() + y.errors(), x.timeouts() + y.timeouts(), y.p50Ms(), y.p99Ms(), Math.max(x.maxMs(), y.maxMs()), kinds,
                 x.cpuSeconds() + y.cpuSeconds());
         return new Tally.Run(both, a.cpuSeconds() + b.cpuSeconds(), Math.max(a.peakRss(), b.peakRss()), Math.max(a.peakThreads(), b.peakThreads()),
-                Math.max(a.percentOfBound(), b.percentOfBound()), both.cpuPercent(bombardier.cores()), steady > 0 ? steady : Double.NaN, s.bound(w));
+                Math.max(a.percentOfBound(), b.percentOfBound()), both.cpuPercent(bombardier.cores()), steady > 0 ? steady : Double.NaN, s.bound(w),
+                Double.isNaN(a.othersCores()) ? b.othersCores() : Math.max(a.othersCores(), b.othersCores()));
     }
 
-    /** One Bombardier load against a server, sampling its memory and threads meanwhile. */
+    /** One Bombardier load against a server, sampling its memory and threads meanwhile, and what other processes used. */
     private Tally.Run measureOnce(Plan.Workload w, Server s, int seconds) throws IOException {
         Sampler sampler = new Sampler(s);
+        Others.Snapshot othersFrom = Others.take();
         Process background = w.background() == null ? null
                 : bombardier.start(s.url + w.background().path(), w.background().connections(), seconds + w.timeoutSeconds() + 5, w.timeoutSeconds());
         Bombardier.Result r;
@@ -130,7 +139,7 @@ final class LoadRace {
         // The JIT compiling late is warming up, not serving: its threads' CPU is left out (where /proc shows threads).
         double cpu = s.cpuSeconds() - cpuBefore - Server.grown(jitBefore, s.compilerCpu());
         return new Tally.Run(r, cpu, sampler.peakRss.get(), sampler.peakThreads.get(), Stats.percentOf(r.rps(), s.bound(w)),
-                r.cpuPercent(bombardier.cores()));
+                r.cpuPercent(bombardier.cores())).withOthers(Others.cores(othersFrom, Others.take()));
     }
 
     /**

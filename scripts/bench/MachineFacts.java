@@ -29,7 +29,7 @@ final class MachineFacts {
         return new BenchReport.Machine(cores, cpuModel(), memory,
                 new BenchReport.Os(System.getProperty("os.name"), System.getProperty("os.version"), System.getProperty("os.arch")),
                 "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")", jbangVersion(jbang), cpus.canPin(), pinning,
-                "other programs running on this machine at the same time skew the figures", bombardierVersion, maxOpenFiles);
+                "other programs running on this machine at the same time skew the figures", bombardierVersion, maxOpenFiles, null);
     }
 
     static String cpuModel() {

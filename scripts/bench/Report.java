@@ -42,7 +42,7 @@ final class Report {
                 }
                 yield l.withRatio(new BenchReport.LoadRatio(Stats.figure(rps), Stats.figure(Stats.ratio(p50(l), p50(b))),
                         Stats.figure(Stats.ratio(p99(l), p99(b))), Stats.figure(Stats.ratio(cpuPerRequest(l), cpuPerRequest(b))),
-                        rpsInterval, verdict, callouts));
+                        rpsInterval, verdict, callouts, r == base || verdict == null ? null : busyTurns(l.runs(), b.runs())));
             }
             case BenchReport.IdleResult i when base instanceof BenchReport.IdleResult b -> {
                 double heap = Stats.ratio(heapPerConnection(i), heapPerConnection(b));
@@ -52,6 +52,31 @@ final class Report {
             }
             default -> r;
         };
+    }
+
+    /**
+     * What the verdict rests on when other processes were busy during some turns (either server's
+     * run of the turn; {@link Others}): "the machine was busy during 2 of 3 turns: other processes
+     * used up to 0.9 of a core; race again when it is quiet"; null when no turn was.
+     */
+    static String busyTurns(List<BenchReport.RunFigures> runs, List<BenchReport.RunFigures> base) {
+        if (runs == null || base == null) return null;
+        int turns = Math.min(runs.size(), base.size());
+        int busy = 0;
+        double most = 0;
+        for (int i = 0; i < turns; i++) {
+            double cores = Math.max(others(runs.get(i)), others(base.get(i)));
+            if (Others.busy(cores)) busy++;
+            most = Math.max(most, cores);
+        }
+        if (busy == 0) return null;
+        return "the machine was busy during " + busy + " of " + turns + " turns: other processes used up to " + Others.words(most)
+                + ", so this verdict may be the machine's, not the servers'; race again when it is quiet";
+    }
+
+    private static double others(BenchReport.RunFigures run) {
+        double cores = run == null ? Double.NaN : Stats.known(run.othersCores());
+        return Double.isNaN(cores) ? 0 : cores;
     }
 
     /** Why CPU per request decided: Bombardier at its CPU limit, or hello, where req/s depends on it and on the machine. */
@@ -170,6 +195,7 @@ final class Report {
         out.println("  " + r.server() + " vs " + compareTo + ": " + p.bold(Verdict.sentence(i, compared)));
         if (i.why() != null) out.println(p.dim("    decided on " + Verdict.Figure.named(i.figure()).unit + ": " + i.why()));
         if (i.advice() != null) out.println(p.dim("    " + i.advice()));
+        if (r instanceof BenchReport.LoadResult l && l.ratio().busy() != null) out.println("    " + p.red(l.ratio().busy()));
         if (r instanceof BenchReport.LoadResult l && l.ratio().callouts() != null) {
             for (BenchReport.Interval c : l.ratio().callouts()) out.println("    " + p.bold("and it " + Verdict.callout(c, compared)));
         }

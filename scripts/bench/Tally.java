@@ -15,15 +15,26 @@ final class Tally {
 
     /**
      * One run's figures, with what the sampler saw of the server meanwhile (-1 when unknown).
-     * {@code steadyRps}: the steady rate, from two loads of different lengths (NaN when the run
+     * {@code othersCores}: what processes other than the race's used meanwhile, as a share of a
+     * core ({@link Others}; NaN when this machine cannot tell). {@code steadyRps}: the steady rate, from two loads of different lengths (NaN when the run
      * was one load: its rate is then {@code load.rps()}), and {@code bound}, the server's
      * Little's-law bound (NaN when none); {@code percentOfBound}: of the plain rate, which no
      * server that waits as asked can pass.
      */
     record Run(Bombardier.Result load, double cpuSeconds, long peakRss, int peakThreads, double percentOfBound, double loadCpuPercent,
-               double steadyRps, double bound) {
+               double steadyRps, double bound, double othersCores) {
         Run(Bombardier.Result load, double cpuSeconds, long peakRss, int peakThreads, double percentOfBound, double loadCpuPercent) {
-            this(load, cpuSeconds, peakRss, peakThreads, percentOfBound, loadCpuPercent, Double.NaN, Double.NaN);
+            this(load, cpuSeconds, peakRss, peakThreads, percentOfBound, loadCpuPercent, Double.NaN, Double.NaN, Double.NaN);
+        }
+
+        Run(Bombardier.Result load, double cpuSeconds, long peakRss, int peakThreads, double percentOfBound, double loadCpuPercent,
+            double steadyRps, double bound) {
+            this(load, cpuSeconds, peakRss, peakThreads, percentOfBound, loadCpuPercent, steadyRps, bound, Double.NaN);
+        }
+
+        /** The same run, with what other processes used meanwhile ({@link Others}: a share of a core, NaN when unknown). */
+        Run withOthers(double cores) {
+            return new Run(load, cpuSeconds, peakRss, peakThreads, percentOfBound, loadCpuPercent, steadyRps, bound, cores);
         }
 
         /** The run's rate: the steady one when it was measured, else answers / the time Bombardier took. */
@@ -35,7 +46,8 @@ final class Tally {
             return new BenchReport.RunFigures(Stats.figure(rps()), Stats.figure(load.seconds()), load.ok(), load.non2xx(),
                     load.errors(), load.timeouts(), Stats.figure(load.p50Ms()), Stats.figure(load.p99Ms()), Stats.figure(load.maxMs()),
                     Stats.figure(cpuSeconds), peakRss < 0 ? null : peakRss, peakThreads < 0 ? null : peakThreads,
-                    Stats.figure(Double.isNaN(steadyRps) ? percentOfBound : Stats.percentOf(steadyRps, bound)), Stats.figure(loadCpuPercent));
+                    Stats.figure(Double.isNaN(steadyRps) ? percentOfBound : Stats.percentOf(steadyRps, bound)), Stats.figure(loadCpuPercent),
+                    Stats.figure(othersCores));
         }
     }
 
@@ -47,6 +59,8 @@ final class Tally {
     final List<String> stalls = new ArrayList<>();
     /** A run stalled: more would stall the same way, and take as long, so it is done with this workload. */
     boolean cut;
+    /** How many measured runs were run again because other processes were busy ({@link Others}): at most one per run. */
+    int retries;
 
     Tally(Server server, String skipReason) {
         this.server = server;
@@ -69,7 +83,8 @@ final class Tally {
     /**
      * The result: skipped, or the medians of the measured runs (stalled when none finished
      * because they stalled), flagged for failed or stalled runs, a run above the server's
-     * Little's-law bound, errors or non-2xx answers, and the server having stopped answering.
+     * Little's-law bound, errors or non-2xx answers, the server having stopped answering, and
+     * other processes having used the machine during a run ({@link Others#note}).
      */
     BenchReport.Result result(Plan.Workload w) {
         List<String> flags = new ArrayList<>(problems);
@@ -111,6 +126,8 @@ final class Tally {
                     errors, timeouts, non2xx, runs.size(), kinds.isEmpty() ? "" : "; first error: " + kinds.keySet().iterator().next()));
         }
         if (runs.isEmpty() && stalls.isEmpty()) flags.add("no measured run finished");
+        String busy = Others.note(runs.stream().map(Run::othersCores).toList());
+        if (busy != null) flags.add(busy);
         if (server.gone != null) flags.add(server.gone);
         return new BenchReport.LoadResult(server.id, status, Stats.figure(medianRps),
                 new BenchReport.Latency(Stats.figure(Stats.median(p50)), Stats.figure(Stats.median(p99))),

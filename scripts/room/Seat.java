@@ -45,7 +45,12 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
      * course knows, or absent).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Raced(BenchReport.Status status, String figure, Double ratio, Verdict.Call verdict) {}
+    record Raced(BenchReport.Status status, String figure, Double ratio, Verdict.Call verdict,
+                 @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) Boolean busy) {
+        Raced(BenchReport.Status status, String figure, Double ratio, Verdict.Call verdict) {
+            this(status, figure, ratio, verdict, null);
+        }
+    }
 
     Instant receivedAt() {
         return received == null ? null : parse(received);
@@ -160,7 +165,8 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
                 BenchReport.Interval i = ratio.decided();
                 boolean cpu = i != null && "cpuPerRequest".equals(i.figure()) && i.ratio() != null;
                 Verdict.Call verdict = i != null && i.verdict() != null && known.verdicts().contains(i.verdict()) ? i.verdict() : null;
-                return new Raced(status, cpu ? "cpuPerRequest" : "rps", cpu ? i.ratio() : ratio.rps(), verdict);
+                return new Raced(status, cpu ? "cpuPerRequest" : "rps", cpu ? i.ratio() : ratio.rps(), verdict,
+                        ratio.busy() != null ? Boolean.TRUE : null); // measured while other processes were busy (bench's Others)
             }
             if (r instanceof BenchReport.IdleResult i && i.ratio() instanceof BenchReport.IdleRatio ratio && ratio.heapPerConnection() != null) {
                 return new Raced(status, "heapPerConnection", ratio.heapPerConnection(), null);

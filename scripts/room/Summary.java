@@ -213,7 +213,9 @@ final class Summary {
             default -> "req/s";
         };
         String verdict = r.verdict() == null ? "" : ", " + (r.verdict() == Verdict.Call.NOISY ? "too noisy to compare" : r.verdict().label());
-        return "<small>" + figure + "</small> " + String.format(Locale.ROOT, "%.2f×", r.ratio()) + " <small>the reference's" + verdict + "</small>";
+        String busy = Boolean.TRUE.equals(r.busy())
+                ? " <small class=\"busy\" title=\"other processes used the learner's machine during some turns: the verdict may be the machine's\">⚑ busy machine</small>" : "";
+        return "<small>" + figure + "</small> " + String.format(Locale.ROOT, "%.2f×", r.ratio()) + " <small>the reference's" + verdict + "</small>" + busy;
     }
 
     /** "4 min ago", "just now", or "never". */

@@ -1,3 +1,4 @@
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -433,5 +434,50 @@ class BenchTests {
         Bombardier.Result r = Bombardier.parse("{\"result\": {\"req2xx\": 5}}");
         assertEquals(5, r.ok());
         assertTrue(Double.isNaN(r.rps()) && Double.isNaN(r.p50Ms()));
+    }
+
+    @Test
+    @DisplayName("others: what other processes used is the machine's busy time less the race's own processes and the kernel's threads, as a share of a core")
+    void othersAccounting() {
+        assertEquals(1_000 + 20 + 300, Others.machineBusy("cpu  1000 20 300 5000 40 7 9 3 0 0"));
+        // A command with spaces and parentheses: the fields start after the last ')'.
+        long[] f = Others.processFields("4242 (my (odd) prog) S 1 4242 4242 0 -1 4194560 10 0 0 0 150 50 30 20 20 0 1 0 100 0 0");
+        assertArrayEquals(new long[] {4194560, 150, 50, 30, 20}, f);
+        // 2 s: the machine was busy 400 ticks, the race's own 200, the kernel's threads 20: others 180 ticks = 0.9 of a core at 100 Hz.
+        Others.Snapshot from = new Others.Snapshot(0, 10_000, 5_000, 300);
+        Others.Snapshot to = new Others.Snapshot(2_000_000_000L, 10_400, 5_200, 320);
+        assertEquals(0.9, Others.cores(from, to, 100), 1e-9);
+        assertTrue(Others.busy(0.9) && !Others.busy(0.05) && !Others.busy(Double.NaN));
+        assertTrue(Double.isNaN(Others.cores(null, to, 100)), "unknown where /proc cannot be read");
+        assertEquals(0, Others.cores(from, new Others.Snapshot(2_000_000_000L, 10_100, 5_200, 300), 100), "never below 0");
+        assertEquals("0.9 of a core", Others.words(0.9));
+        assertEquals("1.6 cores", Others.words(1.6));
+        assertNull(Others.before(0.02));
+        assertTrue(Others.before(0.5).contains("busy before the race starts"));
+        // This Linux machine: the counters can be read, and this JVM is among the race's own.
+        Others.Snapshot now = Others.take();
+        assertTrue(now != null && now.busy() > 0 && now.ours() > 0, String.valueOf(now));
+    }
+
+    @Test
+    @DisplayName("others: a busy run flags its result, and a verdict that rests on busy turns says so beside it; quiet runs say nothing")
+    void busyTurns() {
+        Tally.Run quiet = run(2000, 2, 0, 0, 50).withOthers(0.01);
+        Tally.Run busy = run(2000, 2, 0, 0, 50).withOthers(0.9);
+        BenchReport.LoadResult calm = load(result(IO, "learner", List.of(quiet, quiet, quiet)));
+        assertTrue(calm.flags().isEmpty(), "flags " + calm.flags());
+        assertEquals(0.01, calm.runs().get(0).othersCores());
+        BenchReport.LoadResult touched = load(result(IO, "learner", List.of(quiet, busy, quiet)));
+        assertTrue(touched.flags().stream().anyMatch(f -> f.contains("the machine was busy") && f.contains("0.9 of a core")
+                && f.contains("1 of 3 measured runs")), "flags " + touched.flags());
+        BenchReport.LoadResult reference = load(result(IO, "reference", List.of(quiet, quiet, quiet)));
+        assertNull(Report.busyTurns(calm.runs(), reference.runs()));
+        String said = Report.busyTurns(reference.runs(), touched.runs());
+        assertTrue(said != null && said.contains("1 of 3 turns") && said.contains("race again when it is quiet"), said);
+        // Beside the verdict, in the ratio the report writes.
+        List<BenchReport.Result> rated = Report.ratios(List.of(touched, reference), "reference", Plan.Pace.QUICK, Plan.Group.IO);
+        BenchReport.LoadResult learner = load(rated.get(0));
+        assertTrue(learner.ratio().busy() != null && learner.ratio().busy().contains("this verdict may be the machine's"), String.valueOf(learner.ratio()));
+        assertNull(load(rated.get(1)).ratio().busy(), "the compared server has no verdict of its own");
     }
 }

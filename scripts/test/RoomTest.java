@@ -127,6 +127,21 @@ class RoomTest {
                             && slySeat.races().getOrDefault("03", Map.of()).keySet().equals(java.util.Set.of("hello")),
                     "the page or sly's seat holds something made up: " + Jackson.write(slySeat));
 
+            // A race measured while other processes were busy (bench.sh's Others) is marked so in its cell; others are not.
+            ObjectNode busyRace = race("03", "made-up-workload", "same");
+            ((ObjectNode) busyRace.withArray("workloads").get(0).withArray("results").get(0).get("ratio"))
+                    .put("busy", "the machine was busy during 2 of 3 turns: other processes used up to 0.9 of a core");
+            ObjectNode bea = handin("bea", Map.of("01", 1));
+            bea.withArray("bench").add(busyRace);
+            HttpResponse<String> beaAnswer = post(url, "bea", bea.toString(), CODE);
+            String marked = get(url + "/", cookie).body();
+            Seat beaSeat = Jackson.read(Files.readString(dir.resolve("bea.json")), Seat.class);
+            outcomes.record("a race measured on a busy machine shows 'busy machine' in its cell, and no other race does",
+                    beaAnswer.statusCode() == 200 && !after.contains("busy machine") && marked.contains("busy machine")
+                            && Boolean.TRUE.equals(beaSeat.races().get("03").get("hello").busy())
+                            && slySeat.races().get("03").get("hello").busy() == null,
+                    "answered " + beaAnswer.statusCode() + "; bea's seat " + Jackson.write(beaSeat));
+
             // The room's clock, not the learner's.
             ObjectNode future = handin("zed", Map.of("01", 1));
             future.put("time", "2099-01-01T00:00:00Z");
@@ -213,7 +228,7 @@ class RoomTest {
         try {
             String again = "http://127.0.0.1:" + restarted.getAddress().getPort();
             String page = get(again + "/", RoomServer.VIEW_COOKIE + "=" + VIEW).body();
-            outcomes.record("a restarted room still has every seat", page.contains("34 learner(s)"), "after a restart the page says: "
+            outcomes.record("a restarted room still has every seat", page.contains("35 learner(s)"), "after a restart the page says: "
                     + page.substring(page.indexOf("<p>"), Math.min(page.length(), page.indexOf("<p>") + 80)));
             expect(post(again, "learner-2", handin("learner-2", Map.of("01", 0)).toString(), CODE, null), 409,
                     "after a restart, another laptop handing in as learner-2");

@@ -109,6 +109,8 @@ class TestBench {
             int runs = r.runs() == null ? 0 : r.runs().size();
             check(who + ": 2 measured runs and 1 warm-up, kept raw", runs == 2 && r.warmups() != null && r.warmups().size() == 1, "runs " + runs);
             check(who + ": no errors, timeouts or non-2xx answers", r.errors() + r.non2xx() == 0 && r.flags().isEmpty(), "flags " + r.flags());
+            check(who + ": each run says what other processes used meanwhile, and none was busy (a quiet machine)", r.runs() != null
+                    && r.runs().stream().allMatch(x -> x.othersCores() != null && !Others.busy(x.othersCores())), "runs " + r.runs());
             double ratio = r.ratio() == null ? Double.NaN : Stats.known(r.ratio().rps());
             check(who + ": the same server races itself within a factor of 2 (ratio " + Stats.times(ratio) + ")",
                     ratio >= 0.5 && ratio <= 2, "ratio " + ratio);
@@ -345,11 +347,13 @@ class TestBench {
      * reference against itself, "the same" everywhere; a reactor that spends about 6 µs more CPU
      * a request, "slower" on hello, with no progress line in its piped output; the pool's and
      * the background load's workloads; chapter 08's trips through the backend the race starts;
-     * the ramp's first steps; the open loop; the connections phase at 1500; a Python server started with --command.
+     * the ramp's first steps; the open loop; the connections phase at 1500; a Python server started with --command;
+     * and the smoke race with a core kept busy by another process.
      */
     static void races(Path root) throws Exception {
         checked = new Outcomes("");
         race(root, "smoke", "bench smoke: ", TestBench::smoke, "03", "--solution-vs-solution", "--smoke");
+        busyRace(root);
         race(root, "self-race", "bench: ", TestBench::same, "03", "--solution-vs-solution", "--quick", "--workloads", "hello,io-1000,cpu");
         Path learner = root.resolve(".broken/03-bench-slower.java");
         mutate(root.resolve("scripts/test/fixtures/bench/03-slower.txt"), root.resolve("solutions/03-reactor.java"), learner);
@@ -394,6 +398,44 @@ class TestBench {
             check("it wrote its results", false, "no " + json + " (see " + log + ")");
         }
         return log;
+    }
+
+    /**
+     * The smoke race again, with a core kept busy by another process ({@code yes}, killed by its
+     * PID): it says so before it starts, flags the hello results and says it beside the verdict,
+     * and exits 1, as for any flag.
+     */
+    static void busyRace(Path root) throws Exception {
+        Path log = root.resolve(".results/bench-busy.log");
+        Path json = Files.createTempFile("bench-busy", ".json");
+        Files.delete(json);
+        Process yes = new ProcessBuilder("yes").redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectErrorStream(true).start();
+        Commands.Ended ended;
+        try {
+            ended = Commands.run(new ProcessBuilder(root.resolve("scripts/bench.sh").toString(), "03", "--solution-vs-solution", "--smoke",
+                    "--out", json.toString()), log, java.time.Duration.ofMinutes(15));
+        } finally {
+            yes.destroy();
+            if (!yes.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) yes.destroyForcibly();
+        }
+        about = "bench busy: ";
+        String printed = Files.readString(log);
+        check("with a core kept busy (yes), bench.sh exits 1 and says so before the race starts", ended.status() == 1
+                && printed.contains("busy before the race starts"), "exits " + ended.status() + " (see " + log + ")");
+        if (!Files.exists(json)) {
+            check("it wrote its results", false, "no " + json + " (see " + log + ")");
+            return;
+        }
+        BenchReport report = BenchReport.read(Files.readString(json));
+        Files.delete(json);
+        check("the results record what other processes used before the race (about a core)", report.machine().othersCoresBefore() != null
+                && report.machine().othersCoresBefore() >= 0.5, "othersCoresBefore " + report.machine().othersCoresBefore());
+        List<BenchReport.Result> hello = report.workloads().isEmpty() ? List.of() : report.workloads().get(0).results();
+        check("every hello result is flagged: the machine was busy", !hello.isEmpty() && hello.stream().allMatch(r -> r.flags().stream()
+                .anyMatch(f -> f.contains("the machine was busy"))), "flags " + hello.stream().map(BenchReport.Result::flags).toList());
+        check("the verdict says it rests on busy turns, and the terminal printed it beside the verdict", hello.stream().anyMatch(r ->
+                r instanceof BenchReport.LoadResult l && l.ratio() != null && l.ratio().busy() != null) && printed.contains("this verdict may be the machine's"),
+                "ratios " + hello.stream().map(r -> r instanceof BenchReport.LoadResult l ? String.valueOf(l.ratio()) : "-").toList());
     }
 
     /** ", flagged: ..." with the flags the race wrote to {@code json}, or "" when there are none or it cannot be read. */

@@ -554,7 +554,7 @@ async function features() {
     check(legend.includes("heap") && legend.includes("RSS") && legend.includes("kernel"), `the legend says: ${legend}`);
   });
 
-  await test("bench charts: a learner's results/bench/03.json shows as 'yours' against the reference, with the verdict; none shows a hint", async (make) => {
+  await test("bench charts: a learner's results/bench/03.json shows as 'yours' against the reference, with the verdict (and a busy machine beside it); none shows a hint", async (make) => {
     const page = await make();
     // Without results (a built copy), the panel says how to get some, and fetches nothing.
     await open(page, PAGES.ch03);
@@ -575,7 +575,8 @@ async function features() {
       servers: [{ id: "learner", role: "learner", label: "exercises/03-reactor.java" }, { id: "reference", role: "reference", label: "solutions/03-reactor.java" }],
       workloads: [{ id: "hello", group: "hello", boundRps: null, results: [{ ...hello("learner", 41234),
         notes: ["the load generator used 95% of its CPU"], ratio: { rps: 0.8247, rpsInterval: { low: 0.61, high: 1.12, turns: 3,
-          confidence: 0.95, verdict: "same", advice: "this race cannot tell a difference under 39%" } } },
+          confidence: 0.95, verdict: "same", advice: "this race cannot tell a difference under 39%" },
+          busy: "the machine was busy during 2 of 3 turns: other processes used up to 0.9 of a core, so this verdict may be the machine's, not the servers'; race again when it is quiet" } },
         hello("reference", 50000)] }], flags: [] }) }));
     await open(page, PAGES.ch03);
     await mine.and(page.locator(".ready")).waitFor({ timeout: 5000 });
@@ -589,6 +590,8 @@ async function features() {
     check(verdict.includes("the same within this machine's noise") && verdict.includes("0.61× to 1.12×"),
       `the verdict and its interval are not shown under the chart: ${verdict}`);
     check((await mine.textContent()).includes("under 39%"), "the advice of a race too close to call is not listed");
+    const busy = await mine.locator(".bench-busy").textContent();
+    check(busy.includes("the machine was busy during 2 of 3 turns"), `a verdict measured on a busy machine does not say so under the chart: ${busy}`);
   });
 
   await test("slides: the opening, the day, the room, a slide per chapter from the registry, the breaks and the close; the keys move from slide to slide, not inside a field", async (make) => {

@@ -172,6 +172,10 @@ function chart(doc, workload, servers, m) {
     var i = decided(row.result);
     if (!i || figureOf(i) !== m.figure) return;
     figure.appendChild(el("p", { "class": "bench-verdict" }, verdictText(doc, row)));
+    // Other processes were busy during some turns (bench.sh's Others): the verdict may be the machine's.
+    if (row.result.ratio && row.result.ratio.busy) {
+      figure.appendChild(el("p", { "class": "bench-flag bench-busy" }, "⚑ " + row.result.ratio.busy));
+    }
   });
   return figure;
 }
