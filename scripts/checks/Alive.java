@@ -78,10 +78,13 @@ final class Alive implements BeforeEachCallback, AfterEachCallback, TestExecutio
         Target t = target(context);
         // A server that exits after a check that passed is restarted by the next check's reviveIfDead.
         if (context.getExecutionException().isEmpty()) return;
+        Throwable thrown = context.getExecutionException().get();
+        // A check skipped (this machine or this server cannot be looked into) did not fail: what builds on it still runs.
+        if (thrown instanceof TestAbortedException || thrown instanceof Unavailable) return;
         Check check = context.getRequiredTestMethod().getAnnotation(Check.class);
         Chapters.Chapter chapter = chapter(context);
         String id = Runner.id(context.getRequiredTestMethod());
-        String todo = context.getExecutionException().get() instanceof Check.Symptom s && s.todo != null ? s.todo
+        String todo = thrown instanceof Check.Symptom s && s.todo != null ? s.todo
                 : chapter == null ? "" : chapter.todoFor(id).orElse("");
         failed(context).put(id, new Failed(context.getDisplayName(), todo,
                 check == null ? "" : Runner.see(check, chapter == null ? null : chapter.number())));

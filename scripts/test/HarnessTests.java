@@ -397,18 +397,25 @@ class HarnessTests {
     }
 
     @Test
-    @DisplayName("a check that builds on another (@Check after) fails at once, naming it and its TODO, when that one failed earlier in the run; it runs when that one passed")
+    @DisplayName("a basic check runs first; a check that builds on another (@Check after) fails at once, naming it and its TODO, when that one failed earlier in the run; it runs when that one passed or was skipped")
     void afterAFailure() {
         Chapters.Chapter c = Chapters.graded(Path.of(System.getProperty("course.root", "."))).get("08");
         Chapters.Chapter chapter = new Chapters.Chapter(c.number(), c.slug(), c.title(), c.model(), c.minutes(), c.kit(), c.gradeArgs(), c.gradeJvm(),
                 c.checks(), c.benchArgs(), c.cap(), c.benchWorkloads(), c.inShowdown(), java.util.Map.of("first", List.of("building.fails")));
         long start = System.nanoTime();
         List<Runner.Result> results = Runner.run(List.of(BuildingChecks.class), "08", List.of(), List.of(server, chapter), null);
-        assertEquals(List.of(CheckReport.Status.FAIL, CheckReport.Status.PASS, CheckReport.Status.FAIL, CheckReport.Status.PASS),
+        // The basic check first; a check that builds on a skipped one runs (a skip is no failure).
+        assertEquals("building.basis", results.getFirst().id(), results.toString());
+        results = results.subList(1, results.size());
+        assertEquals(List.of(CheckReport.Status.FAIL, CheckReport.Status.PASS, CheckReport.Status.FAIL, CheckReport.Status.PASS,
+                        CheckReport.Status.SKIP, CheckReport.Status.PASS),
                 results.stream().map(Runner.Result::status).toList(), results.toString());
         Runner.Result waits = results.get(2);
         assertTrue(waits.message().startsWith("not tried") && waits.message().contains("building.fails"), waits.message());
         assertEquals("first", waits.todo(), "the TODO of the check it builds on");
+        assertEquals("", waits.hint(), "its own hint stands back");
+        assertEquals("fails", waits.waitsOn());
+        assertTrue(Grade.firstFix(results).orElse("").contains("'fails' (1 check waits on it)"), String.valueOf(Grade.firstFix(results)));
         assertTrue((System.nanoTime() - start) / 1_000_000 < 5000, "the check that waits ran its 10 s sleep");
         // Run alone (--only), the check it builds on did not fail in this run: it runs.
         List<Runner.Result> alone = Runner.run(List.of(BuildingChecks.class), "08", List.of("building.quick"), List.of(server, chapter), null);
@@ -462,5 +469,18 @@ class BuildingChecks {
 
     @Check(order = 4, title = "builds on the one that passes", hint = "", see = "", after = "building.passes")
     void quick() {
+    }
+
+    @Check(order = 5, title = "is skipped: this server cannot be looked into", hint = "", see = "")
+    void skipped() {
+        throw new Unavailable("this check reads a JVM thread dump; this process is not a Java process");
+    }
+
+    @Check(order = 6, title = "builds on the one that is skipped", hint = "", see = "", after = "building.skipped")
+    void afterSkipped() {
+    }
+
+    @Check(order = 0, basic = true, title = "a basic check, run before all others", hint = "", see = "")
+    void basis() {
     }
 }
