@@ -22,11 +22,30 @@ final class Chapters {
      * is a benchmark only); {@code cap} is how many requests the model serves at once, for the
      * Little's-law bound: a number, an option that sets it, or nothing. {@code benchWorkloads}: the
      * workloads its own race runs by default (null: the standard ones); {@code inShowdown}: whether
-     * {@code bench.sh --all} races its solution with every other.
+     * {@code bench.sh --all} races its solution with every other; {@code core}: for each agenda
+     * that has the chapter ("half-day", "full-day"), the TODOs at its core.
      */
     record Chapter(String number, String slug, String title, String model, int minutes, List<String> kit,
                    List<String> gradeArgs, List<String> gradeJvm, Optional<String> checks, List<String> benchArgs, Cap cap,
-                   String benchWorkloads, boolean inShowdown, Map<String, List<String>> todos) {
+                   String benchWorkloads, boolean inShowdown, Map<String, List<String>> todos, Map<String, List<String>> core) {
+        Chapter(String number, String slug, String title, String model, int minutes, List<String> kit,
+                List<String> gradeArgs, List<String> gradeJvm, Optional<String> checks, List<String> benchArgs, Cap cap,
+                String benchWorkloads, boolean inShowdown, Map<String, List<String>> todos) {
+            this(number, slug, title, model, minutes, kit, gradeArgs, gradeJvm, checks, benchArgs, cap, benchWorkloads, inShowdown, todos, Map.of());
+        }
+
+        /**
+         * The checks of the TODOs at the core of agenda {@code day} ("half-day"), as the registry
+         * lists them: what a learner finishes in that day; null when the day's agenda does not
+         * have this chapter.
+         */
+        java.util.Set<String> coreChecks(String day) {
+            List<String> tags = core.get(day);
+            if (tags == null) return null;
+            java.util.Set<String> ids = new java.util.LinkedHashSet<>();
+            for (String tag : tags) for (String id : todos.getOrDefault(tag, List.of())) ids.add(id.replaceFirst("^[?~]", ""));
+            return ids;
+        }
         /** The chapter's page on the course site, relative to its root. */
         String page() {
             return "chapters/" + slug;
@@ -93,7 +112,7 @@ final class Chapters {
             Race bench = c.bench() == null ? new Race(null, null, null, null) : c.bench();
             all.put(c.number(), new Chapter(c.number(), c.slug(), c.title(), c.model(), c.minutes(), listed(c.kit()),
                     listed(grade.args()), listed(grade.jvm()), Optional.ofNullable(grade.checks()), listed(bench.args()), cap(bench.cap()),
-                    bench.workloads(), !Boolean.FALSE.equals(bench.all()), c.todos() == null ? Map.of() : c.todos()));
+                    bench.workloads(), !Boolean.FALSE.equals(bench.all()), c.todos() == null ? Map.of() : c.todos(), core(c.agenda())));
         }
         return all;
     }
@@ -102,7 +121,17 @@ final class Chapters {
     private record Registry(List<Entry> chapters) {}
 
     private record Entry(String number, String slug, String title, String model, int minutes, List<String> kit,
-                         Grading grade, Race bench, Map<String, List<String>> todos) {}
+                         Grading grade, Race bench, Map<String, List<String>> todos, Map<String, Slot> agenda) {}
+
+    /** A chapter's slot in an agenda, as far as the tools read it: the TODOs at its core. */
+    private record Slot(List<String> core) {}
+
+    /** Agenda name to its core TODOs, for the agendas that have the chapter. */
+    private static Map<String, List<String>> core(Map<String, Slot> agenda) {
+        Map<String, List<String>> core = new LinkedHashMap<>();
+        if (agenda != null) agenda.forEach((day, slot) -> core.put(day, slot == null || slot.core() == null ? List.of() : List.copyOf(slot.core())));
+        return core;
+    }
 
     /** {@code jvm}: options for the JVM of a server the grader starts (JBang's -R), such as Netty's leak detector. */
     private record Grading(List<String> args, List<String> jvm, String checks) {}

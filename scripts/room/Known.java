@@ -15,23 +15,99 @@ import java.util.stream.Collectors;
  * ignored, so no hand-in adds a column, a heading or a row of its own.
  */
 record Known(Map<String, Chapters.Chapter> chapters, Map<String, Map<String, String>> checks, Set<String> workloads,
-             Set<Verdict.Call> verdicts) {
+             Set<Verdict.Call> verdicts, Map<String, Map<String, Integer>> steps, String day) {
+
+    /**
+     * The same, for the day of agenda {@code day} ("half-day", "full-day" in the registry): the
+     * room shows that day's chapters, and counts one done once the checks of the day's core TODOs
+     * pass. Null: every chapter, done when every check passes.
+     */
+    Known forDay(String day) {
+        if (day == null) return this;
+        Set<String> days = new java.util.TreeSet<>();
+        chapters.values().forEach(c -> days.addAll(c.core().keySet()));
+        if (!days.contains(day)) throw new IllegalArgumentException("no agenda '" + day + "' in the registry: give one of " + String.join(", ", days));
+        return new Known(chapters, checks, workloads, verdicts, steps, day);
+    }
+
+    /** The chapters the room shows: the day's graded chapters, or every graded one. */
+    List<String> shown() {
+        return chapters.values().stream().filter(c -> day == null || c.core().containsKey(day)).map(Chapters.Chapter::number).toList();
+    }
+
+    /** Whether a grading counts as done: every check passes, or for the day, every check of its core TODOs. */
+    boolean done(String chapter, Seat.Graded g) {
+        if (g == null) return false;
+        if (g.done()) return true;
+        Set<String> core = day == null ? null : chapters.get(chapter).coreChecks(day);
+        return core != null && g.error() == null && !g.partial() && g.passed() > 0 && g.failing().stream().noneMatch(core::contains);
+    }
 
     static Known of(Path root) {
         Map<String, Chapters.Chapter> chapters = Chapters.graded(root);
         Map<String, Map<String, String>> checks = new LinkedHashMap<>();
+        Map<String, Map<String, Integer>> steps = new LinkedHashMap<>();
         for (Chapters.Chapter chapter : chapters.values()) {
             Map<String, String> titles = new LinkedHashMap<>();
+            Map<String, Integer> places = new LinkedHashMap<>();
+            List<String> sections = sections(root.resolve("site/content/" + chapter.page() + ".adoc"));
             for (Class<?> suite : Grade.checkClasses(chapter)) {
                 List<Method> methods = new ArrayList<>(List.of(suite.getDeclaredMethods()));
                 methods.removeIf(m -> !m.isAnnotationPresent(Check.class));
                 methods.sort(Comparator.comparingInt(m -> m.getAnnotation(Check.class).order()));
-                for (Method m : methods) titles.put(Runner.idPrefix(suite) + "." + m.getName(), m.getAnnotation(Check.class).title());
+                for (Method m : methods) {
+                    String id = Runner.idPrefix(suite) + "." + m.getName();
+                    titles.put(id, m.getAnnotation(Check.class).title());
+                    String see = Runner.see(m.getAnnotation(Check.class), chapter.number());
+                    int at = see.startsWith(chapter.page() + "#") ? sections.indexOf(see.substring(see.indexOf('#') + 1)) : -1;
+                    places.put(id, at < 0 ? Integer.MAX_VALUE : at);
+                }
             }
             checks.put(chapter.number(), titles);
+            steps.put(chapter.number(), places);
         }
         Set<String> workloads = Plan.WORKLOADS.stream().map(Plan.Workload::id).collect(Collectors.toCollection(java.util.LinkedHashSet::new));
-        return new Known(chapters, checks, workloads, Set.of(Verdict.Call.FASTER, Verdict.Call.SLOWER, Verdict.Call.SAME, Verdict.Call.NOISY));
+        return new Known(chapters, checks, workloads, Set.of(Verdict.Call.FASTER, Verdict.Call.SLOWER, Verdict.Call.SAME, Verdict.Call.NOISY), steps, null);
+    }
+
+    /**
+     * The ids of a page's sections, in the page's order: an explicit id ({@code [#x]}, {@code [[x]]})
+     * or the one Asciidoctor makes of a heading's title (hugo.toml: no prefix, '-' between words);
+     * empty when the page cannot be read.
+     */
+    static List<String> sections(Path page) {
+        List<String> ids = new ArrayList<>();
+        List<String> lines;
+        try {
+            lines = java.nio.file.Files.readAllLines(page);
+        } catch (java.io.IOException e) {
+            return ids;
+        }
+        String pending = null;
+        for (String line : lines) {
+            java.util.regex.Matcher explicit = java.util.regex.Pattern.compile("^\\[(?:#|\\[)([\\w-]+)").matcher(line);
+            if (explicit.find()) {
+                pending = explicit.group(1);
+                continue;
+            }
+            if (line.matches("^={2,4} .*")) {
+                ids.add(pending != null ? pending : autoId(line.replaceFirst("^=+ ", "")));
+            }
+            if (!line.isBlank()) pending = null;
+        }
+        return ids;
+    }
+
+    /** Asciidoctor's id of a section titled {@code title}, with no prefix and '-' between words: "Timers in the loop" is timers-in-the-loop. */
+    static String autoId(String title) {
+        String id = title.toLowerCase(java.util.Locale.ROOT).replaceAll("<[^>]*>", "").replaceAll("&[a-z0-9#]+;", "")
+                .replaceAll("[^\\p{L}\\p{N}_ .-]", "").replaceAll("[ .-]+", "-");
+        return id.replaceAll("^-+|-+$", "");
+    }
+
+    /** Where on chapter {@code chapter}'s page the step that teaches check {@code id} is: a smaller number is earlier. */
+    int step(String chapter, String id) {
+        return steps.getOrDefault(chapter, Map.of()).getOrDefault(id, Integer.MAX_VALUE);
     }
 
     /** The title of check {@code id} of chapter {@code chapter}, or null when the course has no such check. */

@@ -87,8 +87,13 @@ final class Room {
 
     /** The page for a folder of hand-ins, written to {@code out}. */
     static void summary(Path root, Path folder, Path out) throws IOException {
+        summary(root, folder, out, null);
+    }
+
+    /** The same, for the day of agenda {@code day} (null: every chapter). */
+    static void summary(Path root, Path folder, Path out, String day) throws IOException {
         if (!Files.isDirectory(folder)) fail(2, "no folder " + folder + ": give the folder that holds the hand-ins");
-        Known known = Known.of(root);
+        Known known = Known.of(root).forDay(day);
         Folder room = read(known, folder);
         if (room.seats().isEmpty()) fail(1, "no hand-ins in " + folder + " (files from jbang handin, check.sh --json or bench.sh)");
         Files.writeString(out, Summary.page(known, room.seats(), Instant.now(), 0, room.skipped()), StandardCharsets.UTF_8);

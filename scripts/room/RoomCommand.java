@@ -13,14 +13,16 @@ import java.nio.file.Path;
  */
 class RoomCommand {
     static final String USAGE = """
-            usage: jbang room FOLDER [--out FILE]             (or scripts/room.sh FOLDER ...)
-                   jbang room serve [--host H] [--port P] [--dir D] [--code CODE] [--view-code V] [--max-learners N]
+            usage: jbang room FOLDER [--out FILE] [--day AGENDA]   (or scripts/room.sh FOLDER ...)
+                   jbang room serve [--host H] [--port P] [--dir D] [--code CODE] [--view-code V] [--max-learners N] [--day AGENDA]
                    jbang room free NAME [--dir D]
 
               FOLDER       the hand-ins (NAME.json from jbang handin / scripts/handin.sh)
               --out FILE   the summary page to write (default: FOLDER/room.html)
+              --day AGENDA the day's agenda (half-day, full-day): its chapters only, each done once the
+                           checks of the day's core TODOs pass (default: every chapter, done when all pass)
 
-              serve        the live room: learners run jbang handin NAME --to URL
+              serve        the live room: learners run scripts/handin.sh NAME --to URL
               --host H     the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 for the room)
               --port P     the port (default 8400; 0 takes any free one)
               --dir D      where hand-ins are kept (default handin/ in the course's folder)
@@ -46,7 +48,7 @@ class RoomCommand {
 
     public static void main(String[] args) throws Exception {
         String word = null, out = null, host = "127.0.0.1", port = "8400", dir = null, code = null, root = null, viewCode = null;
-        String maxLearners = String.valueOf(RoomServer.MAX_LEARNERS), refresh = String.valueOf(RoomServer.REFRESH_SECONDS);
+        String maxLearners = String.valueOf(RoomServer.MAX_LEARNERS), refresh = String.valueOf(RoomServer.REFRESH_SECONDS), day = null;
         java.util.List<String> rest = new java.util.ArrayList<>(java.util.List.of(args));
         int at = rest.indexOf("--root"); // the shell wrapper's, before the learner's words
         if (at >= 0) {
@@ -68,6 +70,7 @@ class RoomCommand {
                 case "--view-code" -> viewCode = serve ? ARGS.value(args, ++i) : ARGS.fail("--view-code goes with serve");
                 case "--max-learners" -> maxLearners = serve ? ARGS.value(args, ++i) : ARGS.fail("--max-learners goes with serve");
                 case "--refresh" -> refresh = serve ? ARGS.value(args, ++i) : ARGS.fail("--refresh goes with serve");
+                case "--day" -> day = free ? ARGS.fail("--day goes with serve or a summary") : ARGS.value(args, ++i);
                 default -> {
                     if (args[i].startsWith("-") || word != null || serve) ARGS.fail("unknown option or extra word: " + args[i]);
                     word = args[i];
@@ -75,6 +78,13 @@ class RoomCommand {
             }
         }
         Path course = root != null ? Path.of(root).toAbsolutePath().normalize() : Root.find();
+        if (day != null) {
+            try {
+                Known.of(course).forDay(day);
+            } catch (IllegalArgumentException e) {
+                ARGS.fail(e.getMessage());
+            }
+        }
         Path kept = dir != null ? Path.of(dir).toAbsolutePath() : course.resolve("handin");
         if (serve) {
             if (!port.matches("[0-9]{1,5}") || Integer.parseInt(port) > 65535) ARGS.fail("--port must be a number from 0 to 65535, not '" + port + "'");
@@ -82,7 +92,7 @@ class RoomCommand {
             if (!refresh.matches("[0-9]{1,4}") || Integer.parseInt(refresh) < 1) ARGS.fail("--refresh must be a number of seconds, 1 or more");
             if (viewCode != null && !viewCode.matches("[A-Za-z0-9_-]{4,64}")) ARGS.fail("--view-code is 4 to 64 letters, digits, - or _");
             RoomServer.serve(course, new RoomServer.Settings(kept, code, viewCode != null ? viewCode : RoomServer.newViewCode(),
-                    Integer.parseInt(maxLearners), Integer.parseInt(refresh)), host, Integer.parseInt(port));
+                    Integer.parseInt(maxLearners), Integer.parseInt(refresh), day), host, Integer.parseInt(port));
             return;
         }
         if (free) {
@@ -93,7 +103,7 @@ class RoomCommand {
         }
         if (word == null) ARGS.fail("give the folder of hand-ins, or serve");
         Path folder = Path.of(word).toAbsolutePath();
-        Room.summary(course, folder, out != null ? Path.of(out).toAbsolutePath() : folder.resolve("room.html"));
+        Room.summary(course, folder, out != null ? Path.of(out).toAbsolutePath() : folder.resolve("room.html"), day);
     }
 
 

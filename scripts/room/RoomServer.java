@@ -69,11 +69,11 @@ final class RoomServer {
 
     /**
      * How the room runs: its folder, the code learners post with (or null), the viewer's code, the
-     * most learners, and how often the page updates itself.
+     * most learners, how often the page updates itself, and the day's agenda it shows (or null: every chapter).
      */
-    record Settings(Path dir, String code, String viewCode, int maxLearners, int refreshSeconds) {
+    record Settings(Path dir, String code, String viewCode, int maxLearners, int refreshSeconds, String day) {
         Settings(Path dir, String code, String viewCode) {
-            this(dir, code, viewCode, MAX_LEARNERS, REFRESH_SECONDS);
+            this(dir, code, viewCode, MAX_LEARNERS, REFRESH_SECONDS, null);
         }
     }
 
@@ -103,9 +103,9 @@ final class RoomServer {
                 + "/?view=" + settings.viewCode() + "   (the viewer code is " + settings.viewCode() + "; the learners' code does not open it)");
         List<String> addresses = host.equals("0.0.0.0") ? addresses() : List.of(shown);
         for (String address : addresses) {
-            System.out.println("room: learners run once: jbang handin NAME --to http://" + address + ":" + bound + "/"
+            System.out.println("room: learners run once: scripts/handin.sh NAME --to http://" + address + ":" + bound + "/"
                     + (settings.code() == null ? "" : " --code " + settings.code())
-                    + "   (or scripts/handin.sh with the same words); then each grading and race reaches the room by itself");
+                    + "   (or jbang handin with the same words, on Windows without bash); then each grading and race reaches the room by itself");
         }
         if (local) {
             System.out.println("room: only this machine can reach it; to open it to the room, start with --host 0.0.0.0"
@@ -116,7 +116,7 @@ final class RoomServer {
     /** Starts the room's HTTP server (port 0: any free port) on virtual threads, and returns it. */
     static HttpServer start(Path root, Settings settings, String host, int port) throws IOException {
         Files.createDirectories(settings.dir().resolve(".owners"));
-        Known known = Known.of(root);
+        Known known = Known.of(root).forDay(settings.day());
         Semaphore turns = new Semaphore(AT_ONCE, true);
         ReentrantLock seats = new ReentrantLock(); // names, tokens and seat files change one hand-in at a time
         HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 128);

@@ -1,6 +1,7 @@
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,9 +25,9 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
 
     /**
      * A chapter's latest whole grading. {@code failing}: the course's ids of the checks that fail,
-     * in the order the grader runs them; {@code error}: why it could not run; {@code partial}: only
+     * in the order of the chapter page's steps that teach them (the grader's order within a step); {@code error}: why it could not run; {@code partial}: only
      * some checks ran ({@code --only}), never done. {@code graded}: the report's own time, only to
-     * tell one grading from the next. {@code stuckOn}: the first failing check, {@code since} when
+     * tell one grading from the next. {@code stuckOn}: the first failing check (the page's earliest step), {@code since} when
      * (the room's clock) it became the first, and {@code gradings} how many gradings have failed
      * it since; {@code changed}: when this chapter was last graded anew.
      */
@@ -71,17 +72,6 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
     }
 
     /**
-     * The chapter the learner graded last, or null: where they are now. The room heard of its
-     * grading last; of gradings it heard of at once (one hand-in), the one the learner's own
-     * clock says came last.
-     */
-    String current() {
-        var order = java.util.Comparator.<Graded, Instant>comparing(g -> parse(g.changed()))
-                .thenComparing(g -> g.graded() == null ? Instant.EPOCH : parse(g.graded()));
-        return chapters.entrySet().stream().max(java.util.Map.Entry.comparingByValue(order)).map(java.util.Map.Entry::getKey).orElse(null);
-    }
-
-    /**
      * The seat of {@code name} after a hand-in of {@code reports} and {@code races}, received at
      * {@code now} by the room's clock; {@code before}, their seat until now (or null), carries over
      * the chapters and races this hand-in does not hold and how long they have been stuck.
@@ -106,6 +96,7 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
         Map<String, BenchReport> latestRace = new LinkedHashMap<>();
         for (BenchReport b : races) {
             if (b == null || b.kind() != BenchReport.Kind.CHAPTER || !known.chapters().containsKey(b.chapter()) || b.workloads() == null) continue;
+            if (b.methodology() != null && "smoke".equals(b.methodology().mode())) continue; // a smoke race measures nothing: not a race to show
             latestRace.merge(b.chapter(), b, (x, y) -> String.valueOf(y.date()).compareTo(String.valueOf(x.date())) > 0 ? y : x);
         }
         for (String chapter : known.chapters().keySet()) {
@@ -142,6 +133,8 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
         String graded = r.time() == null ? null : r.time().length() > 40 ? r.time().substring(0, 40) : r.time();
         boolean anew = was == null || graded == null || !graded.equals(was.graded());
         String changed = anew ? now.toString() : was.changed();
+        // Stuck on the earliest step of the page whose checks fail, as a learner working down the page meets them.
+        failing.sort(Comparator.comparingInt(id -> known.step(chapter, id)));
         String stuckOn = failing.isEmpty() ? null : failing.get(0);
         String since = now.toString();
         int gradings = 1;

@@ -98,20 +98,25 @@ final class Summary {
         return h.toString();
     }
 
-    /** Who is stuck where: each learner's current chapter, if a check fails there, the longest first. */
+    /**
+     * Who is stuck where: every chapter of each learner where a check fails (an unfinished chapter
+     * stays when they move on), the longest first.
+     */
     private static void stuck(StringBuilder h, Known known, List<Seat> seats, Instant now) {
         record Stuck(Seat seat, String chapter, Seat.Graded graded, Instant since) {}
         List<Stuck> all = new ArrayList<>();
         for (Seat s : seats) {
-            String chapter = s.current();
-            Seat.Graded g = chapter == null ? null : s.chapters().get(chapter);
-            if (g == null || g.stuckOn() == null) continue;
-            all.add(new Stuck(s, chapter, g, Seat.parse(g.since(), now)));
+            for (String chapter : known.shown()) {
+                Seat.Graded g = s.chapters().get(chapter);
+                if (g == null || g.stuckOn() == null) continue;
+                all.add(new Stuck(s, chapter, g, Seat.parse(g.since(), now)));
+            }
         }
         if (all.isEmpty()) return;
         all.sort(Comparator.comparing(Stuck::since));
-        h.append("<h2>Stuck</h2>\n<p>Each learner's latest chapter, where a check fails: the first failing check, since when it")
-                .append(" has been the first (this machine's clock), and how many gradings have failed it since. Fifteen minutes or more is red.</p>\n")
+        h.append("<h2>Stuck</h2>\n<p>Each learner's chapters where a check fails: the first failing check in the order of the page's")
+                .append(" steps, since when it has been the first (this machine's clock), and how many gradings have failed it since.")
+                .append(" Fifteen minutes or more is red.</p>\n")
                 .append("<table><thead><tr><th>Learner</th><th>Chapter</th><th>First failing check</th><th>Since</th>")
                 .append("<th class=\"num\">For</th><th class=\"num\">Gradings</th></tr></thead><tbody>\n");
         for (Stuck s : all) {
@@ -125,8 +130,13 @@ final class Summary {
     }
 
     private static void progress(StringBuilder h, Known known, List<Seat> seats, Instant now) {
-        List<String> chapters = new ArrayList<>(known.chapters().keySet());
-        h.append("<h2>Progress</h2>\n<table><thead><tr><th>Learner</th><th>Last heard from</th>");
+        List<String> chapters = known.shown();
+        h.append("<h2>Progress</h2>\n");
+        if (known.day() != null) {
+            h.append("<p>The ").append(esc(known.day())).append(" agenda's chapters; one is done once the checks of the day's core TODOs pass")
+                    .append(" (the rest of the chapter is for after the workshop).</p>\n");
+        }
+        h.append("<table><thead><tr><th>Learner</th><th>Last heard from</th>");
         for (String c : chapters) {
             Chapters.Chapter chapter = known.chapters().get(c);
             h.append("<th title=\"").append(esc(chapter.model())).append("\">").append(esc(c))
@@ -146,6 +156,10 @@ final class Summary {
                     done++;
                     doneBy.merge(c, 1, Integer::sum);
                     h.append("<td class=\"done\">✓ all ").append(g.passed()).append(" pass</td>");
+                } else if (known.done(c, g)) {
+                    done++;
+                    doneBy.merge(c, 1, Integer::sum);
+                    h.append("<td class=\"done\">✓ the day's TODOs pass <small>(").append(g.failed()).append(" more for later)</small></td>");
                 } else {
                     g.failing().forEach(id -> stuckOn.computeIfAbsent(c, k -> new LinkedHashMap<>()).merge(id, 1, Integer::sum));
                     String what = g.error() != null ? "could not run" : g.partial() ? "some checks ran" : g.failed() + " to fix";
@@ -182,7 +196,7 @@ final class Summary {
                 .append("machine (<code>scripts/bench.sh NN</code>): the figure the race decided on, as the learner's over the reference's ")
                 .append("(req/s: above 1× is faster; CPU per request and heap per connection: below 1× is cheaper), then the race's verdict. ")
                 .append("Ratios compare across laptops; raw figures do not.</p>\n");
-        for (String chapter : known.chapters().keySet()) {
+        for (String chapter : known.shown()) {
             TreeSet<String> present = new TreeSet<>();
             seats.forEach(s -> present.addAll(s.races().getOrDefault(chapter, Map.of()).keySet()));
             if (present.isEmpty()) continue;

@@ -59,7 +59,7 @@ class NoShellTest {
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
             String url = null;
-            Pattern line = Pattern.compile("^room: learners run once: jbang handin NAME --to (http://\\S+)", Pattern.MULTILINE);
+            Pattern line = Pattern.compile("^room: learners run once: scripts/handin.sh NAME --to (http://\\S+)", Pattern.MULTILINE);
             for (int i = 0; i < 300 && url == null && serve.isAlive(); i++) {
                 Matcher m = line.matcher(Files.readString(log));
                 if (m.find()) url = m.group(1);

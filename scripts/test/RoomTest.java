@@ -142,6 +142,49 @@ class RoomTest {
                             && slySeat.races().get("03").get("hello").busy() == null,
                     "answered " + beaAnswer.statusCode() + "; bea's seat " + Jackson.write(beaSeat));
 
+            // A smoke race (bench.sh --smoke) measures nothing: it never reaches the room.
+            ObjectNode smoke = race("03", "made-up-workload", "noisy");
+            smoke.putObject("methodology").put("mode", "smoke");
+            ObjectNode cyd = handin("cyd", Map.of("01", 1));
+            cyd.withArray("bench").add(smoke);
+            HttpResponse<String> cydAnswer = post(url, "cyd", cyd.toString(), CODE);
+            Seat cydSeat = Jackson.read(Files.readString(dir.resolve("cyd.json")), Seat.class);
+            outcomes.record("a smoke race never reaches the room: the seat holds no race", cydAnswer.statusCode() == 200
+                    && cydSeat.races().isEmpty(), "answered " + cydAnswer.statusCode() + "; cyd's seat " + Jackson.write(cydSeat));
+
+            // Stuck is the earliest step of the page whose checks fail, not the grader's first failure: in 03, the closing
+            // step's Connection: close check runs before "40 pipelined requests", whose step (reading requests) comes first.
+            ObjectNode dot = handin("dot", Map.of("03", 0));
+            for (JsonNode c : dot.withArray("checks").get(0).withArray("checks")) {
+                String id = c.path("id").asText();
+                if (id.equals("protocol.connectionClose") || id.equals("ch03.manyPipelined")) ((ObjectNode) c).put("status", "fail");
+            }
+            ((ObjectNode) dot.withArray("checks").get(0)).put("failed", 2).put("exit", 1);
+            post(url, "dot", dot.toString(), CODE);
+            Seat dotSeat = Jackson.read(Files.readString(dir.resolve("dot.json")), Seat.class);
+            outcomes.record("stuck is the earliest step of the page whose checks fail (03: reading requests before closing)",
+                    "ch03.manyPipelined".equals(dotSeat.chapters().get("03").stuckOn())
+                            && dotSeat.chapters().get("03").failing().equals(List.of("ch03.manyPipelined", "protocol.connectionClose")),
+                    "dot's seat " + Jackson.write(dotSeat));
+
+            // A half day's room (--day half-day): its chapters only, and 05 done once the checks of its core TODOs pass.
+            Known half = known.forDay("half-day");
+            String now = Instant.now().toString();
+            Seat.Graded later = new Seat.Graded(24, 2, false, List.of("ch05.idleTimeout", "ch05.slowLoris"), null, now, "ch05.idleTimeout", now, 1, now);
+            Seat.Graded core = new Seat.Graded(25, 1, false, List.of("ch05.limit"), null, now, "ch05.limit", now, 1, now);
+            String dayPage = Summary.body(half, List.of(Jackson.read(Files.readString(dir.resolve("dot.json")), Seat.class)), Instant.now(), 0, List.of());
+            outcomes.record("--day half-day: the day's chapters (01, 03, 05), and 05 done with only TODO(timeouts)'s checks left, not with TODO(limit)'s",
+                    half.shown().equals(List.of("01", "03", "05")) && half.done("05", later) && !known.done("05", later) && !half.done("05", core)
+                            && dayPage.contains("half-day agenda") && dayPage.contains("of 3</td>") && !dayPage.contains("of 7</td>"),
+                    "shown " + half.shown() + "; " + dayPage);
+            boolean refused = false;
+            try {
+                known.forDay("all-week");
+            } catch (IllegalArgumentException e) {
+                refused = e.getMessage().contains("half-day");
+            }
+            outcomes.record("an agenda the registry does not have is refused, naming those it has", refused, "all-week was taken");
+
             // The room's clock, not the learner's.
             ObjectNode future = handin("zed", Map.of("01", 1));
             future.put("time", "2099-01-01T00:00:00Z");
@@ -228,7 +271,7 @@ class RoomTest {
         try {
             String again = "http://127.0.0.1:" + restarted.getAddress().getPort();
             String page = get(again + "/", RoomServer.VIEW_COOKIE + "=" + VIEW).body();
-            outcomes.record("a restarted room still has every seat", page.contains("35 learner(s)"), "after a restart the page says: "
+            outcomes.record("a restarted room still has every seat", page.contains("37 learner(s)"), "after a restart the page says: "
                     + page.substring(page.indexOf("<p>"), Math.min(page.length(), page.indexOf("<p>") + 80)));
             expect(post(again, "learner-2", handin("learner-2", Map.of("01", 0)).toString(), CODE, null), 409,
                     "after a restart, another laptop handing in as learner-2");
@@ -280,7 +323,7 @@ class RoomTest {
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
             String url = null;
-            java.util.regex.Pattern line = java.util.regex.Pattern.compile("^room: learners run once: jbang handin NAME --to (http://\\S+)", java.util.regex.Pattern.MULTILINE);
+            java.util.regex.Pattern line = java.util.regex.Pattern.compile("^room: learners run once: scripts/handin.sh NAME --to (http://\\S+)", java.util.regex.Pattern.MULTILINE);
             for (int i = 0; i < 300 && url == null && serve.isAlive(); i++) {
                 java.util.regex.Matcher m = line.matcher(Files.readString(log));
                 if (m.find()) url = m.group(1);
@@ -321,7 +364,7 @@ class RoomTest {
      */
     static void flood() throws Exception {
         Path dir = Files.createTempDirectory("room-flood");
-        HttpServer server = RoomServer.start(root, new RoomServer.Settings(dir, CODE, VIEW, 40, 10), "127.0.0.1", 0);
+        HttpServer server = RoomServer.start(root, new RoomServer.Settings(dir, CODE, VIEW, 40, 10, null), "127.0.0.1", 0);
         String url = "http://127.0.0.1:" + server.getAddress().getPort();
         try {
             Map<String, Integer> all = new java.util.LinkedHashMap<>();

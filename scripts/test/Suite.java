@@ -243,7 +243,7 @@ final class Suite {
             String base = "http://127.0.0.1:" + files.getAddress().getPort() + "/course/";
 
             // Its address for learners, once it prints it.
-            Pattern said = Pattern.compile("^room: learners run once: jbang handin NAME --to (http://\\S*)");
+            Pattern said = Pattern.compile("^room: learners run once: scripts/handin.sh NAME --to (http://\\S*)");
             CompletableFuture<String> address = new CompletableFuture<>();
             room = Commands.start(new ProcessBuilder(root.resolve("scripts/room.sh").toString(), "serve", "--port", "0",
                     "--dir", served.resolve("live-room").toString(), "--code", "sesame", "--view-code", "browser-test", "--refresh", "1")
