@@ -124,7 +124,7 @@ class SelfTest {
                 Files.writeString(file, broken.get(""));
                 String named = mutant.checks.stream().filter(id -> !id.startsWith("?")).findFirst().orElse(null);
                 expect(graded.grading(new Subject.File(file)), chapter, "mutant " + e.getKey(), new TreeSet<>(mutant.checks), exact ? null : named,
-                        mutant.says());
+                        named, mutant.says());
             }
         }
         if (only.isEmpty() || only.contains("independent")) independent(root, graded);
@@ -267,15 +267,15 @@ class SelfTest {
      */
     static void expect(Grade.Options options, Chapters.Chapter chapter, String what, Set<String> expected, String named)
             throws IOException {
-        expect(options, chapter, what, expected, named, List.of());
+        expect(options, chapter, what, expected, named, named, List.of());
     }
 
     /**
-     * The same; {@code says}: words the failure of the check named for the mistake (the first of
-     * {@code expected}) must hold, in what happened or its hint, so that a hint names the cause.
+     * The same; {@code says}: words the failure of the check named for the mistake ({@code sayer},
+     * the first its spec lists) must hold, in what happened or its hint, so that a hint names the cause.
      */
-    static void expect(Grade.Options options, Chapters.Chapter chapter, String what, Set<String> expected, String named, List<String> says)
-            throws IOException {
+    static void expect(Grade.Options options, Chapters.Chapter chapter, String what, Set<String> expected, String named, String sayer,
+                       List<String> says) throws IOException {
         Set<String> required = new TreeSet<>();
         Set<String> either = new TreeSet<>();
         Set<String> noted = new TreeSet<>();
@@ -311,7 +311,7 @@ class SelfTest {
             if (check.failed()) actual.add(check.id());
             else if (noted.contains(check.id()) && check.note() == null) silent.add(check.id());
         }
-        String first = named != null ? named : expected.stream().filter(id -> !id.startsWith("?") && !id.startsWith("~")).findFirst().orElse(null);
+        String first = named != null ? named : sayer;
         List<String> unsaid = new ArrayList<>();
         for (CheckReport.Check check : report.checks()) {
             if (!check.id().equals(first) || !check.failed()) continue;
