@@ -42,7 +42,7 @@ final class Others {
                     long pid = Long.parseLong(dir.getFileName().toString());
                     long[] f;
                     try {
-                        f = processFields(Files.readString(dir.resolve("stat")));
+                        f = Inspect.statFields(Files.readString(dir.resolve("stat"))); // flags, utime, stime, cutime, cstime
                     } catch (IOException | RuntimeException e) {
                         continue; // gone meanwhile
                     }
@@ -61,15 +61,6 @@ final class Others {
         String[] f = cpuLine.trim().split("\\s+");
         if (!f[0].equals("cpu")) throw new IllegalArgumentException("not the cpu line of /proc/stat: " + cpuLine);
         return Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]);
-    }
-
-    /**
-     * From a /proc/PID/stat line: flags, utime, stime, cutime and cstime (fields 9, 14 to 17). The
-     * command, in parentheses, may hold spaces and parentheses: the fields start after the last ')'.
-     */
-    static long[] processFields(String stat) {
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
-        return new long[] {Long.parseLong(f[6]), Long.parseLong(f[11]), Long.parseLong(f[12]), Long.parseLong(f[13]), Long.parseLong(f[14])};
     }
 
     /** Clock ticks a second (USER_HZ): 100 on Linux everywhere but a few rare builds, which getconf names. */

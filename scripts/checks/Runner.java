@@ -79,7 +79,7 @@ final class Runner {
 
             @Override
             public void executionSkipped(TestIdentifier id, String reason) {
-                if (id.isTest()) add(id, CheckReport.Status.SKIP, reason, null, false, null, null);
+                if (id.isTest()) add(id, CheckReport.Status.SKIP, reason, null);
             }
 
             @Override
@@ -92,18 +92,25 @@ final class Runner {
                     };
                     Throwable thrown = result.getThrowable().orElse(null);
                     String message = thrown == null ? "" : status == CheckReport.Status.SKIP ? skipped(thrown) : describe(thrown);
-                    add(id, status, message, thrown instanceof Check.Symptom s ? s.todo : null, thrown instanceof Alive.NotHere,
-                            thrown instanceof Alive.NotTried n ? n : null, thrown instanceof Check.Symptom s ? s.hint : null);
+                    add(id, status, message, thrown);
                 } else if (result.getStatus() == TestExecutionResult.Status.FAILED) {
                     // a whole class failed before its checks ran
-                    add(id, CheckReport.Status.FAIL, result.getThrowable().map(Runner::describe).orElse("failed"), null, false, null, null);
+                    add(id, CheckReport.Status.FAIL, result.getThrowable().map(Runner::describe).orElse("failed"), null);
                 }
             }
 
-            /** {@code notTried}: why a check was not tried ({@link Alive.NotTried}): it sends the learner to the check it waits on, and its own hint stands back. */
-            /** {@code ownHint}: the hint of the symptom seen ({@link Check.Symptom#hint}), in place of the check's. */
-            private void add(TestIdentifier id, CheckReport.Status status, String message, String todo, boolean notHere, Alive.NotTried notTried,
-                             String ownHint) {
+            /**
+             * One result; {@code thrown}, what the check threw (null for a skip before it ran, or a
+             * class that failed), gives what the harness reads from it: a symptom's TODO and own
+             * hint ({@link Check.Symptom}), a check not tried ({@link Alive.NotTried}: it sends the
+             * learner to the check it waits on, and its own hint stands back), or one this machine
+             * cannot run ({@link Alive.NotHere}).
+             */
+            private void add(TestIdentifier id, CheckReport.Status status, String message, Throwable thrown) {
+                String todo = thrown instanceof Check.Symptom s ? s.todo : null;
+                String ownHint = thrown instanceof Check.Symptom s ? s.hint : null;
+                Alive.NotTried notTried = thrown instanceof Alive.NotTried n ? n : null;
+                boolean notHere = thrown instanceof Alive.NotHere;
                 String checkId = id.getDisplayName();
                 String hint = "";
                 String see = "";

@@ -255,6 +255,16 @@ final class Inspect {
         return total;
     }
 
+    /**
+     * From a Linux /proc/PID/stat (or task/TID/stat) line: flags, utime, stime, cutime and cstime
+     * (fields 9 and 14 to 17; times in clock ticks). The command, in parentheses, may hold spaces
+     * and parentheses: the fields start after the last ')'.
+     */
+    static long[] statFields(String stat) {
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+        return new long[] {Long.parseLong(f[6]), Long.parseLong(f[11]), Long.parseLong(f[12]), Long.parseLong(f[13]), Long.parseLong(f[14])};
+    }
+
     /** One OS thread's CPU time so far: {@code tid} the OS's id of the thread. */
     record ThreadCpu(long tid, String name, Duration cpu) {}
 
@@ -283,9 +293,8 @@ final class Inspect {
                     if (Files.isReadable(schedstat)) {
                         cpu = Duration.ofNanos(Long.parseLong(Files.readString(schedstat).strip().split("\\s+")[0]));
                     } else {
-                        String stat = Files.readString(task.resolve("stat"));
-                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" "); // fields from 3 on
-                        cpu = Duration.ofMillis((Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10); // utime + stime
+                        long[] f = statFields(Files.readString(task.resolve("stat")));
+                        cpu = Duration.ofMillis((f[1] + f[2]) * 10); // utime + stime, in ticks of 10 ms
                     }
                     all.add(new ThreadCpu(Long.parseLong(task.getFileName().toString()), name, cpu));
                 } catch (IOException | RuntimeException e) {

@@ -441,7 +441,7 @@ class BenchTests {
     void othersAccounting() {
         assertEquals(1_000 + 20 + 300, Others.machineBusy("cpu  1000 20 300 5000 40 7 9 3 0 0"));
         // A command with spaces and parentheses: the fields start after the last ')'.
-        long[] f = Others.processFields("4242 (my (odd) prog) S 1 4242 4242 0 -1 4194560 10 0 0 0 150 50 30 20 20 0 1 0 100 0 0");
+        long[] f = Inspect.statFields("4242 (my (odd) prog) S 1 4242 4242 0 -1 4194560 10 0 0 0 150 50 30 20 20 0 1 0 100 0 0");
         assertArrayEquals(new long[] {4194560, 150, 50, 30, 20}, f);
         // 2 s: the machine was busy 400 ticks, the race's own 200, the kernel's threads 20: others 180 ticks = 0.9 of a core at 100 Hz.
         Others.Snapshot from = new Others.Snapshot(0, 10_000, 5_000, 300);
