@@ -1,6 +1,3 @@
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
-
 /**
  * The workshop's endpoints, the same in every chapter; only the concurrency model around them changes.
  *
@@ -160,52 +157,8 @@ final class Endpoints {
         return new Ready(Response.text(400, "query parameter " + name + " must be a whole number from 0 to " + max + "\n"));
     }
 
-    /** Burns about {@code millis} ms of CPU time on the calling thread (calibrated once, on a platform thread). */
+    /** Burns about {@code millis} ms of CPU time on the calling thread (see {@link CpuWork}). */
     static void burnCpu(long millis) {
-        spin((long) (Cpu.UNITS_PER_MILLI * millis));
-    }
-
-    /** The result of the arithmetic goes somewhere, so the JIT cannot drop the loop. */
-    private static volatile long sink;
-
-    /** A fixed amount of arithmetic: the same work whichever kind of thread runs it. */
-    private static void spin(long units) {
-        long x = 88172645463325252L + units;
-        for (long i = 0; i < units; i++) {
-            x ^= x << 13;
-            x ^= x >>> 7;
-            x ^= x << 17;
-        }
-        sink = x;
-    }
-
-    /** How many units of {@link #spin} make a millisecond of CPU time, measured on first use. */
-    private static final class Cpu {
-        static final double UNITS_PER_MILLI = calibrate();
-    }
-
-    // Measures on a platform thread (virtual threads report no CPU time). The code must live
-    // outside Cpu: a thread touching Cpu would wait for Cpu's own initialisation, forever.
-    private static double calibrate() {
-        double[] result = new double[1];
-        Thread t = Thread.ofPlatform().name("cpu-calibration").start(() -> {
-            ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-            boolean cpuClock = mx.isCurrentThreadCpuTimeSupported();
-            long units = 2_000_000;
-            for (int i = 0; i < 20; i++) spin(units);          // let the JIT compile the loop
-            long best = Long.MAX_VALUE;
-            for (int i = 0; i < 10; i++) {
-                long start = cpuClock ? mx.getCurrentThreadCpuTime() : System.nanoTime();
-                spin(units);
-                best = Math.min(best, (cpuClock ? mx.getCurrentThreadCpuTime() : System.nanoTime()) - start);
-            }
-            result[0] = units / Math.max(best / 1e6, 1e-3);
-        });
-        try {
-            t.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return result[0];
+        CpuWork.burn(millis);
     }
 }

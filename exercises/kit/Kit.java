@@ -1,4 +1,4 @@
-//SOURCES Options.java Request.java RequestParser.java RequestReader.java HttpError.java Response.java Endpoints.java Database.java
+//SOURCES Options.java Request.java RequestParser.java RequestReader.java HttpError.java Response.java Endpoints.java CpuWork.java Database.java
 
 /**
  * The workshop kit: the HTTP plumbing every chapter shares, so each server file shows only its

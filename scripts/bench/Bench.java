@@ -4,7 +4,7 @@
 //SOURCES Options.java Plan.java Server.java LoadRace.java Tally.java Sampler.java IdleRace.java
 //SOURCES MachineFacts.java Cpus.java Ramp.java Spike.java Soak.java BenchReport.java Report.java Verdict.java Stats.java
 //SOURCES Bombardier.java Progress.java Framework.java OpenLoop.java Vegeta.java Phase.java GoTools.java Connections.java ConnectionsRace.java
-//SOURCES Others.java
+//SOURCES Others.java ../../exercises/kit/CpuWork.java
 //SOURCES ../lib/Jackson.java ../lib/Chapters.java ../lib/Results.java ../lib/Target.java ../lib/Painter.java ../lib/Frameworks.java
 //SOURCES ../lib/Inspect.java ../lib/InspectAgent.java ../lib/Unavailable.java ../lib/Root.java ../lib/Tools.java ../lib/CommandLine.java
 

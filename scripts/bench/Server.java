@@ -120,6 +120,11 @@ final class Server {
         Set<Path> files = new HashSet<>();
         List<Server> first = new ArrayList<>(), again = new ArrayList<>();
         for (Server s : servers) (s.file == null || files.add(s.file) ? first : again).add(s);
+        if (servers.stream().anyMatch(Server::startedHere)) {
+            cpuUnits = String.valueOf(Math.round(CpuWork.calibrate()));
+            progress.say("/cpu's work: " + cpuUnits + " turns of its loop a millisecond, measured once here and given to every server"
+                    + " this race starts (" + CpuWork.ENV + "), so each does the same work");
+        }
         start(first, o, backend, progress);
         start(again, o, backend, progress);
         for (Server s : servers) {
@@ -127,6 +132,14 @@ final class Server {
                     s.target.pid() == null ? " (no --pid: no CPU, memory or thread figures)" : ", pid " + s.target.pid()));
         }
     }
+
+    /**
+     * /cpu's units of work a millisecond, calibrated once by the race and handed to every server
+     * it starts: a server calibrating for itself, while the others start or run, can do a tenth
+     * more or less work per request than another process of the same code (self-races on cpu
+     * here: 0.92x to 1.11x, steady over their turns).
+     */
+    private static String cpuUnits;
 
     private static void start(List<Server> servers, Options o, String backend, Progress progress) {
         List<CompletableFuture<Void>> starting = new ArrayList<>();
@@ -168,7 +181,7 @@ final class Server {
         Path log = o.root().resolve(".results/logs/bench-" + id + ".log");
         try {
             Files.deleteIfExists(log);
-            target = Target.start(command, log, Duration.ofSeconds(180));
+            target = Target.start(command, cpuUnits == null ? Map.of() : Map.of(CpuWork.ENV, cpuUnits), log, Duration.ofSeconds(180));
         } catch (IOException e) {
             throw new IllegalStateException(label + ": " + e.getMessage(), e);
         }
