@@ -27,7 +27,7 @@ class RoomCommand {
               --port P     the port (default 8400; 0 takes any free one)
               --dir D      where hand-ins are kept (default handin/ in the course's folder)
               --code CODE  only hand-ins that carry this code count (give it to the room with the URL)
-              --view-code V  the code that opens the room's page (default: a new one, printed for your screen only)
+              --view-code V  the code that opens the room's page, 8 or more characters (default: the one this folder kept, else a new one; printed for your screen only)
               --max-learners N  the most names the room takes (default 60)
               --refresh S  how often the room's page updates itself, in seconds (default 10)
 
@@ -90,8 +90,8 @@ class RoomCommand {
             if (!port.matches("[0-9]{1,5}") || Integer.parseInt(port) > 65535) ARGS.fail("--port must be a number from 0 to 65535, not '" + port + "'");
             if (!maxLearners.matches("[0-9]{1,4}") || Integer.parseInt(maxLearners) < 1) ARGS.fail("--max-learners must be a number from 1 to 9999");
             if (!refresh.matches("[0-9]{1,4}") || Integer.parseInt(refresh) < 1) ARGS.fail("--refresh must be a number of seconds, 1 or more");
-            if (viewCode != null && !viewCode.matches("[A-Za-z0-9_-]{4,64}")) ARGS.fail("--view-code is 4 to 64 letters, digits, - or _");
-            RoomServer.serve(course, new RoomServer.Settings(kept, code, viewCode != null ? viewCode : RoomServer.newViewCode(),
+            if (viewCode != null && !viewCode.matches(RoomServer.CODE_PATTERN)) ARGS.fail("--view-code is 8 to 64 letters, digits, - or _");
+            RoomServer.serve(course, new RoomServer.Settings(kept, code, RoomServer.Viewer.kept(kept, viewCode).code(),
                     Integer.parseInt(maxLearners), Integer.parseInt(refresh), day), host, Integer.parseInt(port));
             return;
         }

@@ -77,6 +77,52 @@ final class RoomServer {
         }
     }
 
+    /**
+     * The viewer's code and the cookie value that stands for it once given (a random session id,
+     * not the code), kept in the room's folder ({@code .viewer}, readable by its owner only), so
+     * that a restarted room keeps both and the projector's page stays open.
+     */
+    record Viewer(String code, String session) {
+        static final String FILE = ".viewer";
+
+        /** The room's viewer in {@code dir}: {@code given} when not null (a new session if it changed), else the kept one, else a new one. */
+        static Viewer kept(Path dir, String given) throws IOException {
+            Path file = dir.resolve(FILE);
+            Viewer before = null;
+            if (Files.isRegularFile(file)) {
+                List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+                if (lines.size() >= 2 && lines.get(0).matches(CODE_PATTERN) && lines.get(1).matches("[0-9a-f]{32}")) {
+                    before = new Viewer(lines.get(0), lines.get(1));
+                }
+            }
+            if (before != null && (given == null || before.code().equals(given))) return before;
+            Viewer now = new Viewer(given != null ? given : newViewCode(), newSession());
+            Files.createDirectories(dir);
+            Path temporary = Files.createTempFile(dir, ".viewer-", ".tmp");
+            try {
+                try {
+                    Files.setPosixFilePermissions(temporary, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+                } catch (UnsupportedOperationException e) {
+                    // not a POSIX file system (Windows): the folder's own permissions apply
+                }
+                Files.writeString(temporary, now.code() + "\n" + now.session() + "\n", StandardCharsets.UTF_8);
+                Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } finally {
+                Files.deleteIfExists(temporary);
+            }
+            return now;
+        }
+
+        private static String newSession() {
+            byte[] bytes = new byte[16];
+            new SecureRandom().nextBytes(bytes);
+            return HexFormat.of().formatHex(bytes);
+        }
+    }
+
+    /** What a viewer code may be: 8 to 64 letters, digits, - or _. */
+    static final String CODE_PATTERN = "[A-Za-z0-9_-]{8,64}";
+
     /** A viewer code: 8 letters and digits that read without doubt. */
     static String newViewCode() {
         String alphabet = "abcdefghjkmnpqrstuvwxyz23456789";
@@ -116,6 +162,7 @@ final class RoomServer {
     /** Starts the room's HTTP server (port 0: any free port) on virtual threads, and returns it. */
     static HttpServer start(Path root, Settings settings, String host, int port) throws IOException {
         Files.createDirectories(settings.dir().resolve(".owners"));
+        String session = Viewer.kept(settings.dir(), settings.viewCode()).session();
         Known known = Known.of(root).forDay(settings.day());
         Semaphore turns = new Semaphore(AT_ONCE, true);
         ReentrantLock seats = new ReentrantLock(); // names, tokens and seat files change one hand-in at a time
@@ -133,11 +180,11 @@ final class RoomServer {
                     if (!same(given, settings.viewCode())) {
                         answer(exchange, 401, "text/html; charset=utf-8", askForCode("That is not the viewer code."));
                     } else { // the code goes into a cookie, and out of the address bar the projector shows
-                        exchange.getResponseHeaders().add("Set-Cookie", VIEW_COOKIE + "=" + settings.viewCode() + "; Path=/; HttpOnly; SameSite=Strict");
+                        exchange.getResponseHeaders().add("Set-Cookie", VIEW_COOKIE + "=" + session + "; Path=/; HttpOnly; SameSite=Strict");
                         exchange.getResponseHeaders().set("Location", "/");
                         answer(exchange, 303, "text/plain", "to /\n");
                     }
-                } else if (!viewer(exchange, settings)) {
+                } else if (!viewer(exchange, session)) {
                     answer(exchange, 401, "text/html; charset=utf-8", askForCode(""));
                 } else {
                     Room.Folder room = Room.read(known, settings.dir());
@@ -277,12 +324,12 @@ final class RoomServer {
                 && MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8), expected.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** Whether the request comes from a screen that gave the viewer code (its cookie). */
-    private static boolean viewer(HttpExchange exchange, Settings settings) {
+    /** Whether the request comes from a screen that gave the viewer code (its cookie: the room's session id). */
+    private static boolean viewer(HttpExchange exchange, String session) {
         for (String header : exchange.getRequestHeaders().getOrDefault("Cookie", List.of())) {
             for (String pair : header.split(";")) {
                 String[] kv = pair.strip().split("=", 2);
-                if (kv.length == 2 && kv[0].equals(VIEW_COOKIE) && same(kv[1], settings.viewCode())) return true;
+                if (kv.length == 2 && kv[0].equals(VIEW_COOKIE) && same(kv[1], session)) return true;
             }
         }
         return false;
