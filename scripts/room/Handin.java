@@ -60,7 +60,7 @@ class Handin {
                     : "handin: left the room at " + was.url() + ": gradings and races stay on this machine");
             return;
         }
-        if (name == null) ARGS.fail("say who is handing in, e.g. jbang handin ada");
+        if (name == null) ARGS.fail("say who is handing in, e.g. scripts/handin.sh ada");
         if (!RoomLink.plainName(name)) fail(2, RoomLink.NAME_RULE + ", not '" + name + "'");
         if (code != null && to == null) ARGS.fail("--code goes with --to");
         if (out != null && to != null) ARGS.fail("--out writes a file, --to sends to a room: one or the other");
@@ -70,7 +70,7 @@ class Handin {
             return;
         }
         if (RoomLink.empty(handin)) {
-            fail(1, "nothing to hand in yet: grade your own server first (jbang check 01, or scripts/check.sh 01), or race it (jbang bench 01); "
+            fail(1, "nothing to hand in yet: grade your own server first (scripts/check.sh 01), or race it (scripts/bench.sh 01); "
                     + "grading the reference (check.sh --solution) or another file (--file) is not handed in");
         }
         write(name, out != null ? Path.of(out).toAbsolutePath() : course.resolve("handin"), handin);
@@ -86,9 +86,9 @@ class Handin {
 
     /** Posts the hand-in, and joins the room: its address, code, the name and the name's token are kept. */
     static void send(Path course, String name, String url, String code, ObjectNode handin) throws IOException, InterruptedException {
-        RoomLink.Joined before = RoomLink.joined(course);
-        // The token proves the name is this machine's: it is sent for the name it was given for.
-        String token = before != null && RoomLink.key(before.name()).equals(RoomLink.key(name)) ? before.token() : null;
+        RoomLink.Joined before = RoomLink.kept(course);
+        // The token proves the name is this machine's: it goes only to the room that gave it, for the name it was given for.
+        String token = before != null ? before.tokenFor(url, name) : null;
         RoomLink.Answer answer;
         try {
             answer = RoomLink.post(url, code, name, token, Jackson.write(handin), Duration.ofSeconds(20));
@@ -97,14 +97,14 @@ class Handin {
             return;
         } catch (IOException e) {
             fail(1, "could not reach the room at " + url + " (" + RoomLink.why(e) + "): check the address, and that this laptop is on the room's"
-                    + " network; or hand in a file: jbang handin " + name + " (or scripts/handin.sh " + name + ")");
+                    + " network; or hand in a file: scripts/handin.sh " + name + " (jbang handin " + name + " without bash)");
             return;
         }
         if (answer.status() != 200) fail(1, "the room refused the hand-in (" + answer.status() + "): " + answer.text());
         RoomLink.join(course, new RoomLink.Joined(url, code, name, answer.token() != null ? answer.token() : token));
         System.out.println("handin: " + answer.text());
         System.out.println("handin: from now on, every grading and race of your own server reaches the room by itself"
-                + " (jbang handin --leave stops that)");
+                + " (scripts/handin.sh --leave stops that)");
     }
 
 

@@ -40,8 +40,32 @@ final class RoomLink {
 
     private RoomLink() {}
 
-    /** The room this copy of the course joined, and the name it has there. */
-    record Joined(String url, String code, String name, String token) {}
+    /**
+     * The room this copy joined, the name it has there and that name's token; and every token a
+     * room gave this copy, by room address and name ({@link #roomKey}), so a token goes only to
+     * the room that issued it, and going back to an earlier room finds its own.
+     */
+    record Joined(String url, String code, String name, String token, java.util.Map<String, String> tokens) {
+        Joined(String url, String code, String name, String token) {
+            this(url, code, name, token, null);
+        }
+
+        /** The token the room at {@code room} gave {@code name}, or null. */
+        String tokenFor(String room, String name) {
+            String kept = tokens == null ? null : tokens.get(roomKey(room, name));
+            if (kept != null) return kept;
+            // A file written before tokens were kept by room: its one token is its own room's.
+            return roomKey(url, this.name).equals(roomKey(room, name)) ? token : null;
+        }
+    }
+
+    /** A room address and a name as the tokens are kept: the address without a trailing slash, its scheme and host in lower case; the name's {@link #key}. */
+    static String roomKey(String url, String name) {
+        String u = url == null ? "" : url.strip().replaceAll("/+$", "");
+        int path = u.indexOf('/', u.indexOf("://") + 3);
+        String head = path < 0 ? u : u.substring(0, path);
+        return head.toLowerCase(Locale.ROOT) + (path < 0 ? "" : u.substring(path)) + " " + key(name == null ? "" : name);
+    }
 
     /**
      * A learner's name as the room takes it. Names are compared without case (on a Mac or a
@@ -106,24 +130,60 @@ final class RoomLink {
 
     /** The room this copy joined, or null. */
     static Joined joined(Path root) {
+        Joined j = kept(root);
+        return j == null || j.url() == null || !plainName(j.name()) ? null : j;
+    }
+
+    /** What the file keeps, a room joined or not (after --leave: only the tokens), or null. */
+    static Joined kept(Path root) {
         Path file = joinedFile(root);
         if (!Files.isRegularFile(file)) return null;
         try {
-            Joined j = Jackson.read(Files.readString(file), Joined.class);
-            return j.url() == null || !plainName(j.name()) ? null : j;
+            return Jackson.read(Files.readString(file), Joined.class);
         } catch (IOException | RuntimeException e) {
             return null;
         }
     }
 
+    /** Joins the room {@code joined} names, keeping its token beside those of the rooms joined before. */
     static void join(Path root, Joined joined) throws IOException {
-        Files.createDirectories(joinedFile(root).getParent());
-        Files.writeString(joinedFile(root), Jackson.write(joined));
+        java.util.Map<String, String> tokens = tokens(kept(root));
+        if (joined.tokens() != null) tokens.putAll(joined.tokens());
+        if (joined.token() != null) tokens.put(roomKey(joined.url(), joined.name()), joined.token());
+        write(root, new Joined(joined.url(), joined.code(), joined.name(), joined.token(), tokens));
     }
 
-    /** Forgets the room; true when there was one. */
+    /** Every token {@code kept} holds, by room and name. */
+    private static java.util.Map<String, String> tokens(Joined kept) {
+        java.util.Map<String, String> tokens = new java.util.TreeMap<>();
+        if (kept != null) {
+            if (kept.tokens() != null) tokens.putAll(kept.tokens());
+            if (kept.url() != null && kept.token() != null) tokens.putIfAbsent(roomKey(kept.url(), kept.name()), kept.token());
+        }
+        return tokens;
+    }
+
+    /** Written owner-only where the file system can say so: the tokens prove this laptop's names. */
+    private static void write(Path root, Joined joined) throws IOException {
+        Path file = joinedFile(root);
+        Files.createDirectories(file.getParent());
+        if (!Files.exists(file)) {
+            Files.createFile(file);
+            try {
+                Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            } catch (UnsupportedOperationException e) {
+                // not a POSIX file system: the folder's permissions apply
+            }
+        }
+        Files.writeString(file, Jackson.write(joined));
+    }
+
+    /** Stops sending to the room, and keeps the tokens (going back to a room finds its own); true when a room was joined. */
     static boolean leave(Path root) throws IOException {
-        return Files.deleteIfExists(joinedFile(root));
+        Joined kept = kept(root);
+        if (kept == null) return false;
+        write(root, new Joined(null, null, null, null, tokens(kept)));
+        return kept.url() != null;
     }
 
     // ---- Posting ----
@@ -194,7 +254,7 @@ final class RoomLink {
             }
         } catch (IOException | RuntimeException e) {
             say("could not reach the room at " + joined.url() + " (" + why(e) + "): your results are kept here and go with"
-                    + " your next grading or race; jbang handin --leave stops sending them");
+                    + " your next grading or race; scripts/handin.sh --leave stops sending them");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {

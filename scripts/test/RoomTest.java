@@ -279,9 +279,50 @@ class RoomTest {
             restarted.stop(0);
         }
         viewerKept(dir);
+        tokensStayWithTheirRoom();
         flood();
         scripts();
         outcomes.finish();
+    }
+
+    /**
+     * A learner who joins room A as carol, then another room (B) under the same name, then A
+     * again: B never sees A's token, and A takes carol back (a token kept per name, not per room,
+     * went to B and was then lost: A answered 409).
+     */
+    static void tokensStayWithTheirRoom() throws Exception {
+        Path dir = Files.createTempDirectory("room-tokens");
+        Path learner = dir.resolve("learner");
+        Trees.copy(root.resolve("scripts/test/fixtures/room/ada-results"), learner.resolve(".results"));
+        HttpServer a = RoomServer.start(root, new RoomServer.Settings(dir.resolve("a"), CODE, VIEW), "127.0.0.1", 0);
+        List<String> seenByB = java.util.Collections.synchronizedList(new ArrayList<>());
+        HttpServer b = HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 16);
+        b.createContext("/", exchange -> {
+            try (exchange) {
+                exchange.getRequestBody().readAllBytes();
+                seenByB.add(String.valueOf(exchange.getRequestHeaders().getFirst(RoomLink.TOKEN_HEADER)));
+                exchange.getResponseHeaders().set(RoomLink.TOKEN_HEADER, "b-token");
+                byte[] ok = "the room has your results\n".getBytes(StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(200, ok.length);
+                exchange.getResponseBody().write(ok);
+            }
+        });
+        b.start();
+        try {
+            String atA = "http://127.0.0.1:" + a.getAddress().getPort() + "/", atB = "http://127.0.0.1:" + b.getAddress().getPort() + "/";
+            int first = run(dir.resolve("a1.log"), script("handin.sh"), "carol", "--root", learner.toString(), "--to", atA, "--code", CODE);
+            int other = run(dir.resolve("b.log"), script("handin.sh"), "carol", "--root", learner.toString(), "--to", atB, "--code", CODE);
+            int back = run(dir.resolve("a2.log"), script("handin.sh"), "carol", "--root", learner.toString(), "--to", atA, "--code", CODE);
+            RoomLink.Joined now = RoomLink.joined(learner);
+            outcomes.record("a token goes only to the room that gave it: carol joins room A, then room B, then A again, and A takes her back",
+                    first == 0 && other == 0 && back == 0 && seenByB.equals(List.of("null")) && now != null
+                            && RoomLink.roomKey(now.url(), "carol").equals(RoomLink.roomKey(atA, "carol"))
+                            && "b-token".equals(now.tokenFor(atB, "carol")) && !"b-token".equals(now.tokenFor(atA, "carol")),
+                    "exits " + first + ", " + other + ", " + back + "; room B saw tokens " + seenByB + " (see " + dir + ")");
+        } finally {
+            a.stop(0);
+            b.stop(0);
+        }
     }
 
     /** The projector's cookie for the room kept in {@code dir}: its session id, not the viewer code. */
@@ -359,7 +400,9 @@ class RoomTest {
                             && printed.lines().anyMatch(l -> l.matches("^room: the room's page, for your screen only: http://.*/\\?view=.*")),
                     url == null ? "no address in 30 s (see " + log + ")" : "handin.sh --to exited " + sent + " (see " + log + ")");
             int left = run(dir.resolve("leave.log"), script("handin.sh"), "--leave", "--root", learner.toString());
-            outcomes.record("handin.sh --leave forgets the room", left == 0 && !Files.exists(joined), "exit " + left + "; " + joined + " is still there");
+            outcomes.record("handin.sh --leave forgets the room (and keeps the tokens)", left == 0 && RoomLink.joined(learner) == null
+                            && RoomLink.kept(learner) != null && RoomLink.kept(learner).tokens().size() == 1,
+                    "exit " + left + "; " + joined + " holds " + (Files.exists(joined) ? Files.readString(joined) : "nothing"));
         } finally {
             serve.descendants().forEach(ProcessHandle::destroy); // the room's JVM, started by JBang's launcher
             serve.destroy();
