@@ -35,12 +35,13 @@ record Known(Map<String, Chapters.Chapter> chapters, Map<String, Map<String, Str
         return chapters.values().stream().filter(c -> day == null || c.core().containsKey(day)).map(Chapters.Chapter::number).toList();
     }
 
-    /** Whether a grading counts as done: every check passes, or for the day, every check of its core TODOs. */
+    /** Whether a grading counts as done: every check of the course listed and none failing, or for the day, every check of its core TODOs listed and passing. */
     boolean done(String chapter, Seat.Graded g) {
         if (g == null) return false;
         if (g.done()) return true;
         Set<String> core = day == null ? null : chapters.get(chapter).coreChecks(day);
-        return core != null && g.error() == null && !g.partial() && g.passed() > 0 && g.failing().stream().noneMatch(core::contains);
+        return core != null && g.error() == null && !g.partial() && g.passed() > 0 && g.failing().stream().noneMatch(core::contains)
+                && g.missing().stream().noneMatch(core::contains);
     }
 
     static Known of(Path root) {

@@ -48,8 +48,7 @@ final class Room {
                 JsonNode doc = Jackson.tree(Files.readString(f));
                 Instant time = Files.getLastModifiedTime(f).toInstant();
                 if (Seat.SCHEMA.equals(doc.path("schema").asText())) {
-                    Seat seat = Jackson.convert(doc, Seat.class);
-                    if (!RoomLink.plainName(seat.learner())) throw new IllegalArgumentException("no learner's name in it");
+                    Seat seat = Jackson.convert(doc, Seat.class).checked(known);
                     seats.put(RoomLink.key(seat.learner()), seat);
                     continue;
                 }

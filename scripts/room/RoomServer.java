@@ -63,6 +63,17 @@ final class RoomServer {
     /** Hand-ins read and parsed at once; the others wait for a turn, up to 10 s, then 503. */
     static final int AT_ONCE = 8;
     static final int REFRESH_SECONDS = 10;
+    /**
+     * A request (its head and its body) not read in full within this many seconds is cut off by
+     * the JDK's server ({@value #REQUEST_TIME_PROPERTY}): a hand-in is a few hundred KiB at most,
+     * and one that trickles in must not hold the room. The learner's laptop gives up after 5 s.
+     */
+    static final int REQUEST_SECONDS = 20;
+    static final String REQUEST_TIME_PROPERTY = "sun.net.httpserver.maxReqTime";
+    /** Hand-ins one address may have in flight at once (read, waiting for a turn, or taken); loopback is not limited. */
+    static final int PER_ADDRESS = 4;
+    /** Which addresses {@link #PER_ADDRESS} limits: every one but this machine's own (RoomTest limits loopback too). */
+    static java.util.function.Predicate<java.net.InetAddress> limited = a -> !a.isLoopbackAddress();
     static final String VIEW_COOKIE = "room-view";
 
     private RoomServer() {}
@@ -161,6 +172,8 @@ final class RoomServer {
 
     /** Starts the room's HTTP server (port 0: any free port) on virtual threads, and returns it. */
     static HttpServer start(Path root, Settings settings, String host, int port) throws IOException {
+        // Read once, when the JDK's server is first used: set before the first HttpServer.create.
+        if (System.getProperty(REQUEST_TIME_PROPERTY) == null) System.setProperty(REQUEST_TIME_PROPERTY, String.valueOf(REQUEST_SECONDS));
         Files.createDirectories(settings.dir().resolve(".owners"));
         String session = Viewer.kept(settings.dir(), settings.viewCode()).session();
         Known known = Known.of(root).forDay(settings.day());
@@ -194,25 +207,44 @@ final class RoomServer {
                 }
             }
         });
+        Map<java.net.InetAddress, Integer> inFlight = new java.util.concurrent.ConcurrentHashMap<>();
         server.createContext("/handin", exchange -> {
+            java.net.InetAddress from = exchange.getRemoteAddress().getAddress();
+            boolean counted = false;
             try (exchange) {
-                Answer a;
-                if (!turns.tryAcquire(10, TimeUnit.SECONDS)) {
-                    a = new Answer(503, "the room is busy: your next grading or race sends your results again", null);
-                } else {
-                    try {
-                        a = take(exchange, known, settings, seats);
-                    } catch (RuntimeException e) { // Why: a bug here must not look like a dropped connection to the learner's laptop
-                        System.err.println("room: a hand-in failed: " + e);
-                        a = new Answer(500, "the room could not take this hand-in (" + e + "): tell the instructor", null);
-                    } finally {
-                        turns.release();
+                Answer a = refused(exchange, settings);
+                if (a == null && limited.test(from) && inFlight.merge(from, 1, Integer::sum) > PER_ADDRESS) {
+                    counted = true;
+                    a = new Answer(429, "too many hand-ins at once from " + from.getHostAddress() + ": your next grading or race sends your results again", null);
+                } else if (a == null) {
+                    counted = limited.test(from);
+                    // The body first, outside a turn: a slow one holds only its own virtual thread, and the JDK's server
+                    // cuts it off after REQUEST_SECONDS (the read then fails, and the connection is gone).
+                    byte[] body;
+                    try (InputStream in = exchange.getRequestBody()) {
+                        body = in.readNBytes(MAX_BYTES + 1);
+                    }
+                    if (body.length > MAX_BYTES) {
+                        a = new Answer(413, "a hand-in is at most " + MAX_BYTES / 1024 + " KiB", null);
+                    } else if (!turns.tryAcquire(10, TimeUnit.SECONDS)) {
+                        a = new Answer(503, "the room is busy: your next grading or race sends your results again", null);
+                    } else {
+                        try {
+                            a = take(exchange, body, known, settings, seats);
+                        } catch (IOException | RuntimeException e) { // Why: a failure here must not look like a dropped connection to the learner
+                            System.err.println("room: a hand-in failed: " + e);
+                            a = new Answer(500, "the room could not keep this hand-in (" + e + "): tell the instructor", null);
+                        } finally {
+                            turns.release();
+                        }
                     }
                 }
                 if (a.token() != null) exchange.getResponseHeaders().set(RoomLink.TOKEN_HEADER, a.token());
                 answer(exchange, a.status(), "text/plain", a.text() + "\n");
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            } finally {
+                if (counted) inFlight.computeIfPresent(from, (k, n) -> n > 1 ? n - 1 : null);
             }
         });
         server.start();
@@ -222,19 +254,20 @@ final class RoomServer {
     /** What to answer a post: status, one line, and the name's new token when one was given. */
     record Answer(int status, String text, String token) {}
 
-    /** Checks a posted hand-in and keeps the learner's seat; what to answer. */
-    static Answer take(HttpExchange exchange, Known known, Settings settings, ReentrantLock seats) throws IOException {
-        if (!exchange.getRequestMethod().equals("POST")) return new Answer(405, "POST a hand-in here: jbang handin NAME --to URL", null);
+    /** What to answer a post refused by its head alone (method, room code, name), before its body is read; null when it may go on. */
+    static Answer refused(HttpExchange exchange, Settings settings) {
+        if (!exchange.getRequestMethod().equals("POST")) return new Answer(405, "POST a hand-in here: scripts/handin.sh NAME --to URL", null);
         if (settings.code() != null && !same(exchange.getRequestHeaders().getFirst(RoomLink.CODE_HEADER), settings.code())) {
             return new Answer(403, "wrong or missing room code: ask the instructor for it, and give it with --code", null);
         }
         String name = query(exchange.getRequestURI().getRawQuery()).get("name");
         if (!RoomLink.plainName(name)) return new Answer(400, RoomLink.NAME_RULE, null);
-        byte[] body;
-        try (InputStream in = exchange.getRequestBody()) {
-            body = in.readNBytes(MAX_BYTES + 1);
-        }
-        if (body.length > MAX_BYTES) return new Answer(413, "a hand-in is at most " + MAX_BYTES / 1024 + " KiB", null);
+        return null;
+    }
+
+    /** Checks a posted hand-in (its head passed {@link #refused}; its body read) and keeps the learner's seat; what to answer. */
+    static Answer take(HttpExchange exchange, byte[] body, Known known, Settings settings, ReentrantLock seats) throws IOException {
+        String name = query(exchange.getRequestURI().getRawQuery()).get("name");
         List<CheckReport> reports = new ArrayList<>();
         List<BenchReport> races = new ArrayList<>();
         try {
@@ -267,22 +300,29 @@ final class RoomServer {
                 }
             }
             Path file = settings.dir().resolve(RoomLink.key(name) + ".json");
-            Seat before = null;
-            if (Files.exists(file)) {
-                try {
-                    before = Jackson.read(Files.readString(file), Seat.class);
-                } catch (RuntimeException e) {
-                    // an unreadable seat is replaced
-                }
-            }
-            Seat seat = Seat.of(known, name, reports, races, Instant.now(), before);
-            // Written aside, then moved into place: a reader never sees half a file.
-            Path temporary = Files.createTempFile(settings.dir(), ".incoming-", ".json");
+            Seat seat;
             try {
-                Files.writeString(temporary, Jackson.write(seat));
-                Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } finally {
-                Files.deleteIfExists(temporary);
+                Seat before = null;
+                if (Files.isRegularFile(file)) {
+                    try {
+                        before = Jackson.read(Files.readString(file), Seat.class).checked(known);
+                    } catch (RuntimeException e) {
+                        // an unreadable seat is replaced
+                    }
+                }
+                seat = Seat.of(known, name, reports, races, Instant.now(), before);
+                // Written aside, then moved into place: a reader never sees half a file.
+                Path temporary = Files.createTempFile(settings.dir(), ".incoming-", ".json");
+                try {
+                    Files.writeString(temporary, Jackson.write(seat));
+                    Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                } finally {
+                    Files.deleteIfExists(temporary);
+                }
+            } catch (IOException | RuntimeException e) {
+                // Why: a name given out with no seat kept would be locked to a token the learner never received.
+                if (issued != null) Files.deleteIfExists(owner);
+                throw e;
             }
             long graded = seat.chapters().size(), raced = seat.races().size();
             return new Answer(200, graded + raced == 0 ? "you are in the room, " + name + ": nothing graded or raced yet"

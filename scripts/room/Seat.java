@@ -29,13 +29,25 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
      * some checks ran ({@code --only}), never done. {@code graded}: the report's own time, only to
      * tell one grading from the next. {@code stuckOn}: the first failing check (the page's earliest step), {@code since} when
      * (the room's clock) it became the first, and {@code gradings} how many gradings have failed
-     * it since; {@code changed}: when this chapter was last graded anew.
+     * it since; {@code changed}: when this chapter was last graded anew. {@code unlisted}: the
+     * course's checks the grading does not list at all (passed, failed or skipped), absent when
+     * none: a grading that leaves some out is never done.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record Graded(long passed, long failed, boolean partial, List<String> failing, String error, String graded,
-                  String stuckOn, String since, int gradings, String changed) {
+                  String stuckOn, String since, int gradings, String changed, List<String> unlisted) {
+        Graded(long passed, long failed, boolean partial, List<String> failing, String error, String graded,
+               String stuckOn, String since, int gradings, String changed) {
+            this(passed, failed, partial, failing, error, graded, stuckOn, since, gradings, changed, null);
+        }
+
         boolean done() {
-            return failed == 0 && passed > 0 && !partial && error == null;
+            return failed == 0 && passed > 0 && !partial && error == null && (unlisted == null || unlisted.isEmpty());
+        }
+
+        /** The checks this grading does not list (never null). */
+        List<String> missing() {
+            return unlisted == null ? List.of() : unlisted;
         }
     }
 
@@ -117,16 +129,19 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
     }
 
     private static Graded graded(Known known, String chapter, CheckReport r, Graded was, Instant now) {
-        List<String> failing = new ArrayList<>();
+        List<String> failing = new ArrayList<>(), unlisted = new ArrayList<>();
         long passed = 0;
         var checks = r.checks() == null ? List.<CheckReport.Check>of() : r.checks();
         for (String id : known.checks().get(chapter).keySet()) { // the course's order, and only its checks
+            boolean listed = false;
             for (CheckReport.Check c : checks) {
-                if (c == null || !id.equals(c.id())) continue;
+                if (c == null || !id.equals(c.id()) || c.status() == null) continue;
+                listed = true;
                 if (c.failed()) failing.add(id);
                 else if (c.status() == CheckReport.Status.PASS) passed++;
                 break;
             }
+            if (!listed) unlisted.add(id);
         }
         String error = r.error() == null ? null : r.error().length() > MAX_ERROR ? r.error().substring(0, MAX_ERROR) + "…" : r.error();
         if (error == null && r.exit() == 2) error = "it could not run";
@@ -143,7 +158,53 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
             gradings = was.gradings() + (anew ? 1 : 0);
         }
         return new Graded(passed, failing.size(), r.total() != null, failing, error, graded,
-                stuckOn, stuckOn == null ? null : since, stuckOn == null ? 0 : gradings, changed);
+                stuckOn, stuckOn == null ? null : since, stuckOn == null ? 0 : gradings, changed, unlisted.isEmpty() ? null : unlisted);
+    }
+
+    /**
+     * This seat as read from a file (the live room's folder, or one given to room.sh), holding
+     * only what a seat made from a hand-in could hold: the course's chapters, checks and
+     * workloads, counts no larger than the chapter's checks, finite ratios, times the room can
+     * read. IllegalArgumentException when it has no learner's name.
+     */
+    Seat checked(Known known) {
+        if (!RoomLink.plainName(learner)) throw new IllegalArgumentException("no learner's name in it");
+        Map<String, Graded> graded = new LinkedHashMap<>();
+        for (String chapter : known.chapters().keySet()) {
+            Graded g = chapters == null ? null : chapters.get(chapter);
+            if (g == null) continue;
+            Map<String, String> ids = known.checks().get(chapter);
+            List<String> failing = g.failing() == null ? List.of() : g.failing().stream().filter(ids::containsKey).distinct().toList();
+            List<String> unlisted = g.missing().stream().filter(ids::containsKey).filter(id -> !failing.contains(id)).distinct().toList();
+            long passed = Math.max(0, Math.min(g.passed(), ids.size() - failing.size() - unlisted.size()));
+            String stuckOn = failing.isEmpty() ? null : failing.contains(g.stuckOn()) ? g.stuckOn() : failing.get(0);
+            String error = g.error() == null ? null : g.error().length() > MAX_ERROR ? g.error().substring(0, MAX_ERROR) + "…" : g.error();
+            graded.put(chapter, new Graded(passed, failing.size(), g.partial(), failing, error, time(g.graded()), stuckOn,
+                    stuckOn == null ? null : time(g.since()), stuckOn == null ? 0 : Math.max(1, g.gradings()), time(g.changed()),
+                    unlisted.isEmpty() ? null : unlisted));
+        }
+        Map<String, Map<String, Raced>> raced = new LinkedHashMap<>();
+        for (String chapter : known.chapters().keySet()) {
+            Map<String, Raced> cells = races == null ? null : races.get(chapter);
+            if (cells == null) continue;
+            Map<String, Raced> kept = new LinkedHashMap<>();
+            for (var e : cells.entrySet()) {
+                Raced c = e.getValue();
+                if (c == null || !known.workloads().contains(e.getKey())) continue;
+                boolean ratio = c.ratio() != null && Double.isFinite(c.ratio()) && c.ratio() > 0;
+                kept.put(e.getKey(), new Raced(c.status() == null ? BenchReport.Status.SKIPPED : c.status(),
+                        ratio && c.figure() != null && c.figure().matches("rps|cpuPerRequest|heapPerConnection") ? c.figure() : null,
+                        ratio ? c.ratio() : null, c.verdict() != null && known.verdicts().contains(c.verdict()) ? c.verdict() : null, c.busy()));
+            }
+            if (!kept.isEmpty()) raced.put(chapter, kept);
+        }
+        return new Seat(SCHEMA, learner, time(received), graded, raced);
+    }
+
+    /** A time as the room writes it, or null when there is none or it cannot be read. */
+    private static String time(String text) {
+        Instant t = text == null ? null : parse(text, null);
+        return t == null ? null : t.toString();
     }
 
     /** The learner's cell of one workload (the result of the server whose role is learner), or null when the race has none there. */

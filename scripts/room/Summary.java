@@ -132,6 +132,8 @@ final class Summary {
     private static void progress(StringBuilder h, Known known, List<Seat> seats, Instant now) {
         List<String> chapters = known.shown();
         h.append("<h2>Progress</h2>\n");
+        h.append("<p class=\"note\">Each laptop grades and races itself and reports what it found: this page is a progress aid for the room,"
+                + " not proof of anyone's work.</p>\n");
         if (known.day() != null) {
             h.append("<p>The ").append(esc(known.day())).append(" agenda's chapters; one is done once the checks of the day's core TODOs pass")
                     .append(" (the rest of the chapter is for after the workshop).</p>\n");
@@ -162,13 +164,16 @@ final class Summary {
                     h.append("<td class=\"done\">✓ the day's TODOs pass <small>(").append(g.failed()).append(" more for later)</small></td>");
                 } else {
                     g.failing().forEach(id -> stuckOn.computeIfAbsent(c, k -> new LinkedHashMap<>()).merge(id, 1, Integer::sum));
-                    String what = g.error() != null ? "could not run" : g.partial() ? "some checks ran" : g.failed() + " to fix";
+                    String what = g.error() != null ? "could not run" : g.partial() ? "some checks ran"
+                            : g.failed() == 0 && !g.missing().isEmpty() ? "checks missing" : g.failed() + " to fix";
                     h.append("<td class=\"todo\"><details data-key=\"").append(esc(RoomLink.key(s.learner()) + "/" + c)).append("\"><summary>")
                             .append(what).append("</summary><ul>");
                     g.failing().stream().limit(LISTED).forEach(id -> h.append("<li>").append(esc(known.title(c, id))).append("</li>"));
                     if (g.failing().size() > LISTED) h.append("<li>and ").append(g.failing().size() - LISTED).append(" more</li>");
                     if (g.error() != null) h.append("<li>").append(esc(g.error())).append("</li>");
                     else if (g.partial()) h.append("<li>a partial run (--only) is never done: grade the whole chapter</li>");
+                    else if (!g.missing().isEmpty()) h.append("<li>the grading lists ").append(g.missing().size())
+                            .append(" of the chapter's checks not at all: grade the whole chapter with this course's check.sh</li>");
                     h.append("</ul></details></td>");
                 }
             }

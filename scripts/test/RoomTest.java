@@ -45,6 +45,8 @@ class RoomTest {
 
     public static void main(String[] args) throws Exception {
         root = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
+        // A request not read in full is cut off after 3 s here (20 s in a real room), so the slow-body case ends soon.
+        System.setProperty(RoomServer.REQUEST_TIME_PROPERTY, String.valueOf(SLOW_CUTOFF_SECONDS));
         known = Known.of(root);
         String first01 = known.checks().get("01").keySet().iterator().next();
         Path dir = Files.createTempDirectory("room-test");
@@ -280,6 +282,9 @@ class RoomTest {
         }
         viewerKept(dir);
         tokensStayWithTheirRoom();
+        slowBodies();
+        seatNotKept();
+        untrusted();
         flood();
         scripts();
         outcomes.finish();
@@ -323,6 +328,157 @@ class RoomTest {
             a.stop(0);
             b.stop(0);
         }
+    }
+
+    static final int SLOW_CUTOFF_SECONDS = 3;
+
+    /**
+     * Twelve connections that send a hand-in's head and then a byte a second (more than the
+     * room's turns) do not hold up a real hand-in, and the room cuts each off; one address with
+     * {@link RoomServer#PER_ADDRESS} hand-ins in flight is told 429 for the next.
+     */
+    static void slowBodies() throws Exception {
+        Path dir = Files.createTempDirectory("room-slow");
+        HttpServer server = RoomServer.start(root, new RoomServer.Settings(dir, CODE, VIEW), "127.0.0.1", 0);
+        int port = server.getAddress().getPort();
+        String url = "http://127.0.0.1:" + port;
+        List<java.net.Socket> slow = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3 * RoomServer.AT_ONCE / 2; i++) slow.add(trickle(port, "slow-" + i));
+            Thread dripping = Thread.ofVirtual().start(() -> {
+                for (int second = 0; second < 15; second++) {
+                    for (java.net.Socket s : slow) {
+                        try {
+                            s.getOutputStream().write('x');
+                        } catch (java.io.IOException e) {
+                            // cut off by the room
+                        }
+                    }
+                    try {
+                        Thread.sleep(1000);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            });
+            Thread.sleep(500);
+            long started = System.nanoTime();
+            int status = post(url, "quick", handin("quick", Map.of("01", 1)).toString(), CODE).statusCode();
+            double seconds = (System.nanoTime() - started) / 1e9;
+            int cut = 0;
+            for (java.net.Socket s : slow) {
+                s.setSoTimeout((SLOW_CUTOFF_SECONDS + 8) * 1000);
+                try {
+                    if (s.getInputStream().read() == -1) cut++;
+                } catch (java.net.SocketTimeoutException e) {
+                    // still open: not cut
+                } catch (java.io.IOException e) {
+                    cut++; // reset
+                }
+            }
+            dripping.interrupt();
+            outcomes.record(String.format(java.util.Locale.ROOT, "%d hand-ins trickling a byte a second hold up no one (a real one taken in %.1f s), and the room cuts each off", slow.size(), seconds),
+                    status == 200 && seconds < 5 && cut == slow.size(), "the real hand-in answered " + status + " after " + seconds + " s; " + cut + " of " + slow.size() + " cut off");
+
+            // One address, as many hand-ins in flight as it may have: the next is told to wait.
+            slow.forEach(RoomTest::closeQuietly);
+            slow.clear();
+            var before = RoomServer.limited;
+            RoomServer.limited = a -> true; // loopback stands for a learner's laptop here
+            try {
+                for (int i = 0; i < RoomServer.PER_ADDRESS; i++) slow.add(trickle(port, "busy-" + i));
+                Thread.sleep(500);
+                HttpResponse<String> more = post(url, "busy-more", handin("busy-more", Map.of("01", 1)).toString(), CODE);
+                outcomes.record("one address with " + RoomServer.PER_ADDRESS + " hand-ins in flight is told 429 for the next, with a sentence",
+                        more.statusCode() == 429 && more.body().contains("too many hand-ins at once"), more.statusCode() + " " + more.body());
+            } finally {
+                RoomServer.limited = before;
+            }
+        } finally {
+            slow.forEach(RoomTest::closeQuietly);
+            server.stop(0);
+        }
+    }
+
+    /** A connection that has sent a hand-in's head (a body of 100,000 bytes to come) and one byte of it. */
+    static java.net.Socket trickle(int port, String name) throws java.io.IOException {
+        java.net.Socket s = new java.net.Socket("127.0.0.1", port);
+        s.getOutputStream().write(("POST /handin?name=" + name + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + RoomLink.CODE_HEADER + ": " + CODE
+                + "\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{").getBytes(StandardCharsets.US_ASCII));
+        s.getOutputStream().flush();
+        return s;
+    }
+
+    static void closeQuietly(java.net.Socket s) {
+        try {
+            s.close();
+        } catch (java.io.IOException e) {
+            // closing anyway
+        }
+    }
+
+    /** A seat the room cannot write is answered 500 with a sentence, and leaves the name free (its owner file was written first, and kept). */
+    static void seatNotKept() throws Exception {
+        Path dir = Files.createTempDirectory("room-unkept");
+        Files.createDirectories(dir.resolve("eve.json").resolve("blocked")); // a folder where eve's seat goes: the move fails
+        HttpServer server = RoomServer.start(root, new RoomServer.Settings(dir, CODE, VIEW), "127.0.0.1", 0);
+        String url = "http://127.0.0.1:" + server.getAddress().getPort();
+        try {
+            HttpResponse<String> failed = post(url, "eve", handin("eve", Map.of("01", 1)).toString(), CODE, null);
+            boolean free = !Files.exists(RoomServer.owner(dir, "eve"));
+            Files.delete(dir.resolve("eve.json").resolve("blocked"));
+            Files.delete(dir.resolve("eve.json"));
+            HttpResponse<String> again = post(url, "eve", handin("eve", Map.of("01", 1)).toString(), CODE, null);
+            outcomes.record("a seat the room cannot write is answered 500 with a sentence, and the name stays free for the next try",
+                    failed.statusCode() == 500 && failed.body().contains("could not keep this hand-in") && free && again.statusCode() == 200,
+                    "first " + failed.statusCode() + " '" + failed.body().strip() + "', owner file " + (free ? "gone" : "kept") + ", then " + again.statusCode());
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    /**
+     * What a laptop or a file claims is held to what the course knows: a grading that lists one
+     * of chapter 01's checks is not done; a seat file with no chapters, or with 999 checks passed,
+     * neither breaks the page nor shows more than the chapter has; a seat with no name is skipped, with a note.
+     */
+    static void untrusted() throws Exception {
+        Path dir = Files.createTempDirectory("room-untrusted");
+        HttpServer server = RoomServer.start(root, new RoomServer.Settings(dir, CODE, VIEW), "127.0.0.1", 0);
+        String url = "http://127.0.0.1:" + server.getAddress().getPort();
+        try {
+            ObjectNode lone = handin("lone", Map.of("01", 0));
+            ArrayNode list = (ArrayNode) lone.withArray("checks").get(0).withArray("checks");
+            while (list.size() > 1) list.remove(list.size() - 1);
+            int status = post(url, "lone", lone.toString(), CODE).statusCode();
+            Seat seat = Jackson.read(Files.readString(dir.resolve("lone.json")), Seat.class);
+            Seat.Graded g = seat.chapters().get("01");
+            String page = get(url + "/", viewerCookie(dir)).body();
+            int total = known.checks().get("01").size();
+            outcomes.record("a grading that lists 1 of chapter 01's " + total + " checks, passed, is not done: the page says checks are missing",
+                    status == 200 && g != null && !g.done() && !known.done("01", g) && g.missing().size() == total - 1
+                            && page.contains("checks missing") && !page.contains("✓ all 1 pass") && page.contains("not proof"),
+                    status + " " + Jackson.write(g));
+        } finally {
+            server.stop(0);
+        }
+        Path folder = Files.createTempDirectory("room-folder");
+        Files.writeString(folder.resolve("eve.json"), "{\"schema\":\"course-room/1\",\"learner\":\"eve\"}");
+        String first01 = known.checks().get("01").keySet().iterator().next();
+        Files.writeString(folder.resolve("mallory.json"), "{\"schema\":\"course-room/1\",\"learner\":\"mallory\",\"received\":\"yesterday\","
+                + "\"chapters\":{\"01\":{\"passed\":999,\"failed\":0,\"failing\":[\"no.such.check\"],\"gradings\":1},"
+                + "\"99\":{\"passed\":5,\"failed\":0}},\"races\":{\"01\":{\"hello\":{\"status\":\"measured\",\"figure\":\"rps\",\"ratio\":\"NaN\"}}}}");
+        Files.writeString(folder.resolve("nobody.json"), "{\"schema\":\"course-room/1\"}");
+        Room.Folder read = Room.read(known, folder);
+        Seat mallory = read.seats().stream().filter(x -> x.learner().equals("mallory")).findFirst().orElse(null);
+        String html = Summary.page(known, read.seats(), Instant.now(), 0, read.skipped());
+        outcomes.record("room.sh FOLDER holds seat files to what the course knows: a bare seat shows, 999 passed becomes at most the chapter's "
+                        + known.checks().get("01").size() + ", an unknown chapter and a ratio that is no number go, a seat with no name is skipped with a note",
+                read.seats().size() == 2 && mallory != null && mallory.chapters().get("01").passed() <= known.checks().get("01").size()
+                        && !mallory.chapters().containsKey("99") && mallory.chapters().get("01").failing().isEmpty() && mallory.received() == null
+                        && (mallory.races().get("01") == null || mallory.races().get("01").get("hello").ratio() == null)
+                        && read.skipped().size() == 1 && read.skipped().get(0).startsWith("nobody.json") && html.contains("eve") && first01 != null,
+                "seats " + Jackson.write(read.seats()) + ", skipped " + read.skipped());
     }
 
     /** The projector's cookie for the room kept in {@code dir}: its session id, not the viewer code. */
