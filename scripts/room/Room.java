@@ -108,6 +108,15 @@ final class Room {
                 : "room: no laptop holds " + name + " in " + dir + ": the next one to hand in as " + name + " takes it");
     }
 
+    /** Takes {@code name} off the room kept in {@code dir}: its seat and its owner; the next laptop to hand in as NAME starts afresh. */
+    static void remove(Path dir, String name) throws IOException {
+        if (!RoomLink.plainName(name)) fail(2, RoomLink.NAME_RULE + ", not '" + name + "'");
+        boolean seat = Files.deleteIfExists(dir.resolve(RoomLink.key(name) + ".json"));
+        boolean owner = Files.deleteIfExists(RoomServer.owner(dir, name));
+        System.out.println(seat || owner ? "room: " + name + " is off the room: its results are gone, and the next laptop that hands in as " + name + " starts afresh"
+                : "room: no " + name + " in " + dir);
+    }
+
     static void fail(int code, String message) {
         System.err.println("room: " + message);
         System.exit(code);

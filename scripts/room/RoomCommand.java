@@ -16,6 +16,7 @@ class RoomCommand {
             usage: jbang room FOLDER [--out FILE] [--day AGENDA]   (or scripts/room.sh FOLDER ...)
                    jbang room serve [--host H] [--port P] [--dir D] [--code CODE] [--view-code V] [--max-learners N] [--day AGENDA]
                    jbang room free NAME [--dir D]
+                   jbang room remove NAME [--dir D]
 
               FOLDER       the hand-ins (NAME.json from jbang handin / scripts/handin.sh)
               --out FILE   the summary page to write (default: FOLDER/room.html)
@@ -26,18 +27,20 @@ class RoomCommand {
               --host H     the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 for the room)
               --port P     the port (default 8400; 0 takes any free one)
               --dir D      where hand-ins are kept (default handin/ in the course's folder)
-              --code CODE  only hand-ins that carry this code count (give it to the room with the URL)
+              --code CODE  only hand-ins that carry this code count (give it to the room with the URL); a room
+                           beyond this machine (--host 0.0.0.0) always has one: the folder's, else a new one
               --view-code V  the code that opens the room's page, 8 or more characters (default: the one this folder kept, else a new one; printed for your screen only)
               --max-learners N  the most names the room takes (default 60)
               --refresh S  how often the room's page updates itself, in seconds (default 10)
 
-              free NAME    lets another laptop take NAME (a learner who changed laptops); their results stay""";
+              free NAME    lets another laptop take NAME (a learner who changed laptops); their results stay
+              remove NAME  takes NAME and its results off the room (a seat nobody in the room holds)""";
 
     static final Usage ARGS = new Usage("room", USAGE);
 
-    /** What the room command does: the summary (no verb), {@code serve} or {@code free}. */
+    /** What the room command does: the summary (no verb), {@code serve}, {@code free} or {@code remove}. */
     enum Verb {
-        SUMMARY, SERVE, FREE;
+        SUMMARY, SERVE, FREE, REMOVE;
 
         /** The verb {@code args} start with; the summary when they start with none. */
         static Verb of(String[] args) {
@@ -58,7 +61,7 @@ class RoomCommand {
         args = rest.toArray(String[]::new);
         Verb verb = Verb.of(args);
         boolean serve = verb == Verb.SERVE;
-        boolean free = verb == Verb.FREE;
+        boolean free = verb == Verb.FREE || verb == Verb.REMOVE;
         for (int i = verb == Verb.SUMMARY ? 0 : 1; i < args.length; i++) {
             switch (args[i]) {
                 case "-h", "--help" -> { System.out.println(USAGE); return; }
@@ -91,14 +94,17 @@ class RoomCommand {
             if (!maxLearners.matches("[0-9]{1,4}") || Integer.parseInt(maxLearners) < 1) ARGS.fail("--max-learners must be a number from 1 to 9999");
             if (!refresh.matches("[0-9]{1,4}") || Integer.parseInt(refresh) < 1) ARGS.fail("--refresh must be a number of seconds, 1 or more");
             if (viewCode != null && !viewCode.matches(RoomServer.CODE_PATTERN)) ARGS.fail("--view-code is 8 to 64 letters, digits, - or _");
-            RoomServer.serve(course, new RoomServer.Settings(kept, code, RoomServer.Viewer.kept(kept, viewCode).code(),
+            boolean beyond = !RoomServer.loopback(host);
+            RoomServer.serve(course, new RoomServer.Settings(kept, RoomServer.learnerCode(kept, code, beyond), RoomServer.Viewer.kept(kept, viewCode).code(),
                     Integer.parseInt(maxLearners), Integer.parseInt(refresh), day), host, Integer.parseInt(port));
             return;
         }
         if (free) {
-            if (out != null) ARGS.fail("--out is for a summary, not free");
-            if (word == null) ARGS.fail("say which name to free, e.g. jbang room free ada");
-            Room.free(kept, word);
+            String what = verb.name().toLowerCase(java.util.Locale.ROOT);
+            if (out != null) ARGS.fail("--out is for a summary, not " + what);
+            if (word == null) ARGS.fail("say which name to " + what + ", e.g. scripts/room.sh " + what + " ada");
+            if (verb == Verb.REMOVE) Room.remove(kept, word);
+            else Room.free(kept, word);
             return;
         }
         if (word == null) ARGS.fail("give the folder of hand-ins, or serve");

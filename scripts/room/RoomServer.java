@@ -131,6 +131,42 @@ final class RoomServer {
         }
     }
 
+    /**
+     * The code learners post with: {@code given} (kept in the folder's {@code .code},
+     * owner-only, for the next start), else the one the folder kept, else, for a room
+     * {@code beyond} this machine, a new one (a room on the Wi-Fi without a code takes any web
+     * page's posts), else null.
+     */
+    static String learnerCode(Path dir, String given, boolean beyond) throws IOException {
+        Path file = dir.resolve(".code");
+        String kept = Files.isRegularFile(file) ? Files.readString(file, StandardCharsets.UTF_8).strip() : null;
+        if (given == null && kept != null && !kept.isEmpty()) return kept;
+        if (given == null && !beyond) return null;
+        String code = given != null ? given : newViewCode();
+        Files.createDirectories(dir);
+        Path temporary = Files.createTempFile(dir, ".code-", ".tmp");
+        try {
+            try {
+                Files.setPosixFilePermissions(temporary, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            } catch (UnsupportedOperationException e) {
+                // not a POSIX file system: the folder's permissions apply
+            }
+            Files.writeString(temporary, code + "\n", StandardCharsets.UTF_8);
+            Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(temporary);
+        }
+        return code;
+    }
+
+    /** Whether {@code host} is this machine only (a room there needs no code). */
+    static boolean loopback(String host) {
+        return host.startsWith("127.") || host.equals("localhost") || host.equals("::1");
+    }
+
+    /** New names one address may take (a learner, and a second name for a pair); loopback is not limited. */
+    static final int NAMES_PER_ADDRESS = 3;
+
     /** What a viewer code may be: 8 to 64 letters, digits, - or _. */
     static final String CODE_PATTERN = "[A-Za-z0-9_-]{8,64}";
 
@@ -154,7 +190,7 @@ final class RoomServer {
         }
         int bound = server.getAddress().getPort();
         String shown = host.contains(":") ? "[" + host + "]" : host;
-        boolean local = host.startsWith("127.") || host.equals("localhost") || host.equals("::1");
+        boolean local = loopback(host);
         System.out.println("room: serving the room (hand-ins kept in " + settings.dir() + ")");
         System.out.println("room: the room's page, for your screen only: http://" + (host.equals("0.0.0.0") ? "127.0.0.1" : shown) + ":" + bound
                 + "/?view=" + settings.viewCode() + "   (the viewer code is " + settings.viewCode() + "; the learners' code does not open it)");
@@ -166,7 +202,7 @@ final class RoomServer {
         }
         if (local) {
             System.out.println("room: only this machine can reach it; to open it to the room, start with --host 0.0.0.0"
-                    + " (and --code, so that only the room can post)");
+                    + " (the room then takes posts with its code only: yours with --code, or one it makes and keeps in its folder)");
         }
     }
 
@@ -208,6 +244,7 @@ final class RoomServer {
             }
         });
         Map<java.net.InetAddress, Integer> inFlight = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<java.net.InetAddress, Integer> named = new java.util.concurrent.ConcurrentHashMap<>(); // new names given, by address, since the start
         server.createContext("/handin", exchange -> {
             java.net.InetAddress from = exchange.getRemoteAddress().getAddress();
             boolean counted = false;
@@ -230,7 +267,7 @@ final class RoomServer {
                         a = new Answer(503, "the room is busy: your next grading or race sends your results again", null);
                     } else {
                         try {
-                            a = take(exchange, body, known, settings, seats);
+                            a = take(exchange, body, known, settings, seats, limited.test(from) ? named : null);
                         } catch (IOException | RuntimeException e) { // Why: a failure here must not look like a dropped connection to the learner
                             System.err.println("room: a hand-in failed: " + e);
                             a = new Answer(500, "the room could not keep this hand-in (" + e + "): tell the instructor", null);
@@ -266,7 +303,8 @@ final class RoomServer {
     }
 
     /** Checks a posted hand-in (its head passed {@link #refused}; its body read) and keeps the learner's seat; what to answer. */
-    static Answer take(HttpExchange exchange, byte[] body, Known known, Settings settings, ReentrantLock seats) throws IOException {
+    static Answer take(HttpExchange exchange, byte[] body, Known known, Settings settings, ReentrantLock seats,
+                       Map<java.net.InetAddress, Integer> named) throws IOException {
         String name = query(exchange.getRequestURI().getRawQuery()).get("name");
         List<CheckReport> reports = new ArrayList<>();
         List<BenchReport> races = new ArrayList<>();
@@ -292,12 +330,18 @@ final class RoomServer {
                 if (learners(settings.dir()) >= settings.maxLearners()) {
                     return new Answer(503, "the room is full (" + settings.maxLearners() + " learners): ask the instructor", null);
                 }
+                java.net.InetAddress from = exchange.getRemoteAddress().getAddress();
+                if (named != null && named.getOrDefault(from, 0) >= NAMES_PER_ADDRESS) {
+                    return new Answer(429, "this laptop (" + from.getHostAddress() + ") already took " + NAMES_PER_ADDRESS
+                            + " names in the room: hand in under one of them, or ask the instructor", null);
+                }
                 issued = newToken();
                 try {
                     Files.writeString(owner, sha256(issued), java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
                 } catch (FileAlreadyExistsException e) {
                     return new Answer(409, "the name " + name + " was just taken by another laptop: hand in under another name", null);
                 }
+                if (named != null) named.merge(exchange.getRemoteAddress().getAddress(), 1, Integer::sum);
             }
             Path file = settings.dir().resolve(RoomLink.key(name) + ".json");
             Seat seat;

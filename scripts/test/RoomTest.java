@@ -285,6 +285,7 @@ class RoomTest {
         slowBodies();
         seatNotKept();
         untrusted();
+        wifi();
         flood();
         scripts();
         outcomes.finish();
@@ -479,6 +480,50 @@ class RoomTest {
                         && (mallory.races().get("01") == null || mallory.races().get("01").get("hello").ratio() == null)
                         && read.skipped().size() == 1 && read.skipped().get(0).startsWith("nobody.json") && html.contains("eve") && first01 != null,
                 "seats " + Jackson.write(read.seats()) + ", skipped " + read.skipped());
+    }
+
+    /**
+     * A room on the Wi-Fi: it always has a learners' code (one it makes and keeps when none is
+     * given); one address takes at most {@link RoomServer#NAMES_PER_ADDRESS} new names; and
+     * {@code room remove NAME} takes a seat off the page.
+     */
+    static void wifi() throws Exception {
+        Path fresh = Files.createTempDirectory("room-code");
+        String none = RoomServer.learnerCode(fresh, null, false);
+        String made = RoomServer.learnerCode(fresh, null, true);
+        String kept = RoomServer.learnerCode(fresh, null, false);
+        String permissions = java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(fresh.resolve(".code")));
+        String given = RoomServer.learnerCode(fresh, "tulip", true);
+        outcomes.record("a room beyond this machine always has a learners' code: one it makes (8 characters) and keeps in its folder, owner-only, when none is given",
+                none == null && made != null && made.length() >= 8 && made.equals(kept) && permissions.equals("rw-------")
+                        && "tulip".equals(given) && "tulip".equals(RoomServer.learnerCode(fresh, null, true)),
+                "none " + none + ", made " + made + ", kept " + kept + " (" + permissions + "), given " + given);
+
+        Path dir = Files.createTempDirectory("room-wifi");
+        HttpServer server = RoomServer.start(root, new RoomServer.Settings(dir, CODE, VIEW), "127.0.0.1", 0);
+        String url = "http://127.0.0.1:" + server.getAddress().getPort();
+        var before = RoomServer.limited;
+        RoomServer.limited = a -> true; // loopback stands for one laptop on the Wi-Fi
+        try {
+            List<Integer> statuses = new ArrayList<>();
+            for (int i = 1; i <= RoomServer.NAMES_PER_ADDRESS + 1; i++) {
+                statuses.add(post(url, "junk-" + i, handin("junk-" + i, Map.of("01", 1)).toString(), CODE).statusCode());
+            }
+            HttpResponse<String> again = post(url, "junk-1", handin("junk-1", Map.of("01", 0)).toString(), CODE);
+            outcomes.record("one laptop takes at most " + RoomServer.NAMES_PER_ADDRESS + " names (the next is told 429), and hands in under them as before",
+                    statuses.subList(0, RoomServer.NAMES_PER_ADDRESS).stream().allMatch(x -> x == 200) && statuses.getLast() == 429
+                            && again.statusCode() == 200 && !Files.exists(dir.resolve("junk-4.json")), statuses + ", then junk-1 again: " + again.statusCode());
+        } finally {
+            RoomServer.limited = before;
+        }
+        try {
+            Room.remove(dir, "junk-2");
+            String page = get(url + "/", viewerCookie(dir)).body();
+            outcomes.record("room remove NAME takes its seat and its owner off the room", !page.contains("junk-2") && page.contains("junk-1")
+                    && !Files.exists(dir.resolve("junk-2.json")) && !Files.exists(RoomServer.owner(dir, "junk-2")), "the page still shows junk-2, or its files stay");
+        } finally {
+            server.stop(0);
+        }
     }
 
     /** The projector's cookie for the room kept in {@code dir}: its session id, not the viewer code. */
