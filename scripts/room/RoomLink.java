@@ -191,7 +191,14 @@ final class RoomLink {
     /** The room's answer: its status, its one line, and the name's token when it gave one. */
     record Answer(int status, String text, String token) {}
 
-    /** Posts a hand-in to the room at {@code url}; IOException when the room cannot be reached. */
+    /** The most of a room's answer read: a line, and a little more. */
+    static final int MAX_ANSWER = 16 * 1024;
+
+    /**
+     * Posts a hand-in to the room at {@code url}; IOException when the room cannot be reached, or
+     * does not give its whole answer within {@code timeout} (the connection, the upload and the
+     * answer together: a room that trickles its answer holds no one's results).
+     */
     static Answer post(String url, String code, String name, String token, String body, Duration timeout)
             throws IOException, InterruptedException {
         URI to;
@@ -205,9 +212,26 @@ final class RoomLink {
                 .header("Content-Type", "application/json").header(CODE_HEADER, code == null ? "" : code)
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         if (token != null) request.header(TOKEN_HEADER, token);
-        try (HttpClient client = HttpClient.newBuilder().connectTimeout(timeout).build()) {
-            HttpResponse<String> answer = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            return new Answer(answer.statusCode(), answer.body().strip(), answer.headers().firstValue(TOKEN_HEADER).orElse(null));
+        HttpClient client = HttpClient.newBuilder().connectTimeout(timeout).build();
+        java.util.concurrent.FutureTask<Answer> exchange = new java.util.concurrent.FutureTask<>(() -> {
+            HttpResponse<java.io.InputStream> answer = client.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+            try (java.io.InputStream in = answer.body()) {
+                String text = new String(in.readNBytes(MAX_ANSWER), java.nio.charset.StandardCharsets.UTF_8);
+                return new Answer(answer.statusCode(), text.strip(), answer.headers().firstValue(TOKEN_HEADER).orElse(null));
+            }
+        });
+        Thread.ofVirtual().name("room-post").start(exchange);
+        try {
+            return exchange.get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new java.net.http.HttpTimeoutException("no whole answer in " + timeout.toSeconds() + " s");
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof IOException io) throw io;
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            throw new IOException(e.getCause());
+        } finally {
+            exchange.cancel(true);
+            client.shutdownNow(); // Why: close() would wait for a room that trickles its answer
         }
     }
 
@@ -217,16 +241,20 @@ final class RoomLink {
     private static final ReentrantLock TURN = new ReentrantLock(true);
     private static final AtomicReference<Thread> LATEST = new AtomicReference<>();
     private static final AtomicBoolean WAITS_AT_EXIT = new AtomicBoolean();
+    /** A send waits for its turn and has not read the files yet: a later result goes with it. */
+    private static final AtomicBoolean PENDING = new AtomicBoolean();
     private static final AtomicBoolean SAID = new AtomicBoolean();
 
     /**
      * Sends the learner's hand-in to the room this copy joined, if any, in the background: a
      * failure prints one line (once a process) and changes nothing else; the next result sends
-     * everything again.
+     * everything again. At most one send waits for its turn: it reads the files when its turn
+     * comes, so it carries every result saved meanwhile.
      */
     static void sendLater(Path root) {
         Joined joined = joined(root);
         if (joined == null) return;
+        if (!PENDING.compareAndSet(false, true)) return;
         Thread sender = Thread.ofPlatform().daemon().name("room-handin").unstarted(() -> send(root, joined));
         if (WAITS_AT_EXIT.compareAndSet(false, true)) {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -244,6 +272,7 @@ final class RoomLink {
 
     private static void send(Path root, Joined joined) {
         TURN.lock();
+        PENDING.set(false);
         try {
             ObjectNode handin = handin(root, joined.name());
             Answer answer = post(joined.url(), joined.code(), joined.name(), joined.token(), Jackson.write(handin), Duration.ofSeconds(5));

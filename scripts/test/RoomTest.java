@@ -286,6 +286,7 @@ class RoomTest {
         seatNotKept();
         untrusted();
         wifi();
+        tricklingRoom();
         flood();
         scripts();
         outcomes.finish();
@@ -523,6 +524,47 @@ class RoomTest {
                     && !Files.exists(dir.resolve("junk-2.json")) && !Files.exists(RoomServer.owner(dir, "junk-2")), "the page still shows junk-2, or its files stay");
         } finally {
             server.stop(0);
+        }
+    }
+
+    /** A room that sends its answer's head and then a byte a second holds the learner's send no longer than its timeout. */
+    static void tricklingRoom() throws Exception {
+        try (java.net.ServerSocket listening = new java.net.ServerSocket(0, 8, java.net.InetAddress.getLoopbackAddress())) {
+            Thread room = Thread.ofVirtual().start(() -> {
+                try (java.net.Socket s = listening.accept()) {
+                    java.io.InputStream in = s.getInputStream();
+                    byte[] buffer = new byte[8192];
+                    in.read(buffer); // the hand-in (small): then the answer, slowly
+                    s.getOutputStream().write("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                    for (int i = 0; i < 30; i++) {
+                        s.getOutputStream().write('x');
+                        s.getOutputStream().flush();
+                        Thread.sleep(1000);
+                    }
+                } catch (Exception e) {
+                    // the learner's side gave up: done
+                }
+            });
+            String url = "http://127.0.0.1:" + listening.getLocalPort() + "/";
+            long started = System.nanoTime();
+            var send = new java.util.concurrent.FutureTask<String>(() -> {
+                try {
+                    return "answered " + RoomLink.post(url, CODE, "ada", null, "{}", Duration.ofSeconds(2));
+                } catch (java.io.IOException e) {
+                    return "gave up: " + RoomLink.why(e);
+                }
+            });
+            Thread.ofVirtual().start(send);
+            String what;
+            try {
+                what = send.get(15, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                what = "still waiting after 15 s";
+            }
+            double seconds = (System.nanoTime() - started) / 1e9;
+            room.interrupt();
+            outcomes.record(String.format(java.util.Locale.ROOT, "a room that trickles its answer holds the learner's send no longer than its timeout (2 s; gave up after %.1f s)", seconds),
+                    what.startsWith("gave up") && seconds < 6, what);
         }
     }
 
