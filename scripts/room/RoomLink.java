@@ -85,21 +85,72 @@ final class RoomLink {
 
     /**
      * The learner's hand-in; its lists are empty when there is nothing to hand in yet (which
-     * joins a room all the same). Only a chapter's own races go in ({@code --all} and the stress
-     * phases are for the learner, and large).
+     * joins a room all the same). It carries what the room shows and no more ({@link #grading},
+     * {@link #race}). Only a chapter's races of the learner's own exercise go in: not
+     * {@code --all}, a race of the reference against itself or of another file, or of a server
+     * already running ({@code --url}).
      */
     static ObjectNode handin(Path root, String name) throws IOException {
         JsonNodeFactory json = JsonNodeFactory.instance;
         ArrayNode checks = json.arrayNode(), bench = json.arrayNode();
-        for (JsonNode doc : read(root.resolve(".results/checks"))) checks.add(doc);
+        for (JsonNode doc : read(root.resolve(".results/checks"))) checks.add(grading(doc));
         for (JsonNode doc : read(root.resolve(".results/bench"))) {
-            if ("chapter".equals(doc.path("kind").asText())) bench.add(doc); // BenchReport.Kind.CHAPTER, read as text: a hand-in copies the files as they are
+            // BenchReport.Kind.CHAPTER, read as text: a hand-in copies the figures as they are
+            if ("chapter".equals(doc.path("kind").asText()) && ownExercise(doc)) bench.add(race(doc));
         }
         ObjectNode handin = json.objectNode();
         handin.put("schema", SCHEMA).put("learner", name).put("time", Instant.now().toString());
         handin.set("checks", checks);
         handin.set("bench", bench);
         return handin;
+    }
+
+    /** A grading as the room takes it: its chapter, time, exit, error and size, and each check's id and status (no messages, hints or paths). */
+    static JsonNode grading(JsonNode doc) {
+        if (doc.isArray()) {
+            ArrayNode all = JsonNodeFactory.instance.arrayNode();
+            doc.forEach(d -> all.add(grading(d)));
+            return all;
+        }
+        if (!doc.isObject()) return doc;
+        ObjectNode kept = JsonNodeFactory.instance.objectNode();
+        for (String field : java.util.List.of("chapter", "title", "time", "exit", "error", "total", "passed", "failed", "skipped")) {
+            if (doc.has(field)) kept.set(field, doc.get(field));
+        }
+        ArrayNode checks = kept.putArray("checks");
+        for (JsonNode c : doc.path("checks")) {
+            ObjectNode check = checks.addObject();
+            check.set("id", c.path("id"));
+            check.set("status", c.path("status"));
+        }
+        return kept;
+    }
+
+    /** A race as the room takes it: without the command line, the machine, the pids and paths, and the stress phases. */
+    static JsonNode race(JsonNode doc) {
+        ObjectNode kept = doc.deepCopy();
+        kept.remove(java.util.List.of("command", "machine", "compareTo", "ramp", "spike", "soak", "openLoop", "connections"));
+        for (JsonNode server : kept.path("servers")) {
+            if (server instanceof ObjectNode o) o.remove(java.util.List.of("label", "file", "url", "args", "pid"));
+        }
+        return kept;
+    }
+
+    /**
+     * Whether the race's learner is the learner's own exercise of its chapter
+     * ({@code exercises/NN-*.java}); a race that names no file and no address (written by
+     * hand, or by an older course) counts as theirs.
+     */
+    static boolean ownExercise(JsonNode race) {
+        for (JsonNode server : race.path("servers")) {
+            if (!"learner".equals(server.path("role").asText())) continue;
+            String file = server.path("file").asText(null);
+            if (file == null) return server.path("url").isMissingNode() || server.path("url").isNull();
+            Path p = Path.of(file);
+            return p.getParent() != null && p.getParent().getFileName() != null && p.getParent().getFileName().toString().equals("exercises")
+                    && p.getFileName().toString().startsWith(race.path("chapter").asText("?") + "-");
+        }
+        return false;
     }
 
     /** Whether a hand-in holds nothing: no grading and no race. */

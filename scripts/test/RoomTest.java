@@ -602,9 +602,30 @@ class RoomTest {
         Trees.copy(fixtures.resolve("ada-results"), learner.resolve(".results"));
         Files.createDirectories(folder);
         Files.copy(fixtures.resolve("handins/grace.json"), folder.resolve("grace.json"));
+        // Two more races: 05 of ada's own exercise (with the command line, the machine and pids a race writes), 04 of the reference against itself.
+        ObjectNode race = (ObjectNode) Jackson.tree(Files.readString(learner.resolve(".results/bench/03.json")));
+        ObjectNode own = race.deepCopy().put("chapter", "05").put("command", "scripts/bench.sh 05");
+        own.putObject("machine").put("cpuModel", "ada's laptop");
+        ((ObjectNode) own.withArray("servers").get(0)).put("file", "exercises/05-virtual-threads.java").put("url", "http://127.0.0.1:1").put("pid", 4242);
+        Files.writeString(learner.resolve(".results/bench/05.json"), own.toString());
+        ObjectNode self = race.deepCopy().put("chapter", "04");
+        ((ObjectNode) self.withArray("servers").get(0)).put("file", "solutions/04-multi-reactor.java").put("url", "http://127.0.0.1:1");
+        Files.writeString(learner.resolve(".results/bench/04.json"), self.toString());
+        ObjectNode graded = (ObjectNode) Jackson.tree(Files.readString(learner.resolve(".results/checks/03.json")));
+        ((ObjectNode) graded.withArray("checks").get(0)).put("message", "what ada's server said").put("hint", "a hint");
+        Files.writeString(learner.resolve(".results/checks/03.json"), graded.toString());
         int handedIn = run(dir.resolve("handin.log"), script("handin.sh"), "ada", "--root", learner.toString(), "--out", folder.toString());
-        outcomes.record("handin.sh packs a learner's checks and races into NAME.json", handedIn == 0 && Files.exists(folder.resolve("ada.json")),
-                "exit " + handedIn + " (see " + dir.resolve("handin.log") + ")");
+        String packed = Files.exists(folder.resolve("ada.json")) ? Files.readString(folder.resolve("ada.json")) : "";
+        JsonNode ada = packed.isEmpty() ? Jackson.MAPPER.createObjectNode() : Jackson.tree(packed);
+        List<String> raced = new ArrayList<>();
+        ada.path("bench").forEach(b -> raced.add(b.path("chapter").asText()));
+        outcomes.record("handin.sh packs a learner's checks and races of their own exercise into NAME.json, and only what the room shows",
+                handedIn == 0 && raced.equals(List.of("03", "05")) && !packed.contains("\"hint\"") && !packed.contains("what ada's server said")
+                        && !packed.contains("ada's laptop") && !packed.contains("bench.sh 05") && !packed.contains("4242") && !packed.contains("exercises/")
+                        && ada.path("checks").get(0).path("checks").get(0).path("status").isTextual(),
+                "exit " + handedIn + ", races " + raced + " (see " + dir.resolve("handin.log") + " and " + folder.resolve("ada.json") + ")");
+        Files.delete(learner.resolve(".results/bench/05.json"));
+        Files.delete(learner.resolve(".results/bench/04.json"));
 
         Path page = dir.resolve("room.html");
         int summarised = run(dir.resolve("summary.log"), script("room.sh"), folder.toString(), "--out", page.toString());
