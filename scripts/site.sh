@@ -124,8 +124,8 @@ serve() {
     esac
     shift
   done
-  # The learner's own results (check.sh and bench.sh write .results/) are served at /results/,
-  # here only: a built copy for hosting carries no one's results.
+  # The learner's own results (check.sh and bench.sh write .results/checks and .results/bench)
+  # are served at /results/, here only: a built copy for hosting carries no one's results.
   mkdir -p "${ROOT}/.results/checks" "${ROOT}/.results/bench" "${ROOT}/.results/site"
   # The list the pages read; check.sh and bench.sh rewrite it with each result.
   [[ -f "${ROOT}/.results/site/results.json" ]] || echo '[]' >"${ROOT}/.results/site/results.json"
@@ -134,13 +134,21 @@ serve() {
   local config
   config="${ROOT}/.results/serve.toml"
   cat >"${config}" <<'TOML'
-# Written by scripts/site.sh serve: the site's static files, plus .results/ at /results/.
+# Written by scripts/site.sh serve: the site's static files, plus the learner's gradings, races
+# and their list (.results/checks, bench and site) at /results/: nothing else of .results/ (the
+# room's tokens in room.json, logs, launch records) is served.
 [[module.mounts]]
   source = 'site/static'
   target = 'static'
 [[module.mounts]]
-  source = '.results'
-  target = 'static/results'
+  source = '.results/checks'
+  target = 'static/results/checks'
+[[module.mounts]]
+  source = '.results/bench'
+  target = 'static/results/bench'
+[[module.mounts]]
+  source = '.results/site'
+  target = 'static/results/site'
 TOML
   # Hugo runs in the foreground in place of this script: Ctrl-C stops it, and nothing else
   # was started. It renders from memory, and needs no network.

@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -66,6 +68,7 @@ class SiteTest {
             outcomes.record("every chapter page fits its slot (words, steps by line " + Pages.STEPS_BY + ", a picture) and no page tells history",
                     over.isEmpty(), over.size() + " page(s) over, listed above");
             pack(root, site, work);
+            served(root, work);
             brokenCopy(root, work);
         } finally {
             Trees.delete(work);
@@ -245,6 +248,46 @@ class SiteTest {
                 untarred == null && Files.isRegularFile(folder.resolve("chapters/03-reactor/index.html"))
                         && Files.isRegularFile(folder.resolve("guide/before/index.html")) && broken.isEmpty(),
                 untarred != null ? untarred : "missing pages, or links that lead nowhere from a folder: " + broken.stream().limit(3).toList());
+    }
+
+    /**
+     * scripts/site.sh serve gives the pages the learner's gradings, races and their list at
+     * /results/, and nothing else of .results/: not the room's tokens (room.json).
+     */
+    static void served(Path root, Path work) throws Exception {
+        Path tokens = root.resolve(".results/room.json");
+        boolean made = !Files.exists(tokens);
+        if (made) {
+            Files.createDirectories(tokens.getParent());
+            Files.writeString(tokens, "{\"tokens\":{}}");
+        }
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        CompletableFuture<Boolean> up = new CompletableFuture<>();
+        Process serve = Commands.start(new ProcessBuilder(root.resolve("scripts/site.sh").toString(), "serve", "--port", String.valueOf(port))
+                .directory(root.toFile()), work.resolve("serve.log"), line -> {
+                    if (line.contains("Web Server is available")) up.complete(true);
+                }).process();
+        try {
+            boolean started = serve.onExit().thenApply(p -> false).applyToEither(up, b -> b).completeOnTimeout(false, 120, TimeUnit.SECONDS).get();
+            int list = -1, room = -1;
+            if (started) {
+                var client = java.net.http.HttpClient.newHttpClient();
+                String at = "http://127.0.0.1:" + port + "/results/";
+                list = client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(at + "site/results.json")).build(),
+                        java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+                room = client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(at + "room.json")).build(),
+                        java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+            }
+            outcomes.record("site.sh serve gives the pages the learner's results at /results/, and not the room's tokens (.results/room.json)",
+                    started && list == 200 && room == 404, started ? "results/site/results.json " + list + ", results/room.json " + room
+                            : "it did not start in 120 s (see " + work.resolve("serve.log") + ")");
+        } finally {
+            Commands.stop(serve);
+            if (made) Files.deleteIfExists(tokens);
+        }
     }
 
     /** The build must be able to fail: a copy of the course whose chapter 01 page includes a tag that does not exist. */
