@@ -1,7 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-//SOURCES ../room/Room.java ../lib/Outcomes.java ../lib/Results.java Trees.java Commands.java
+//SOURCES ../room/Room.java ../lib/Outcomes.java ../lib/Results.java Trees.java Commands.java RoomLoad.java
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -48,6 +48,14 @@ class RoomTest {
         // A request not read in full is cut off after 3 s here (20 s in a real room), so the slow-body case ends soon.
         System.setProperty(RoomServer.REQUEST_TIME_PROPERTY, String.valueOf(SLOW_CUTOFF_SECONDS));
         known = Known.of(root);
+        int load = List.of(args).indexOf("--load");
+        if (load >= 0) { // the full run, for the guide's figures
+            double minutes = Double.parseDouble(args[load + 1]);
+            RoomLoad.Run run = RoomLoad.run(root, RoomServer.MAX_LEARNERS, Duration.ofSeconds(Math.round(minutes * 60)), 1.0);
+            RoomLoad.write(root, run, "jbang scripts/test/RoomTest.java . --load " + args[load + 1]);
+            System.out.println("room load: " + RoomLoad.describe(run) + "\nroom load: written to site/measured/room-load.json");
+            System.exit(run.lost() == 0 && run.refused() == 0 ? 0 : 1);
+        }
         String first01 = known.checks().get("01").keySet().iterator().next();
         Path dir = Files.createTempDirectory("room-test");
         HttpServer server = RoomServer.start(root, new RoomServer.Settings(dir, CODE, VIEW), "127.0.0.1", 0);
@@ -287,6 +295,7 @@ class RoomTest {
         untrusted();
         wifi();
         tricklingRoom();
+        dayInTheRoom();
         flood();
         scripts();
         outcomes.finish();
@@ -566,6 +575,22 @@ class RoomTest {
             outcomes.record(String.format(java.util.Locale.ROOT, "a room that trickles its answer holds the learner's send no longer than its timeout (2 s; gave up after %.1f s)", seconds),
                     what.startsWith("gave up") && seconds < 6, what);
         }
+    }
+
+    /**
+     * A day in the room, twenty times faster ({@link RoomLoad}): 60 laptops, a grading every 1 to
+     * 2 s each, a race every 9 to 15 s, the page every half second, a restart halfway; every
+     * hand-in answered but those sent while the room restarted, none lost, the page under its
+     * cap, the heap flat.
+     */
+    static void dayInTheRoom() throws Exception {
+        RoomLoad.Run r = RoomLoad.run(root, RoomServer.MAX_LEARNERS, Duration.ofSeconds(40), 0.05);
+        long growth = r.heapAfterGcLastBytes() - r.heapAfterGcFirstBytes();
+        outcomes.record("a day in the room, twenty times faster: " + r.laptops() + " laptops, " + r.posts() + " hand-ins and " + r.races()
+                        + " races, a restart halfway: none lost, none refused, the page under " + PAGE_LIMIT / 1024 + " KiB, the heap flat",
+                r.lost() == 0 && r.refused() == 0 && r.answered() + r.unreachable() == r.posts() && r.unreachable() <= 2 * r.laptops()
+                        && r.pages() > 0 && r.pageBytesMax() < PAGE_LIMIT && growth < 64L << 20 && r.posts() > 10 * r.laptops(),
+                RoomLoad.describe(r));
     }
 
     /** The projector's cookie for the room kept in {@code dir}: its session id, not the viewer code. */
