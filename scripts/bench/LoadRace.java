@@ -26,12 +26,10 @@ final class LoadRace {
         this.progress = progress;
     }
 
-    /** Races the servers on {@code w}: one result per server, in their order. */
-    List<BenchReport.Result> run(Plan.Workload w, List<Server> servers) {
-        return run(w, servers, s -> null);
-    }
-
-    /** The same, but a server for which {@code sitOut} gives a reason sits this workload out (a ramp's step after the one that broke it). */
+    /**
+     * Races the servers on {@code w}: one result per server, in their order; a server for which
+     * {@code sitOut} gives a reason sits this workload out (a ramp's step after the one that broke it).
+     */
     List<BenchReport.Result> run(Plan.Workload w, List<Server> servers, java.util.function.Function<Server, String> sitOut) {
         List<Tally> tallies = new ArrayList<>();
         for (Server s : servers) {

@@ -35,6 +35,16 @@ final class Target {
      */
     private record Launch(List<String> command, Map<String, String> env, Path log, Process process, List<String> again) {}
 
+    /**
+     * The servers this JVM started and has not stopped yet. One shutdown hook stops them all: a
+     * hook per server would pile up, never removed (the self-test starts hundreds).
+     */
+    private static final java.util.Set<Process> LIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> List.copyOf(LIVE).forEach(Target::kill), "stop-servers"));
+    }
+
     private Target(String host, int port, Long pid, Launch launch) {
         this.host = host;
         this.port = port;
@@ -68,7 +78,7 @@ final class Target {
             throw new IOException("cannot run '" + command.get(0) + "': there is no such program on PATH, or it is not executable"
                     + " (the command's first word is run as a program, without a shell)", e);
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> kill(p)));
+        LIVE.add(p);
         CompletableFuture<Matcher> ready = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("server-stdout").start(() -> {
             try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
@@ -303,6 +313,7 @@ final class Target {
                 h.destroyForcibly();
             }
         }
+        LIVE.remove(p);
     }
 
     static String tail(Path log, int lines) {

@@ -216,17 +216,24 @@ final class RoomLink {
 
     /** Written owner-only where the file system can say so: the tokens prove this laptop's names. */
     private static void write(Path root, Joined joined) throws IOException {
-        Path file = joinedFile(root);
+        keepPrivately(joinedFile(root), Jackson.write(joined));
+    }
+
+    /** Writes {@code text} to {@code file} whole (aside, then moved into place), readable by its owner only where the file system says so. */
+    static void keepPrivately(Path file, String text) throws IOException {
         Files.createDirectories(file.getParent());
-        if (!Files.exists(file)) {
-            Files.createFile(file);
+        Path temporary = Files.createTempFile(file.getParent(), "." + file.getFileName().toString().replace(".", "") + "-", ".tmp");
+        try {
             try {
-                Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+                Files.setPosixFilePermissions(temporary, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
             } catch (UnsupportedOperationException e) {
-                // not a POSIX file system: the folder's permissions apply
+                // not a POSIX file system (Windows): the folder's own permissions apply
             }
+            Files.writeString(temporary, text, java.nio.charset.StandardCharsets.UTF_8);
+            Files.move(temporary, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(temporary);
         }
-        Files.writeString(file, Jackson.write(joined));
     }
 
     /** Stops sending to the room, and keeps the tokens (going back to a room finds its own); true when a room was joined. */

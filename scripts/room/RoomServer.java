@@ -108,19 +108,7 @@ final class RoomServer {
             }
             if (before != null && (given == null || before.code().equals(given))) return before;
             Viewer now = new Viewer(given != null ? given : newViewCode(), newSession());
-            Files.createDirectories(dir);
-            Path temporary = Files.createTempFile(dir, ".viewer-", ".tmp");
-            try {
-                try {
-                    Files.setPosixFilePermissions(temporary, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-                } catch (UnsupportedOperationException e) {
-                    // not a POSIX file system (Windows): the folder's own permissions apply
-                }
-                Files.writeString(temporary, now.code() + "\n" + now.session() + "\n", StandardCharsets.UTF_8);
-                Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } finally {
-                Files.deleteIfExists(temporary);
-            }
+            RoomLink.keepPrivately(file, now.code() + "\n" + now.session() + "\n");
             return now;
         }
 
@@ -143,21 +131,10 @@ final class RoomServer {
         if (given == null && kept != null && !kept.isEmpty()) return kept;
         if (given == null && !beyond) return null;
         String code = given != null ? given : newViewCode();
-        Files.createDirectories(dir);
-        Path temporary = Files.createTempFile(dir, ".code-", ".tmp");
-        try {
-            try {
-                Files.setPosixFilePermissions(temporary, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-            } catch (UnsupportedOperationException e) {
-                // not a POSIX file system: the folder's permissions apply
-            }
-            Files.writeString(temporary, code + "\n", StandardCharsets.UTF_8);
-            Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(temporary);
-        }
+        RoomLink.keepPrivately(file, code + "\n");
         return code;
     }
+
 
     /** Whether {@code host} is this machine only (a room there needs no code). */
     static boolean loopback(String host) {

@@ -44,6 +44,43 @@ class CourseFilesTests {
     }
 
     @Test
+    @DisplayName("grader: every check class the registry names is compiled into the grader (Grade.java's //SOURCES)")
+    void everyCheckClassIsCompiled() throws IOException {
+        List<String> compiled = sources(ROOT.resolve("scripts/checks/Grade.java"));
+        for (Chapters.Chapter c : Chapters.graded(ROOT).values()) {
+            String checks = c.checks().orElse(null);
+            if (checks == null) continue;
+            assertTrue(compiled.contains(checks + ".java"), "chapter " + c.number() + "'s checks, " + checks + ", are not on Grade.java's //SOURCES: "
+                    + "the grader would fail only when it grades that chapter");
+        }
+    }
+
+    @Test
+    @DisplayName("code: every //DEPS artifact has one version across the tree (a version bump is one edit in each file, and a test names any file left behind)")
+    void oneVersionPerDependency() throws IOException {
+        Map<String, Map<String, List<String>>> versions = new TreeMap<>(); // group:artifact -> version -> files
+        for (String dir : List.of("scripts", "exercises", "solutions")) {
+            try (Stream<Path> all = Files.walk(ROOT.resolve(dir))) {
+                for (Path f : all.filter(p -> p.toString().endsWith(".java")).toList()) {
+                    for (String line : Files.readAllLines(f)) {
+                        if (!line.startsWith("//DEPS ")) continue;
+                        for (String dep : line.substring(7).strip().split("\\s+")) {
+                            String[] parts = dep.replaceFirst("@.*$", "").split(":");
+                            if (parts.length < 3) continue;
+                            versions.computeIfAbsent(parts[0] + ":" + parts[1], k -> new TreeMap<>())
+                                    .computeIfAbsent(parts[2], k -> new ArrayList<>()).add(ROOT.relativize(f).toString());
+                        }
+                    }
+                }
+            }
+        }
+        assertFalse(versions.isEmpty(), "no //DEPS line found under " + ROOT);
+        for (var e : versions.entrySet()) {
+            assertEquals(1, e.getValue().size(), e.getKey() + " is named at more than one version: " + e.getValue());
+        }
+    }
+
+    @Test
     @DisplayName("kit: Kit.java gives every chapter the HTTP basics and no chapter's answer")
     void kitHoldsNoAnswer() throws IOException {
         List<String> basics = sources(ROOT.resolve("exercises/kit/Kit.java"));

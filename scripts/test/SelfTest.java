@@ -5,7 +5,7 @@
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES ../checks/Grade.java ../../exercises/kit/Kit.java ../../exercises/kit/NativeFrame.java
 //SOURCES ../../exercises/kit/chapter-01/BlockingHttp.java ../../exercises/kit/chapter-03/EventLoop.java
-//SOURCES KitTests.java CourseFilesTests.java HarnessTests.java ../lib/Outcomes.java ../lib/Frameworks.java WithoutSockets.java
+//SOURCES KitTests.java CourseFilesTests.java HarnessTests.java ../lib/Outcomes.java ../lib/Frameworks.java WithoutSockets.java Mutants.java
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -60,7 +60,7 @@ class SelfTest {
 
         for (Chapters.Chapter chapter : Chapters.graded(root).values()) {
             if (!only.isEmpty() && !only.contains(chapter.number())) continue;
-            Spec spec = Spec.read(root.resolve("scripts/test/spoilers/" + chapter.number() + ".txt"));
+            Map<String, Mutants.Mutant> mutants = spec(root.resolve("scripts/test/spoilers/" + chapter.number() + ".txt"));
 
             section("Chapter " + chapter.number() + ": the solution passes every check");
             expect(graded.grading(new Subject.Solution()), chapter, "solution", Set.of(), null);
@@ -88,23 +88,22 @@ class SelfTest {
             String source = Files.readString(solution);
             Path dir = root.resolve(".broken");  // one level below the root, like solutions/
             Files.createDirectories(dir);
-            for (Map.Entry<String, Mutant> e : spec.mutants.entrySet()) {
-                Mutant mutant = e.getValue();
+            for (Map.Entry<String, Mutants.Mutant> e : mutants.entrySet()) {
+                Mutants.Mutant mutant = e.getValue();
                 // Each file the mutant changes: the solution (key ""), or a kit file it includes.
                 Map<String, String> broken = new LinkedHashMap<>();
                 broken.put("", source);
                 boolean applied = true;
-                for (String[] r : mutant.replacements) {
-                    if (!broken.containsKey(r[2])) broken.put(r[2], Files.readString(root.resolve(r[2])));
-                    String text = broken.get(r[2]);
-                    int at = text.indexOf(r[0]);
-                    if (at < 0 || text.indexOf(r[0], at + 1) >= 0) {
+                for (Mutants.Replacement r : mutant.replacements()) {
+                    if (!broken.containsKey(r.file())) broken.put(r.file(), Files.readString(root.resolve(r.file())));
+                    String changed = r.applyTo(broken.get(r.file()));
+                    if (changed == null) {
                         applied = false;
-                        record("mutant " + e.getKey() + ": '" + r[0] + "' occurs exactly once in "
-                                + (r[2].isEmpty() ? "the solution" : r[2]), false, "it does not");
+                        record("mutant " + e.getKey() + ": '" + r.find() + "' occurs exactly once in "
+                                + (r.file().isEmpty() ? "the solution" : r.file()), false, "it does not");
                         break;
                     }
-                    broken.put(r[2], text.substring(0, at) + r[1] + text.substring(at + r[0].length()));
+                    broken.put(r.file(), changed);
                 }
                 for (String kitFile : broken.keySet()) {
                     if (kitFile.isEmpty() || !applied) continue;
@@ -122,8 +121,8 @@ class SelfTest {
                 if (!applied) continue;
                 Path file = dir.resolve(chapter.number() + "-" + e.getKey() + ".java");
                 Files.writeString(file, broken.get(""));
-                String named = mutant.checks.stream().filter(id -> !id.startsWith("?")).findFirst().orElse(null);
-                expect(graded.grading(new Subject.File(file)), chapter, "mutant " + e.getKey(), new TreeSet<>(mutant.checks), exact ? null : named,
+                String named = mutant.checks().stream().filter(id -> !id.startsWith("?")).findFirst().orElse(null);
+                expect(graded.grading(new Subject.File(file)), chapter, "mutant " + e.getKey(), new TreeSet<>(mutant.checks()), exact ? null : named,
                         named, mutant.says());
             }
         }
@@ -355,50 +354,13 @@ class SelfTest {
         System.out.println("\n== " + title);
     }
 
-    /**
-     * A broken variant: the checks it must fail, its replacements {find, put, file} ("" = the
-     * solution), and what the failure of the check named for it must say (its "says" lines).
-     */
-    record Mutant(List<String> checks, List<String[]> replacements, List<String> says) {}
-
-
-
-    /** A chapter's broken variants (its TODOs and the checks they cover are in the registry). */
-    static final class Spec {
-        final Map<String, Mutant> mutants = new LinkedHashMap<>();
-
-        static Spec read(Path file) throws IOException {
-            Spec spec = new Spec();
-            Mutant current = null;
-            String find = null;
-            String in = "";
-            for (String raw : Files.readAllLines(file)) {
-                String line = raw.strip();
-                if (line.isEmpty() || line.startsWith("#")) continue;
-                if (line.startsWith("todo ")) {
-                    throw new IOException(file + ": a TODO's checks are listed in the registry, " + Chapters.FILE + ", not here");
-                } else if (line.startsWith("mutant ")) {
-                    int colon = line.indexOf(':');
-                    String name = line.substring(line.indexOf(' ') + 1, colon).strip();
-                    String listed = line.substring(colon + 1).strip();
-                    List<String> checks = listed.isEmpty() ? List.of() : List.of(listed.split("\\s+"));
-                    current = new Mutant(checks, new ArrayList<>(), new ArrayList<>());
-                    spec.mutants.put(name, current);
-                    in = "";
-                } else if (line.startsWith("says ") && current != null) {
-                    current.says().add(line.substring(5).strip());
-                } else if (line.startsWith("in ") && current != null) {
-                    in = line.substring(3).strip();
-                } else if (line.startsWith("- ") && current != null) {
-                    find = line.substring(2);
-                } else if (line.startsWith("+ ") && current != null && find != null) {
-                    current.replacements().add(new String[] {find, line.substring(2), in});
-                    find = null;
-                } else {
-                    throw new IOException(file + ": cannot read line '" + raw + "'");
-                }
+    /** A chapter's broken variants (scripts/test/spoilers/NN.txt; its TODOs and the checks they cover are in the registry). */
+    static Map<String, Mutants.Mutant> spec(Path file) throws IOException {
+        return Mutants.read(file, line -> {
+            if (line.startsWith("todo ")) {
+                throw new java.io.UncheckedIOException(new IOException(file + ": a TODO's checks are listed in the registry, " + Chapters.FILE + ", not here"));
             }
-            return spec;
-        }
+            return false;
+        });
     }
 }

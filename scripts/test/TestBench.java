@@ -3,7 +3,7 @@
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-//SOURCES ../bench/Bench.java BenchTests.java VerdictTests.java CpusTests.java PhasesTests.java FrameworkTests.java OpenLoopTests.java ConnectionsTests.java ../lib/Outcomes.java Commands.java
+//SOURCES ../bench/Bench.java BenchTests.java VerdictTests.java CpusTests.java PhasesTests.java FrameworkTests.java OpenLoopTests.java ConnectionsTests.java ../lib/Outcomes.java Commands.java Mutants.java
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
@@ -274,19 +274,13 @@ class TestBench {
      */
     static void mutate(Path spec, Path solution, Path out) throws Exception {
         String text = Files.readString(solution);
-        String find = null;
-        for (String line : Files.readAllLines(spec)) {
-            if (line.startsWith("- ")) {
-                find = line.substring(2);
-            } else if (line.startsWith("+ ") && find != null) {
-                int at = text.indexOf(find);
-                if (at < 0 || text.indexOf(find, at + 1) >= 0) {
-                    System.err.println("test bench: '" + find + "' (" + spec + ") must occur exactly once in " + solution + ": update the fixture");
-                    System.exit(2);
-                }
-                text = text.substring(0, at) + line.substring(2) + text.substring(at + find.length());
-                find = null;
+        for (Mutants.Replacement r : Mutants.replacements(spec)) {
+            String changed = r.applyTo(text);
+            if (changed == null) {
+                System.err.println("test bench: '" + r.find() + "' (" + spec + ") must occur exactly once in " + solution + ": update the fixture");
+                System.exit(2);
             }
+            text = changed;
         }
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, text);

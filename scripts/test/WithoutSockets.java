@@ -25,7 +25,7 @@ final class WithoutSockets {
     private WithoutSockets() {}
 
     /** The expectations: the test file, what the exercise fails, and each variant's replacements and failures. */
-    record Spec(String file, Set<String> exercise, Map<String, SelfTest.Mutant> mutants) {}
+    record Spec(String file, Set<String> exercise, Map<String, Mutants.Mutant> mutants) {}
 
     /** Runs the step for {@code chapter} when it has a spec; {@code quick}: the solution and the exercise only. */
     static void run(Path root, Chapters.Chapter chapter, boolean quick) throws IOException, InterruptedException {
@@ -52,14 +52,14 @@ final class WithoutSockets {
         String solutionText = Files.readString(solution);
         for (var e : spec.mutants().entrySet()) {
             String broken = solutionText;
-            for (String[] r : e.getValue().replacements()) {
-                int at = broken.indexOf(r[0]);
-                if (!r[2].isEmpty() || at < 0 || broken.indexOf(r[0], at + 1) >= 0) {
+            for (Mutants.Replacement r : e.getValue().replacements()) {
+                String changed = r.file().isEmpty() ? r.applyTo(broken) : null;
+                if (changed == null) {
                     broken = null;
-                    SelfTest.record(name + "mutant " + e.getKey() + ": '" + r[0] + "' occurs exactly once in the solution", false, "it does not");
+                    SelfTest.record(name + "mutant " + e.getKey() + ": '" + r.find() + "' occurs exactly once in the solution", false, "it does not");
                     break;
                 }
-                broken = broken.substring(0, at) + r[1] + broken.substring(at + r[0].length());
+                broken = changed;
             }
             if (broken == null) continue;
             String server = chapter.number() + "-without-sockets-" + e.getKey() + ".java";
@@ -121,41 +121,23 @@ final class WithoutSockets {
      * TESTS", "- find", "+ replace"); a mutant with no lines of its own is NN.txt's of that name.
      */
     static Spec read(Path file, Path chapterSpec) throws IOException {
-        String tests = null;
+        String[] tests = {null};
         Set<String> exercise = new TreeSet<>();
-        Map<String, SelfTest.Mutant> mutants = new LinkedHashMap<>();
-        SelfTest.Mutant current = null;
-        String find = null;
-        for (String raw : Files.readAllLines(file)) {
-            String line = raw.strip();
-            if (line.isEmpty() || line.startsWith("#")) continue;
-            if (line.startsWith("tests ")) {
-                tests = line.substring(6).strip();
-            } else if (line.startsWith("exercise:")) {
-                exercise.addAll(List.of(line.substring(9).strip().split("\\s+")));
-            } else if (line.startsWith("mutant ")) {
-                int colon = line.indexOf(':');
-                String listed = line.substring(colon + 1).strip();
-                current = new SelfTest.Mutant(listed.isEmpty() ? List.of() : List.of(listed.split("\\s+")), new ArrayList<>(), new ArrayList<>());
-                mutants.put(line.substring(7, colon).strip(), current);
-            } else if (line.startsWith("- ") && current != null) {
-                find = line.substring(2);
-            } else if (line.startsWith("+ ") && current != null && find != null) {
-                current.replacements().add(new String[] {find, line.substring(2), ""});
-                find = null;
-            } else {
-                throw new IOException(file + ": cannot read line '" + raw + "'");
-            }
-        }
-        if (tests == null) throw new IOException(file + ": no 'tests FILE' line");
-        SelfTest.Spec chapter = null;
+        Map<String, Mutants.Mutant> mutants = Mutants.read(file, line -> {
+            if (line.startsWith("tests ")) tests[0] = line.substring(6).strip();
+            else if (line.startsWith("exercise:")) exercise.addAll(List.of(line.substring(9).strip().split("\\s+")));
+            else return false;
+            return true;
+        });
+        if (tests[0] == null) throw new IOException(file + ": no 'tests FILE' line");
+        Map<String, Mutants.Mutant> chapter = null;
         for (var e : mutants.entrySet()) {
             if (!e.getValue().replacements().isEmpty()) continue;
-            if (chapter == null) chapter = SelfTest.Spec.read(chapterSpec);
-            SelfTest.Mutant named = chapter.mutants.get(e.getKey());
+            if (chapter == null) chapter = SelfTest.spec(chapterSpec);
+            Mutants.Mutant named = chapter.get(e.getKey());
             if (named == null) throw new IOException(file + ": mutant " + e.getKey() + " has no lines, and " + chapterSpec.getFileName() + " has no mutant of that name");
             e.getValue().replacements().addAll(named.replacements());
         }
-        return new Spec(tests, exercise, mutants);
+        return new Spec(tests[0], exercise, mutants);
     }
 }
