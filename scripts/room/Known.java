@@ -71,6 +71,9 @@ record Known(Map<String, Chapters.Chapter> chapters, Map<String, Map<String, Str
         return new Known(chapters, checks, workloads, Set.of(Verdict.Call.FASTER, Verdict.Call.SLOWER, Verdict.Call.SAME, Verdict.Call.NOISY), steps, null);
     }
 
+    /** A block's explicit id on its own line: {@code [#x]} or {@code [[x]]}. */
+    private static final java.util.regex.Pattern EXPLICIT_ID = java.util.regex.Pattern.compile("^\\[(?:#|\\[)([\\w-]+)");
+
     /**
      * The ids of a page's sections, in the page's order: an explicit id ({@code [#x]}, {@code [[x]]})
      * or the one Asciidoctor makes of a heading's title (hugo.toml: no prefix, '-' between words);
@@ -86,7 +89,7 @@ record Known(Map<String, Chapters.Chapter> chapters, Map<String, Map<String, Str
         }
         String pending = null;
         for (String line : lines) {
-            java.util.regex.Matcher explicit = java.util.regex.Pattern.compile("^\\[(?:#|\\[)([\\w-]+)").matcher(line);
+            java.util.regex.Matcher explicit = EXPLICIT_ID.matcher(line);
             if (explicit.find()) {
                 pending = explicit.group(1);
                 continue;

@@ -219,15 +219,25 @@ final class RoomLink {
         keepPrivately(joinedFile(root), Jackson.write(joined));
     }
 
-    /** Writes {@code text} to {@code file} whole (aside, then moved into place), readable by its owner only where the file system says so. */
+    /** Writes {@code text} to {@code file} whole, readable by its owner only where the file system says so. */
     static void keepPrivately(Path file, String text) throws IOException {
+        writeWhole(file, text, true);
+    }
+
+    /**
+     * Writes {@code text} to {@code file} whole: aside (a name starting with a dot, which no
+     * reader of the folder takes), then moved into place, so a reader never sees half a file.
+     */
+    static void writeWhole(Path file, String text, boolean ownerOnly) throws IOException {
         Files.createDirectories(file.getParent());
         Path temporary = Files.createTempFile(file.getParent(), "." + file.getFileName().toString().replace(".", "") + "-", ".tmp");
         try {
-            try {
-                Files.setPosixFilePermissions(temporary, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-            } catch (UnsupportedOperationException e) {
-                // not a POSIX file system (Windows): the folder's own permissions apply
+            if (ownerOnly) {
+                try {
+                    Files.setPosixFilePermissions(temporary, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+                } catch (UnsupportedOperationException e) {
+                    // not a POSIX file system (Windows): the folder's own permissions apply
+                }
             }
             Files.writeString(temporary, text, java.nio.charset.StandardCharsets.UTF_8);
             Files.move(temporary, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);

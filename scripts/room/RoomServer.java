@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
@@ -224,14 +223,17 @@ final class RoomServer {
         Map<java.net.InetAddress, Integer> named = new java.util.concurrent.ConcurrentHashMap<>(); // new names given, by address, since the start
         server.createContext("/handin", exchange -> {
             java.net.InetAddress from = exchange.getRemoteAddress().getAddress();
+            boolean limit = limited.test(from);
             boolean counted = false;
             try (exchange) {
                 Answer a = refused(exchange, settings);
-                if (a == null && limited.test(from) && inFlight.merge(from, 1, Integer::sum) > PER_ADDRESS) {
+                if (a == null && limit) {
                     counted = true;
-                    a = new Answer(429, "too many hand-ins at once from " + from.getHostAddress() + ": your next grading or race sends your results again", null);
-                } else if (a == null) {
-                    counted = limited.test(from);
+                    if (inFlight.merge(from, 1, Integer::sum) > PER_ADDRESS) {
+                        a = new Answer(429, "too many hand-ins at once from " + from.getHostAddress() + ": your next grading or race sends your results again", null);
+                    }
+                }
+                if (a == null) {
                     // The body first, outside a turn: a slow one holds only its own virtual thread, and the JDK's server
                     // cuts it off after REQUEST_SECONDS (the read then fails, and the connection is gone).
                     byte[] body;
@@ -244,7 +246,7 @@ final class RoomServer {
                         a = new Answer(503, "the room is busy: your next grading or race sends your results again", null);
                     } else {
                         try {
-                            a = take(exchange, body, known, settings, seats, limited.test(from) ? named : null);
+                            a = take(exchange, body, known, settings, seats, limit ? named : null);
                         } catch (IOException | RuntimeException e) { // Why: a failure here must not look like a dropped connection to the learner
                             System.err.println("room: a hand-in failed: " + e);
                             a = new Answer(500, "the room could not keep this hand-in (" + e + "): tell the instructor", null);
@@ -318,7 +320,7 @@ final class RoomServer {
                 } catch (FileAlreadyExistsException e) {
                     return new Answer(409, "the name " + name + " was just taken by another laptop: hand in under another name", null);
                 }
-                if (named != null) named.merge(exchange.getRemoteAddress().getAddress(), 1, Integer::sum);
+                if (named != null) named.merge(from, 1, Integer::sum);
             }
             Path file = settings.dir().resolve(RoomLink.key(name) + ".json");
             Seat seat;
@@ -332,14 +334,7 @@ final class RoomServer {
                     }
                 }
                 seat = Seat.of(known, name, reports, races, Instant.now(), before);
-                // Written aside, then moved into place: a reader never sees half a file.
-                Path temporary = Files.createTempFile(settings.dir(), ".incoming-", ".json");
-                try {
-                    Files.writeString(temporary, Jackson.write(seat));
-                    Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-                } finally {
-                    Files.deleteIfExists(temporary);
-                }
+                RoomLink.writeWhole(file, Jackson.write(seat), false);
             } catch (IOException | RuntimeException e) {
                 // Why: a name given out with no seat kept would be locked to a token the learner never received.
                 if (issued != null) Files.deleteIfExists(owner);

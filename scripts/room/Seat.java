@@ -143,7 +143,7 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
             }
             if (!listed) unlisted.add(id);
         }
-        String error = r.error() == null ? null : r.error().length() > MAX_ERROR ? r.error().substring(0, MAX_ERROR) + "…" : r.error();
+        String error = clip(r.error());
         if (error == null && r.exit() == 2) error = "it could not run";
         String graded = r.time() == null ? null : r.time().length() > 40 ? r.time().substring(0, 40) : r.time();
         boolean anew = was == null || graded == null || !graded.equals(was.graded());
@@ -178,7 +178,7 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
             List<String> unlisted = g.missing().stream().filter(ids::containsKey).filter(id -> !failing.contains(id)).distinct().toList();
             long passed = Math.max(0, Math.min(g.passed(), ids.size() - failing.size() - unlisted.size()));
             String stuckOn = failing.isEmpty() ? null : failing.contains(g.stuckOn()) ? g.stuckOn() : failing.get(0);
-            String error = g.error() == null ? null : g.error().length() > MAX_ERROR ? g.error().substring(0, MAX_ERROR) + "…" : g.error();
+            String error = clip(g.error());
             graded.put(chapter, new Graded(passed, failing.size(), g.partial(), failing, error, time(g.graded()), stuckOn,
                     stuckOn == null ? null : time(g.since()), stuckOn == null ? 0 : Math.max(1, g.gradings()), time(g.changed()),
                     unlisted.isEmpty() ? null : unlisted));
@@ -199,6 +199,11 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
             if (!kept.isEmpty()) raced.put(chapter, kept);
         }
         return new Seat(SCHEMA, learner, time(received), graded, raced);
+    }
+
+    /** A could-not-run message as the room keeps it: at most {@link #MAX_ERROR} characters. */
+    private static String clip(String error) {
+        return error == null || error.length() <= MAX_ERROR ? error : error.substring(0, MAX_ERROR) + "…";
     }
 
     /** A time as the room writes it, or null when there is none or it cannot be read. */

@@ -18,6 +18,8 @@ import java.util.regex.Pattern;
  */
 record Pages(String file, int words, int budget, Integer stepsAt, List<String> history, boolean picture) {
     static final int STEPS_BY = 120;
+    /** Reading speed, words a minute: the slow end of technical prose (the page budget and the agendas' rehearsal). */
+    static final double WORDS_A_MINUTE = 150;
     static final int RACE_CHAPTER_WORDS = 3000;
     static final Pattern HISTORY = Pattern.compile(
             "(an|the) earlier (run|version|solution|reference run|reader)|before (this|the) fix|git worktree"
@@ -43,17 +45,22 @@ record Pages(String file, int words, int budget, Integer stepsAt, List<String> h
         return String.join("\n", prose);
     }
 
+    /** The words of {@code prose} (what {@link #prose} keeps). */
+    static int words(String prose) {
+        return prose.isBlank() ? 0 : prose.strip().split("\\s+").length;
+    }
+
     /** The page at FILE; minutes is its chapter's slot, or 0 for a chapter with no exercise (its race is the work). */
     static Pages measure(Path file, int minutes) throws IOException {
         List<String> lines = Files.readAllLines(file);
         String text = prose(lines);
-        int words = text.isBlank() ? 0 : text.strip().split("\\s+").length;
+        int words = words(text);
         Integer steps = null;
         for (int i = 0; i < lines.size() && steps == null; i++) if (STEPS.matcher(lines.get(i)).find()) steps = i + 1;
         List<String> history = new ArrayList<>();
         Matcher m = HISTORY.matcher(text);
         while (m.find()) history.add(m.group());
-        int budget = minutes == 0 ? RACE_CHAPTER_WORDS : (int) (150 * 0.35 * minutes);
+        int budget = minutes == 0 ? RACE_CHAPTER_WORDS : (int) (WORDS_A_MINUTE * 0.35 * minutes);
         return new Pages(file.getFileName().toString(), words, budget, steps, history, PICTURE.matcher(String.join("\n", lines)).find());
     }
 

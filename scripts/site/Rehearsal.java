@@ -28,8 +28,8 @@ import java.util.Map;
  */
 final class Rehearsal {
     static final Path FILE = Path.of("site/measured/rehearsal.json");
-    /** Reading speed, words a minute: the slow end of technical prose. */
-    static final double WORDS_A_MINUTE = 150;
+    /** Reading speed, words a minute, as the page budget reads ({@link Pages#WORDS_A_MINUTE}). */
+    static final double WORDS_A_MINUTE = Pages.WORDS_A_MINUTE;
     /** Writing one TODO of a core path, from reading its comment to a save that compiles: an assumption, not a measurement. */
     static final double CODING_MINUTES_PER_TODO = 6;
     /** Gradings a core TODO takes: one that fails and shows a hint, one that passes. */
@@ -51,13 +51,14 @@ final class Rehearsal {
 
     public static void main(String[] args) throws IOException {
         Path root = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
-        Files.writeString(root.resolve(FILE), text(root));
+        List<Plan> plans = plans(root);
+        Files.writeString(root.resolve(FILE), text(plans));
         System.out.println("rehearsal: " + FILE + " written");
-        unfit(root).forEach(u -> System.out.println("rehearsal: " + u));
+        unfit(plans).forEach(u -> System.out.println("rehearsal: " + u));
     }
 
-    /** The file's text, as this computes it from ROOT's committed sources. */
-    static String text(Path root) throws IOException {
+    /** The file's text for {@code plans} (as {@link #plans} computes them from a root's committed sources). */
+    static String text(List<Plan> plans) {
         return Jackson.write(new File(
                 "Each agenda slot of site/data/course.json rehearsed against what is measured, in whole minutes (scripts/site/Rehearsal.java:"
                         + " do not edit). need = (reading + coding + gradings + runs + demo) x (1 + buffer), rounded up. Reading: the chapter's page"
@@ -68,13 +69,13 @@ final class Rehearsal {
                         + " not measurements.",
                 "jbang scripts/site/Rehearsal.java",
                 new Assumptions(WORDS_A_MINUTE, CODING_MINUTES_PER_TODO, GRADINGS_PER_TODO, DEMO_MINUTES, BUFFER),
-                plans(root))) + "\n";
+                plans)) + "\n";
     }
 
-    /** Every slot shorter than its need, one line each. */
-    static List<String> unfit(Path root) throws IOException {
+    /** Every slot of {@code plans} shorter than its need, one line each. */
+    static List<String> unfit(List<Plan> plans) {
         List<String> unfit = new ArrayList<>();
-        for (Plan p : plans(root)) {
+        for (Plan p : plans) {
             for (Slot s : p.slots()) {
                 if (!s.fits()) {
                     unfit.add(String.format(Locale.ROOT, "%s, %s: %d minutes, and it needs %d (reading %d, coding %d, gradings %d, runs %d, demo %d, and a %d%% buffer)",
@@ -172,8 +173,7 @@ final class Rehearsal {
             while (to < lines.size() && !lines.get(to).startsWith("== ")) to++;
             lines = lines.subList(from, to);
         }
-        String text = Pages.prose(lines);
-        return text.isBlank() ? 0 : text.strip().split("\\s+").length;
+        return Pages.words(Pages.prose(lines));
     }
 
     /** The slots with ids made unique within their plan: a second "break" is "break-2". */

@@ -53,7 +53,6 @@ final class RoomLoad {
         String url = "http://127.0.0.1:" + port + "/";
         JsonNode reference = Jackson.tree(Files.readString(root.resolve("site/static/bench/reference.json")));
         List<String> chapters = new ArrayList<>(RoomTest.known.checks().keySet());
-        List<String> raced = chapters;
 
         List<Long> answerMicros = Collections.synchronizedList(new ArrayList<>());
         AtomicInteger posts = new AtomicInteger(), answered = new AtomicInteger(), unreachable = new AtomicInteger(), refused = new AtomicInteger(),
@@ -82,7 +81,7 @@ final class RoomLoad {
                         failing.merge(c, -random.nextInt(0, 3), (a, b) -> Math.max(0, a + b));
                         ObjectNode handin = RoomTest.handin(name, failing);
                         if (System.nanoTime() >= nextRace) {
-                            handin.withArray("bench").add(RoomTest.chapterRace(reference, raced.get(random.nextInt(raced.size()))));
+                            handin.withArray("bench").add(RoomTest.chapterRace(reference, chapters.get(random.nextInt(chapters.size()))));
                             races.incrementAndGet();
                             nextRace = System.nanoTime() + millis(random.nextLong(180_000, 300_000), scale) * 1_000_000;
                         }
@@ -153,10 +152,8 @@ final class RoomLoad {
             }
         }
         server.get().stop(0);
-        List<Long> sorted = new ArrayList<>(answerMicros);
-        Collections.sort(sorted);
         return new Run(laptops, length.toSeconds() / 60.0, scale, posts.get(), answered.get(), unreachable.get(), refused.get(), races.get(),
-                pages.get(), pageMax.get(), percentile(sorted, 0.50), percentile(sorted, 0.99), percentile(sorted, 1.0),
+                pages.get(), pageMax.get(), millis(answerMicros, 50), millis(answerMicros, 99), millis(answerMicros, 100),
                 heap.getFirst(), heap.getLast(), heap.stream().mapToLong(Long::longValue).max().orElse(0), restartSeconds[0], lost,
                 new ArrayList<>(problems));
     }
@@ -205,16 +202,16 @@ final class RoomLoad {
         }
     }
 
+    /** The p-th percentile of {@code micros} (Stats.percentile, the race's definition), in ms to a tenth. */
+    private static double millis(List<Long> micros, double p) {
+        return Math.round(Stats.percentile(List.copyOf(micros), p) / 100.0) / 10.0;
+    }
+
     private static long heapAfterGc() {
         System.gc();
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 
-    private static double percentile(List<Long> sortedMicros, double p) {
-        if (sortedMicros.isEmpty()) return Double.NaN;
-        int i = (int) Math.min(sortedMicros.size() - 1, Math.max(0, Math.ceil(p * sortedMicros.size()) - 1));
-        return Math.round(sortedMicros.get(i) / 100.0) / 10.0;
-    }
 
     /** The file the guide's figures come from: the run, and how it was made. */
     static void write(Path root, Run run, String command) throws IOException {

@@ -181,10 +181,11 @@ class SiteTest {
     static List<String> agendas(Path root) throws IOException {
         List<String> unfit = new ArrayList<>();
         String committed = Files.exists(root.resolve(Rehearsal.FILE)) ? Files.readString(root.resolve(Rehearsal.FILE)) : "";
-        if (!committed.equals(Rehearsal.text(root))) {
+        List<Rehearsal.Plan> plans = Rehearsal.plans(root);
+        if (!committed.equals(Rehearsal.text(plans))) {
             unfit.add(Rehearsal.FILE + " is not what the pages, the agendas and the runs measured give now: run jbang scripts/site/Rehearsal.java, and commit it");
         }
-        unfit.addAll(Rehearsal.unfit(root));
+        unfit.addAll(Rehearsal.unfit(plans));
         return unfit;
     }
 
@@ -198,7 +199,7 @@ class SiteTest {
         if (cut.equals(text)) return false;
         Files.writeString(registry, cut);
         boolean stale = agendas(copy).stream().anyMatch(u -> u.contains("is not what the pages"));
-        Files.writeString(copy.resolve(Rehearsal.FILE), Rehearsal.text(copy));
+        Files.writeString(copy.resolve(Rehearsal.FILE), Rehearsal.text(Rehearsal.plans(copy)));
         List<String> found = agendas(copy);
         return stale && found.size() == 1 && found.getFirst().startsWith("half-day, 05 Virtual threads: 15 minutes");
     }
