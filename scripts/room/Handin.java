@@ -1,13 +1,16 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-//SOURCES RoomLink.java ../lib/Jackson.java ../lib/Root.java ../lib/Usage.java
+//DEPS info.picocli:picocli:4.7.7
+//SOURCES RoomLink.java ../lib/Jackson.java ../lib/Root.java ../lib/Cli.java ../lib/CommandError.java
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
 
 /**
  * {@code jbang handin NAME} (and scripts/handin.sh): hands in the learner's latest gradings and
@@ -16,64 +19,59 @@ import java.time.Duration;
  * Exit 0 handed in, 1 nothing to hand in yet for a file (or the room refused it, or could not be
  * reached), 2 usage.
  */
-class Handin {
-    static final String USAGE = """
-            usage: jbang handin NAME [--out DIR]              (or scripts/handin.sh NAME ...)
-                   jbang handin NAME --to URL [--code CODE]
-                   jbang handin --leave
+@CommandLine.Command(name = "handin", sortOptions = false,
+        customSynopsis = {"usage: jbang handin NAME [--out DIR]              (or scripts/handin.sh NAME ...)",
+                "       jbang handin NAME --to URL [--code CODE]",
+                "       jbang handin --leave"},
+        footer = {"", "Grade or race your own server first (jbang check NN, jbang bench NN); this hands",
+                "in the results."})
+class Handin implements Callable<Integer> {
+    @CommandLine.Parameters(arity = "0..1", paramLabel = "NAME", description = "your name or seat, e.g. ada or table-3 (letters, digits, - and _)")
+    String name;
+    @CommandLine.Option(names = "--out", paramLabel = "DIR", description = "where to write NAME.json (default: handin/ in the course's folder)")
+    String out;
+    @CommandLine.Option(names = "--to", paramLabel = "URL", description = {"the live room the instructor gave you, e.g. http://10.0.0.5:8400/;",
+            "from then on, every grading and race you run is sent to it by itself"})
+    String to;
+    @CommandLine.Option(names = "--code", paramLabel = "CODE", description = "the room's code, if the instructor gave one")
+    String code;
+    @CommandLine.Option(names = "--leave", description = "stop sending gradings and races to the room")
+    boolean leave;
+    @CommandLine.Option(names = "--root", hidden = true, description = "the course's folder (the shell wrapper's)")
+    Path root;
+    @CommandLine.Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+    boolean help;
 
-              NAME         your name or seat, e.g. ada or table-3 (letters, digits, - and _)
-              --out DIR    where to write NAME.json (default: handin/ in the course's folder)
-              --to URL     the live room the instructor gave you, e.g. http://10.0.0.5:8400/;
-                           from then on, every grading and race you run is sent to it by itself
-              --code CODE  the room's code, if the instructor gave one
-              --leave      stop sending gradings and races to the room
+    public static void main(String[] args) {
+        System.exit(Cli.run("handin", new Handin(), args));
+    }
 
-            Grade or race your own server first (jbang check NN, jbang bench NN); this hands
-            in the results.""";
-
-    static final Usage ARGS = new Usage("handin", USAGE);
-
-    public static void main(String[] args) throws Exception {
-        String name = null, out = null, to = null, code = null, root = null;
-        boolean leave = false;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "-h", "--help" -> { System.out.println(USAGE); return; }
-                case "--out" -> out = ARGS.value(args, ++i);
-                case "--to" -> to = ARGS.value(args, ++i);
-                case "--code" -> code = ARGS.value(args, ++i);
-                case "--root" -> root = ARGS.value(args, ++i);
-                case "--leave" -> leave = true;
-                default -> {
-                    if (args[i].startsWith("-") || name != null) ARGS.fail("unknown option or extra word: " + args[i]);
-                    name = args[i];
-                }
-            }
-        }
-        Path course = root != null ? Path.of(root).toAbsolutePath().normalize() : Root.find();
+    @Override
+    public Integer call() throws Exception {
+        Path course = root != null ? root.toAbsolutePath().normalize() : Root.find();
         if (leave) {
-            if (name != null || to != null || out != null) ARGS.fail("--leave stands alone");
+            if (name != null || to != null || out != null) throw CommandError.usage("--leave stands alone");
             RoomLink.Joined was = RoomLink.joined(course);
             RoomLink.leave(course);
             System.out.println(was == null ? "handin: this copy of the course had joined no room"
                     : "handin: left the room at " + was.url() + ": gradings and races stay on this machine");
-            return;
+            return 0;
         }
-        if (name == null) ARGS.fail("say who is handing in, e.g. scripts/handin.sh ada");
-        if (!RoomLink.plainName(name)) fail(2, RoomLink.NAME_RULE + ", not '" + name + "'");
-        if (code != null && to == null) ARGS.fail("--code goes with --to");
-        if (out != null && to != null) ARGS.fail("--out writes a file, --to sends to a room: one or the other");
+        if (name == null) throw CommandError.usage("say who is handing in, e.g. scripts/handin.sh ada");
+        if (!RoomLink.plainName(name)) throw CommandError.of(2, RoomLink.NAME_RULE + ", not '" + name + "'");
+        if (code != null && to == null) throw CommandError.usage("--code goes with --to");
+        if (out != null && to != null) throw CommandError.usage("--out writes a file, --to sends to a room: one or the other");
         ObjectNode handin = RoomLink.handin(course, name);
         if (to != null) {
             send(course, name, to, code, handin); // with nothing graded yet, it joins the room all the same
-            return;
+            return 0;
         }
         if (RoomLink.empty(handin)) {
-            fail(1, "nothing to hand in yet: grade your own server first (scripts/check.sh 01), or race it (scripts/bench.sh 01); "
+            throw CommandError.of(1, "nothing to hand in yet: grade your own server first (scripts/check.sh 01), or race it (scripts/bench.sh 01); "
                     + "grading the reference (check.sh --solution) or another file (--file) is not handed in");
         }
         write(name, out != null ? Path.of(out).toAbsolutePath() : course.resolve("handin"), handin);
+        return 0;
     }
 
     static void write(String name, Path dir, ObjectNode handin) throws IOException {
@@ -93,24 +91,15 @@ class Handin {
         try {
             answer = RoomLink.post(url, code, name, token, Jackson.write(handin), Duration.ofSeconds(20));
         } catch (IllegalArgumentException e) {
-            fail(2, e.getMessage());
-            return;
+            throw CommandError.of(2, e.getMessage());
         } catch (IOException e) {
-            fail(1, "could not reach the room at " + url + " (" + RoomLink.why(e) + "): check the address, and that this laptop is on the room's"
+            throw CommandError.of(1, "could not reach the room at " + url + " (" + RoomLink.why(e) + "): check the address, and that this laptop is on the room's"
                     + " network; or hand in a file: scripts/handin.sh " + name + " (jbang handin " + name + " without bash)");
-            return;
         }
-        if (answer.status() != 200) fail(1, "the room refused the hand-in (" + answer.status() + "): " + answer.text());
+        if (answer.status() != 200) throw CommandError.of(1, "the room refused the hand-in (" + answer.status() + "): " + answer.text());
         RoomLink.join(course, new RoomLink.Joined(url, code, name, answer.token() != null ? answer.token() : token));
         System.out.println("handin: " + answer.text());
         System.out.println("handin: from now on, every grading and race of your own server reaches the room by itself"
                 + " (scripts/handin.sh --leave stops that)");
-    }
-
-
-
-    static void fail(int code, String message) {
-        System.err.println("handin: " + message);
-        System.exit(code);
     }
 }
