@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
+import java.nio.channels.CancelledKeyException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
@@ -14,7 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The client of the idle workload and of the connections phase ({@code --connections}): holds
@@ -27,7 +27,9 @@ import java.util.Locale;
  * leaves from 127.0.0.(2 + i / perSource).
  * Then, with all of them open, a small share asks GET /io?ms=200 once a second each, spread over
  * the second, like the users of a chat server who are typing, and the answers are timed from when
- * each request was due. Never hangs: every wait has a deadline.
+ * each request was due. Never hangs: every wait has a deadline. {@link IdleRace} and
+ * {@link ConnectionsRace} call it; one {@link Opening} counts each call of {@link #open} and one
+ * {@link ActiveShare} each of {@link #talk}, while this class does the sockets' work.
  */
 final class Connections implements AutoCloseable {
     /** Connections one source address carries at most: well inside the ephemeral ports, so bind() never runs out. */
@@ -55,32 +57,6 @@ final class Connections implements AutoCloseable {
      */
     record Active(int connections, long asked, long answered, long failed, long late, long unanswered, double p50Ms, double p99Ms,
                   double maxMs, int closedByServer) {}
-
-    /** A connection on its way to being held. */
-    private static final class Pending {
-        final SocketChannel channel;
-        final long deadline;
-        final ByteBuffer in = ByteBuffer.allocate(2048);
-        ByteBuffer out;
-
-        Pending(SocketChannel channel, long deadline) {
-            this.channel = channel;
-            this.deadline = deadline;
-        }
-    }
-
-    /** One of the active share: its schedule and its request in flight. */
-    private static final class Talker {
-        final SelectionKey key;
-        final ByteBuffer in = ByteBuffer.allocate(4096);
-        ByteBuffer out;
-        long sentDue; // when the request in flight was due; 0 when none is
-        boolean gone;
-
-        Talker(SelectionKey key) {
-            this.key = key;
-        }
-    }
 
     private final Selector selector;
     private final ByteBuffer scratch = ByteBuffer.allocate(4096);
@@ -154,111 +130,110 @@ final class Connections implements AutoCloseable {
      */
     Opened open(String host, int port, int asked, int window, long answerMillis, long stallMillis, int perSource, int turnedAwayInARow)
             throws IOException {
-        byte[] request = ("GET / HTTP/1.1\r\nHost: " + host + ":" + port + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
-        InetSocketAddress address = new InetSocketAddress(host, port);
-        boolean spread = perSource > 0 && address.getAddress() != null && address.getAddress().isLoopbackAddress();
-        long start = System.nanoTime(), lastProgress = start, lastSweep = start;
-        int attempted = 0, refused = 0, turnedAway = 0, unanswered = 0, pending = 0, inARow = 0, heldBefore = held, closedBefore = closedByServer;
-        String stopped = null;
-        boolean clientLimit = false;
+        Opening o = new Opening(host, port, asked, window, answerMillis, stallMillis, perSource, turnedAwayInARow, held, closedByServer);
         while (true) {
             long now = System.nanoTime();
-            if (stopped == null && pending > 0 && now - lastProgress > stallMillis * 1_000_000) {
-                stopped = String.format(Locale.ROOT, "the server answered nothing for %.0f s", stallMillis / 1000.0);
-            }
-            if (stopped == null && inARow >= turnedAwayInARow) {
-                stopped = "the server refused or turned away the last " + inARow + " connections in a row";
-            }
-            while (stopped == null && attempted < asked && pending < window) {
-                SocketChannel ch;
-                try {
-                    ch = SocketChannel.open();
-                } catch (IOException e) {
-                    stopped = "this process (the load generator) cannot open more sockets: " + e.getMessage();
-                    clientLimit = true;
-                    break;
-                }
-                try {
-                    ch.configureBlocking(false);
-                    if (spread) bindSource(ch, attempted, perSource);
-                } catch (IOException e) {
-                    closeNow(ch);
-                    stopped = "cannot bind the source address " + source(attempted, perSource).getHostAddress() + ": " + e.getMessage()
-                            + (e.getMessage() != null && e.getMessage().contains("assign")
-                            ? " (on macOS, add it first: sudo ifconfig lo0 alias " + source(attempted, perSource).getHostAddress() + " up)" : "");
-                    clientLimit = true;
-                    break;
-                }
-                attempted++;
-                pending++;
-                Pending c = new Pending(ch, now + answerMillis * 1_000_000);
-                try {
-                    ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                    if (ch.connect(address)) {
-                        c.out = ByteBuffer.wrap(request);
-                        ch.register(selector, SelectionKey.OP_WRITE, c);
-                    } else {
-                        ch.register(selector, SelectionKey.OP_CONNECT, c);
-                    }
-                } catch (IOException e) {
-                    refused++;
-                    inARow++;
-                    pending--;
-                    closeNow(ch);
-                }
-            }
-            if (pending == 0 && (attempted >= asked || stopped != null)) break;
+            o.stopIfStuck(now);
+            startMore(o, now + o.answerNanos);
+            if (o.finished()) break;
             selector.select(100);
-            Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
-            while (keys.hasNext()) {
-                SelectionKey key = keys.next();
-                keys.remove();
-                if (!(key.attachment() instanceof Pending c)) {
-                    idleReadable(key);
-                    continue;
-                }
-                int verdict; // 0 still going, 1 held, -1 turned away, -2 refused
-                try {
-                    verdict = step(key, c, request);
-                } catch (ConnectException e) {
-                    verdict = -2;
-                } catch (IOException e) {
-                    verdict = -1;
-                }
-                if (verdict == 0) continue;
-                pending--;
-                lastProgress = System.nanoTime();
-                if (verdict > 0) {
-                    held++;
-                    inARow = 0;
-                    key.attach(null); // idle: no buffer kept
-                    key.interestOps(SelectionKey.OP_READ); // only the server closing it wakes it
-                } else {
-                    if (verdict == -2) refused++;
-                    else turnedAway++;
-                    inARow++;
-                    key.cancel();
-                    closeNow(c.channel);
-                }
-            }
-            now = System.nanoTime();
-            if (now - lastSweep < 100_000_000) continue;
-            lastSweep = now;
-            for (SelectionKey key : selector.keys()) {
-                if (key.isValid() && key.attachment() instanceof Pending c && now > c.deadline) {
-                    key.cancel();
-                    closeNow(c.channel);
-                    pending--;
-                    unanswered++;
-                }
-            }
+            settleSelected(o);
+            closeOverdue(o);
         }
         selector.selectNow(); // flush the cancelled keys
-        if (stopped == null && attempted < asked) stopped = "stopped early";
-        int closed = closedByServer - closedBefore;
-        return new Opened(asked, held - heldBefore, closed, refused, turnedAway, unanswered, asked - attempted,
-                spread ? sources(attempted, perSource) : Math.min(1, attempted),
-                (System.nanoTime() - start) / 1e9, stopped, clientLimit);
+        return o.opened(held, closedByServer);
+    }
+
+    /** GET {@code path} with its Host header, as this client sends it. */
+    static byte[] get(String path, String host, int port) {
+        return ("GET " + path + " HTTP/1.1\r\nHost: " + host + ":" + port + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** Starts connections while {@code o} lets another start, each due an answer by {@code deadline}. */
+    private void startMore(Opening o, long deadline) {
+        while (o.mayStartAnother()) {
+            SocketChannel ch = newChannel(o);
+            if (ch == null) return;
+            o.started();
+            connect(o, ch, deadline);
+        }
+    }
+
+    /** A channel for the next connection, bound to its source address where they are spread; null when this process can open no more. */
+    private SocketChannel newChannel(Opening o) {
+        SocketChannel ch;
+        try {
+            ch = SocketChannel.open();
+        } catch (IOException e) {
+            o.cannotOpen("this process (the load generator) cannot open more sockets: " + e.getMessage());
+            return null;
+        }
+        try {
+            ch.configureBlocking(false);
+            if (o.spread) bindSource(ch, o.attempted, o.perSource);
+            return ch;
+        } catch (IOException e) {
+            closeNow(ch);
+            String source = source(o.attempted, o.perSource).getHostAddress();
+            o.cannotOpen("cannot bind the source address " + source + ": " + e.getMessage()
+                    + (e.getMessage() != null && e.getMessage().contains("assign") ? " (on macOS, add it first: sudo ifconfig lo0 alias " + source + " up)" : ""));
+            return null;
+        }
+    }
+
+    /** Connects {@code ch} and registers it: to send GET / at once if it connected at once, else once it connects; a connect that fails at once is refused. */
+    private void connect(Opening o, SocketChannel ch, long deadline) {
+        Opening.Pending c = new Opening.Pending(ch, deadline);
+        try {
+            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            if (ch.connect(o.address)) {
+                c.out = ByteBuffer.wrap(o.request);
+                ch.register(selector, SelectionKey.OP_WRITE, c);
+            } else {
+                ch.register(selector, SelectionKey.OP_CONNECT, c);
+            }
+        } catch (IOException e) {
+            o.refusedAtOnce();
+            closeNow(ch);
+        }
+    }
+
+    /** Advances every connection the selector woke: one being opened a step further ({@link #step}), an idle one closed by the server. */
+    private void settleSelected(Opening o) {
+        Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
+        while (keys.hasNext()) {
+            SelectionKey key = keys.next();
+            keys.remove();
+            if (key.attachment() instanceof Opening.Pending c) settle(o, key, c, advance(key, c, o.request));
+            else idleReadable(key);
+        }
+    }
+
+    /** Counts a connection that settled: held, it stays idle with no buffer kept; refused or turned away, it closes. */
+    private void settle(Opening o, SelectionKey key, Opening.Pending c, ConnectionOutcome outcome) {
+        if (outcome == ConnectionOutcome.STILL_GOING) return;
+        o.settled(outcome);
+        if (outcome == ConnectionOutcome.HELD) {
+            held++;
+            key.attach(null); // idle: no buffer kept
+            key.interestOps(SelectionKey.OP_READ); // only the server closing it wakes it
+        } else {
+            key.cancel();
+            closeNow(c.channel);
+        }
+    }
+
+    /** Every 100 ms, closes each connection being opened that is past its deadline: unanswered. */
+    private void closeOverdue(Opening o) {
+        long now = System.nanoTime();
+        if (!o.sweepDue(now)) return;
+        for (SelectionKey key : selector.keys()) {
+            if (key.isValid() && key.attachment() instanceof Opening.Pending c && now > c.deadline) {
+                key.cancel();
+                closeNow(c.channel);
+                o.unanswered();
+            }
+        }
     }
 
     /**
@@ -280,46 +255,35 @@ final class Connections implements AutoCloseable {
         }
     }
 
-    /** Advances one connection being opened: connect, send GET /, read the answer. 1 held (2xx, kept open), -1 turned away, 0 not yet. */
-    private static int step(SelectionKey key, Pending c, byte[] request) throws IOException {
+    /** Advances one connection being opened ({@link #step}): a connect that fails is refused, any other failure turns it away. */
+    private static ConnectionOutcome advance(SelectionKey key, Opening.Pending c, byte[] request) {
+        try {
+            return step(key, c, request);
+        } catch (ConnectException e) {
+            return ConnectionOutcome.REFUSED;
+        } catch (IOException e) {
+            return ConnectionOutcome.TURNED_AWAY;
+        }
+    }
+
+    /** One step of a connection being opened: connect, send GET /, read the answer ({@link ConnectionOutcome#ofAnswer}). */
+    private static ConnectionOutcome step(SelectionKey key, Opening.Pending c, byte[] request) throws IOException {
         SocketChannel ch = c.channel;
         if (key.isConnectable()) {
-            if (!ch.finishConnect()) return 0;
+            if (!ch.finishConnect()) return ConnectionOutcome.STILL_GOING;
             c.out = ByteBuffer.wrap(request);
             key.interestOps(SelectionKey.OP_WRITE);
         }
         if (key.isValid() && (key.interestOps() & SelectionKey.OP_WRITE) != 0) {
             ch.write(c.out);
             if (!c.out.hasRemaining()) key.interestOps(SelectionKey.OP_READ);
-            return 0;
+            return ConnectionOutcome.STILL_GOING;
         }
         if (key.isReadable()) {
-            if (ch.read(c.in) < 0) return -1;
-            return answered(c.in);
+            if (ch.read(c.in) < 0) return ConnectionOutcome.TURNED_AWAY;
+            return ConnectionOutcome.ofAnswer(c.in);
         }
-        return 0;
-    }
-
-    /** Whether the bytes so far hold a whole response: 1 if it is 2xx, -1 otherwise, 0 if incomplete. */
-    static int answered(ByteBuffer in) {
-        String text = new String(in.array(), 0, in.position(), StandardCharsets.ISO_8859_1);
-        int end = text.indexOf("\r\n\r\n");
-        if (end < 0) return in.hasRemaining() ? 0 : -1;
-        long length = 0;
-        for (String line : text.substring(0, end).split("\r\n")) {
-            int colon = line.indexOf(':');
-            if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase("content-length")) {
-                try {
-                    length = Long.parseLong(line.substring(colon + 1).trim());
-                } catch (NumberFormatException e) {
-                    return -1;
-                }
-            }
-        }
-        if (text.length() - end - 4 < length) return in.hasRemaining() ? 0 : -1;
-        boolean ok = text.startsWith("HTTP/1.1 2") || text.startsWith("HTTP/1.0 2");
-        boolean closes = text.substring(0, end).toLowerCase(Locale.ROOT).contains("connection: close");
-        return ok && !closes ? 1 : -1;
+        return ConnectionOutcome.STILL_GOING;
     }
 
     /** An idle connection woke: the server closed it (or sent what nobody asked for, which closes it here too). */
@@ -361,110 +325,91 @@ final class Connections implements AutoCloseable {
      * answers still out get {@code graceMillis}. Latency is from when a request was due.
      */
     Active talk(String host, int port, String path, double percent, int seconds, long graceMillis) throws IOException {
-        byte[] request = ("GET " + path + " HTTP/1.1\r\nHost: " + host + ":" + port + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        byte[] request = get(path, host, port);
         int closedBefore = closedByServer;
-        int n = activeCount(held, percent);
-        List<Talker> talkers = new ArrayList<>(n);
+        ActiveShare share = new ActiveShare(enlist(activeCount(held, percent)), seconds, graceMillis);
+        while (true) {
+            long now = System.nanoTime();
+            askDue(share, request, now);
+            if (share.over(now)) break;
+            selector.select(share.waitMillis(now));
+            serveSelected(share);
+        }
+        return share.standDown(closedByServer - closedBefore);
+    }
+
+    /** Up to {@code n} of the idle connections held, each made a talker (its key's attachment). */
+    private List<ActiveShare.Talker> enlist(int n) {
+        List<ActiveShare.Talker> talkers = new ArrayList<>(n);
         for (SelectionKey key : selector.keys()) {
             if (talkers.size() == n) break;
             if (key.isValid() && key.attachment() == null) {
-                Talker t = new Talker(key);
+                ActiveShare.Talker t = new ActiveShare.Talker(key);
                 key.attach(t);
                 talkers.add(t);
             }
         }
-        n = talkers.size();
-        long period = 1_000_000_000L;
-        long start = System.nanoTime() + 10_000_000, end = start + seconds * period, last = end + graceMillis * 1_000_000;
-        long[] due = new long[n];
-        for (int j = 0; j < n; j++) due[j] = start + j * period / Math.max(1, n); // spread over the second, in turn ever after
-        int next = 0;
-        long asked = 0, answered = 0, failed = 0, late = 0, inFlight = 0;
-        List<Double> latencies = new ArrayList<>();
-        while (true) {
-            long now = System.nanoTime();
-            // Send every request that has come due, in turn (each connection's due time moves on by the period, so the order stays).
-            while (n > 0 && due[next] <= now && due[next] < end) {
-                Talker t = talkers.get(next);
-                asked++;
-                if (t.gone) {
-                    failed++;
-                } else if (t.sentDue != 0) {
-                    late++;
-                } else {
-                    try {
-                        t.out = ByteBuffer.wrap(request);
-                        ((SocketChannel) t.key.channel()).write(t.out);
-                        t.sentDue = due[next];
-                        inFlight++;
-                        t.key.interestOps(t.out.hasRemaining() ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
-                    } catch (IOException | java.nio.channels.CancelledKeyException e) {
-                        failed++;
-                        drop(t);
-                    }
-                }
-                due[next] += period;
-                next = (next + 1) % n;
-            }
-            if (now >= last || (now >= end && inFlight == 0)) break;
-            long wait = n == 0 ? (now >= end ? last - now : end - now) : (due[next] < end ? due[next] - now : last - now);
-            selector.select(Math.max(1, Math.min(100, wait / 1_000_000)));
-            Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
-            while (keys.hasNext()) {
-                SelectionKey key = keys.next();
-                keys.remove();
-                if (!(key.attachment() instanceof Talker t)) {
-                    idleReadable(key);
-                    continue;
-                }
-                SocketChannel ch = (SocketChannel) key.channel();
-                try {
-                    if (key.isWritable()) {
-                        ch.write(t.out);
-                        if (!t.out.hasRemaining()) key.interestOps(SelectionKey.OP_READ);
-                    }
-                    if (key.isValid() && key.isReadable()) {
-                        if (ch.read(t.in) < 0) throw new IOException("closed by the server");
-                        int verdict = answered(t.in);
-                        if (verdict != 0 && t.sentDue != 0) {
-                            inFlight--;
-                            if (verdict > 0) {
-                                answered++;
-                                latencies.add((System.nanoTime() - t.sentDue) / 1e6);
-                            } else {
-                                failed++;
-                            }
-                            t.sentDue = 0;
-                            t.in.clear();
-                            if (verdict < 0) drop(t);
-                        }
-                    }
-                } catch (IOException | java.nio.channels.CancelledKeyException e) {
-                    if (t.sentDue != 0) {
-                        inFlight--;
-                        failed++;
-                        t.sentDue = 0;
-                    }
-                    drop(t);
-                }
-            }
+        return talkers;
+    }
+
+    /** Every request come due by {@code now}, in turn: failed where its connection is gone, late where it still waits for its last answer, else sent. */
+    private void askDue(ActiveShare share, byte[] request, long now) {
+        for (; share.dueBy(now); share.nextTurn()) {
+            ActiveShare.Talker t = share.turn();
+            if (t.gone) share.failedOne();
+            else if (t.sentDue != 0) share.lateOne();
+            else send(share, t, request);
         }
-        long unanswered = 0;
-        for (Talker t : talkers) {
-            if (t.sentDue != 0) unanswered++;
-            t.sentDue = 0;
-            t.in.clear();
-            if (!t.gone && t.key.isValid()) {
-                t.key.attach(null); // idle again
-                t.key.interestOps(SelectionKey.OP_READ);
-            }
+    }
+
+    /** Sends this turn's request, as much as the socket takes now (the rest once it is writable); a connection that fails is dropped. */
+    private void send(ActiveShare share, ActiveShare.Talker t, byte[] request) {
+        try {
+            t.out = ByteBuffer.wrap(request);
+            ((SocketChannel) t.key.channel()).write(t.out);
+            share.sent(t);
+            t.key.interestOps(t.out.hasRemaining() ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+        } catch (IOException | CancelledKeyException e) {
+            share.failedOne();
+            drop(t);
         }
-        return new Active(n, asked, answered, failed, late, unanswered, Stats.percentile(latencies, 50), Stats.percentile(latencies, 99),
-                Stats.percentile(latencies, 100), closedByServer - closedBefore);
+    }
+
+    /** Serves every connection the selector woke: a talker's rest of its request or its answer, an idle one closed by the server. */
+    private void serveSelected(ActiveShare share) {
+        Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
+        while (keys.hasNext()) {
+            SelectionKey key = keys.next();
+            keys.remove();
+            if (key.attachment() instanceof ActiveShare.Talker t) serve(share, key, t);
+            else idleReadable(key);
+        }
+    }
+
+    /** Writes the rest of a talker's request and reads its answer; an error answer, a close or a failure drops it. */
+    private void serve(ActiveShare share, SelectionKey key, ActiveShare.Talker t) {
+        SocketChannel ch = (SocketChannel) key.channel();
+        try {
+            if (key.isWritable()) {
+                ch.write(t.out);
+                if (!t.out.hasRemaining()) key.interestOps(SelectionKey.OP_READ);
+            }
+            if (key.isValid() && key.isReadable()) {
+                if (ch.read(t.in) < 0) throw new IOException("closed by the server");
+                ConnectionOutcome outcome = ConnectionOutcome.ofAnswer(t.in);
+                if (outcome != ConnectionOutcome.STILL_GOING && t.sentDue != 0) {
+                    share.answered(t, outcome);
+                    if (outcome != ConnectionOutcome.HELD) drop(t);
+                }
+            }
+        } catch (IOException | CancelledKeyException e) {
+            share.lost(t);
+            drop(t);
+        }
     }
 
     /** An active connection that failed: closed here, and no longer held. */
-    private void drop(Talker t) {
+    private void drop(ActiveShare.Talker t) {
         if (t.gone) return;
         t.gone = true;
         t.key.cancel();
@@ -484,6 +429,7 @@ final class Connections implements AutoCloseable {
         }
     }
 
+    /** Closes with a reset (SO_LINGER 0): thousands closing at once would otherwise leave as many ports in TIME_WAIT. */
     static void closeNow(SocketChannel ch) {
         try {
             ch.setOption(StandardSocketOptions.SO_LINGER, 0);

@@ -129,95 +129,135 @@ final class ConnectionsRace {
                 ACTIVE_PERCENT, seconds, TIMEOUT_SECONDS, loadMax, notes, results);
     }
 
+    /**
+     * One server's turn: readings before, the connections opened, readings with them open, the
+     * active share, what a connection cost, whether it still accepts; each step adds to
+     * {@code flags} what it found wrong, to {@code notes} what was no fault of the server's.
+     */
     private static BenchReport.ConnectionsServer one(Server s, Budget budget, int perSource, int seconds, Progress progress) {
-        if (s.gone != null) {
+        if (s.gone() != null) {
             progress.skip(secondsPerServer(budget.connections(), Plan.Pace.QUICK.mode()));
-            return new BenchReport.ConnectionsServer(s.id, s.gone, null, null, null, null, List.of(), List.of());
+            return new BenchReport.ConnectionsServer(s.id, s.gone(), null, null, null, null, List.of(), List.of());
         }
         List<String> flags = new ArrayList<>();
         List<String> notes = new ArrayList<>();
-        int asked = budget.connections();
         progress.step("connections: " + s.id + " before (a full GC)", 3);
-        double heapBefore = s.heapAfterGc();
-        OptionalLong rssBefore = IdleRace.settledRss(s);
-        OptionalInt threadsBefore = s.osThreads();
-        Kernel kernelBefore = Kernel.read();
+        Reading before = Reading.before(s);
         BenchReport.ConnectionsOpened opened = null;
         BenchReport.ConnectionsActive active = null;
         BenchReport.ConnectionsCost costs = null;
         try (Connections c = new Connections()) {
+            int asked = budget.connections();
             progress.step(String.format(Locale.ROOT, "connections: %s opens %,d", s.id, asked), asked / 2500.0 + 2);
             Connections.Opened o = c.open(s.target.host, s.target.port, asked, WINDOW, ANSWER_MILLIS, STALL_MILLIS, perSource, TURNED_AWAY_IN_A_ROW);
             Bench.pause(500);
             progress.step("connections: " + s.id + " with " + c.held() + " open (a full GC)", 3);
-            double heapWith = s.heapAfterGc();
-            OptionalLong rssWith = s.residentBytes();
-            OptionalInt threadsWith = s.osThreads();
-            OptionalInt filesWith = s.openFiles();
-            OptionalLong maxFiles = s.maxOpenFiles();
-            Kernel kernelWith = Kernel.read();
+            Reading with = Reading.with(s);
             int held = c.held();
             boolean alive = s.alive();
-            String cause = cause(o, alive, boxed(filesWith), boxed(maxFiles));
-            opened = new BenchReport.ConnectionsOpened(o.asked(), o.held(), o.closed(), o.refused(), o.turnedAway(), o.unanswered(), o.notAttempted(),
-                    o.sources(), Stats.figure(o.seconds()), Stats.figure(o.seconds() > 0 ? o.held() / o.seconds() : Double.NaN), o.stopped(), cause);
-            if (cause != null) {
-                String what = shortfall(o) + ": " + cause;
-                if (o.clientLimit() && !cause.contains("server")) notes.add(what); // this machine's limit, not the server's doing
-                else flags.add(what);
-            }
-
+            opened = opened(o, alive, with, flags, notes);
             AtomicReference<OptionalInt> threadsActive = new AtomicReference<>(OptionalInt.empty());
-            if (held > 0 && alive) {
-                progress.step(String.format(Locale.ROOT, "connections: %s, %s%% of %,d ask GET %s once a second", s.id, share(ACTIVE_PERCENT), held, PATH),
-                        seconds + 1);
-                Thread sampler = Thread.ofPlatform().daemon().start(() -> {
-                    try {
-                        Thread.sleep(seconds * 500L);
-                        threadsActive.set(s.osThreads());
-                    } catch (InterruptedException e) {
-                        // the window ended first
-                    }
-                });
-                Connections.Active a = c.talk(s.target.host, s.target.port, PATH, ACTIVE_PERCENT, seconds, TIMEOUT_SECONDS * 1000L);
-                sampler.interrupt();
-                active = new BenchReport.ConnectionsActive(a.connections(), seconds, a.asked(), a.answered(), a.failed(), a.late(), a.unanswered(),
-                        Stats.figure(a.asked() == 0 ? Double.NaN : 100.0 * a.answered() / a.asked()), Stats.figure(a.p50Ms()), Stats.figure(a.p99Ms()),
-                        Stats.figure(a.maxMs()), a.closedByServer());
-                String lost = lost(active);
-                if (lost != null) flags.add(lost);
-            }
+            if (held > 0 && alive) active = talk(s, c, held, seconds, threadsActive, progress, flags);
             if (c.closedByServer() > 0) {
                 flags.add(String.format(Locale.ROOT, "the server closed %,d held connections while they were open (an idle timeout shorter than the phase, or a failure)",
                         c.closedByServer()));
             }
-            Double heapPer = perConnection(heapBefore, heapWith, held, false);
-            Double rssPer = rssBefore.isPresent() && rssWith.isPresent() ? perConnection(rssBefore.getAsLong(), rssWith.getAsLong(), held, false) : null;
-            Double memPer = kernelBefore.known() && kernelWith.known() ? perConnection(kernelBefore.tcpMemBytes(), kernelWith.tcpMemBytes(), held, true) : null;
-            Double slabPer = kernelBefore.slabKnown() && kernelWith.slabKnown()
-                    ? perConnection(kernelBefore.tcpSlabBytes(), kernelWith.tcpSlabBytes(), held, true) : null;
-            costs = new BenchReport.ConnectionsCost(Stats.figure(heapBefore), Stats.figure(heapWith), heapPer, boxed(rssBefore), boxed(rssWith), rssPer,
-                    kernelBefore.known() ? kernelBefore.tcpMemBytes() : null, kernelWith.known() ? kernelWith.tcpMemBytes() : null, memPer,
-                    kernelBefore.slabKnown() ? kernelBefore.tcpSlabBytes() : null, kernelWith.slabKnown() ? kernelWith.tcpSlabBytes() : null, slabPer,
-                    boxed(threadsBefore), boxed(threadsWith), boxed(threadsActive.get()), boxed(filesWith), boxed(maxFiles));
+            costs = costs(before, with, threadsActive.get(), held);
             notes.addAll(artefacts(costs, held)); // other processes' sockets, the JVM's own housekeeping: never the server's fault
         } catch (IOException e) {
             flags.add("the connections could not be opened: " + e.getMessage());
         }
         Bench.pause(500);
-        Boolean acceptsAfter = null;
-        if (!s.alive()) {
-            s.gone = "the server exited during the connections phase (its log: .results/logs/bench-" + s.id + ".log)";
-            flags.add(s.gone);
-        } else {
-            acceptsAfter = s.target.answers("/", 3000);
-            if (!acceptsAfter) {
-                flags.add("once the connections closed, the server answered no new connection within 3 s: it stopped accepting for good"
-                        + " (an accept loop that an error such as EMFILE ended?)");
-                s.gone = "it stopped accepting connections in the connections phase";
-            }
-        }
+        Boolean acceptsAfter = acceptsAfter(s, flags);
         return new BenchReport.ConnectionsServer(s.id, null, opened, active, costs, acceptsAfter, flags, notes);
+    }
+
+    /**
+     * What the server's process looked like: heap after a full GC, RSS, OS threads, open files
+     * and their limit, and the kernel's TCP memory; each empty (or NaN) where it cannot be read.
+     */
+    private record Reading(double heap, OptionalLong rss, OptionalInt threads, OptionalInt files, OptionalLong maxFiles, Kernel kernel) {
+        /** Before the connections (read in this order, the GC first): RSS once it stopped falling after the GC; its files are not needed yet. */
+        static Reading before(Server s) {
+            return new Reading(s.heapAfterGc(), IdleRace.settledRss(s), s.osThreads(), OptionalInt.empty(), OptionalLong.empty(), Kernel.read());
+        }
+
+        /** With the connections open (read in this order, the GC first); its open files tell whether it reached its limit. */
+        static Reading with(Server s) {
+            return new Reading(s.heapAfterGc(), s.residentBytes(), s.osThreads(), s.openFiles(), s.maxOpenFiles(), Kernel.read());
+        }
+    }
+
+    /** How opening went, for the report; fewer held than asked is a flag, or a note where the limit was this process's own. */
+    private static BenchReport.ConnectionsOpened opened(Connections.Opened o, boolean alive, Reading with, List<String> flags, List<String> notes) {
+        String cause = cause(o, alive, boxed(with.files()), boxed(with.maxFiles()));
+        if (cause != null) {
+            String what = shortfall(o) + ": " + cause;
+            if (o.clientLimit() && !cause.contains("server")) notes.add(what); // this machine's limit, not the server's doing
+            else flags.add(what);
+        }
+        return new BenchReport.ConnectionsOpened(o.asked(), o.held(), o.closed(), o.refused(), o.turnedAway(), o.unanswered(), o.notAttempted(),
+                o.sources(), Stats.figure(o.seconds()), Stats.figure(o.seconds() > 0 ? o.held() / o.seconds() : Double.NaN), o.stopped(), cause);
+    }
+
+    /**
+     * The active share's window over the {@code held} connections, the server's threads read
+     * halfway through it into {@code threadsActive} (a thread per connection shows there); lost
+     * answers are a flag.
+     */
+    private static BenchReport.ConnectionsActive talk(Server s, Connections c, int held, int seconds, AtomicReference<OptionalInt> threadsActive,
+                                                      Progress progress, List<String> flags) throws IOException {
+        progress.step(String.format(Locale.ROOT, "connections: %s, %s%% of %,d ask GET %s once a second", s.id, share(ACTIVE_PERCENT), held, PATH),
+                seconds + 1);
+        Thread sampler = Thread.ofPlatform().daemon().start(() -> {
+            try {
+                Thread.sleep(seconds * 500L);
+                threadsActive.set(s.osThreads());
+            } catch (InterruptedException e) {
+                // the window ended first
+            }
+        });
+        Connections.Active a = c.talk(s.target.host, s.target.port, PATH, ACTIVE_PERCENT, seconds, TIMEOUT_SECONDS * 1000L);
+        sampler.interrupt();
+        BenchReport.ConnectionsActive active = new BenchReport.ConnectionsActive(a.connections(), seconds, a.asked(), a.answered(), a.failed(),
+                a.late(), a.unanswered(), Stats.figure(a.asked() == 0 ? Double.NaN : 100.0 * a.answered() / a.asked()), Stats.figure(a.p50Ms()),
+                Stats.figure(a.p99Ms()), Stats.figure(a.maxMs()), a.closedByServer());
+        String lost = lost(active);
+        if (lost != null) flags.add(lost);
+        return active;
+    }
+
+    /** What the connections cost, from the readings before and with them open: the figures, and each per connection held where it can be told. */
+    private static BenchReport.ConnectionsCost costs(Reading before, Reading with, OptionalInt threadsActive, int held) {
+        Kernel kb = before.kernel(), kw = with.kernel();
+        Double heapPer = perConnection(before.heap(), with.heap(), held, false);
+        Double rssPer = before.rss().isPresent() && with.rss().isPresent()
+                ? perConnection(before.rss().getAsLong(), with.rss().getAsLong(), held, false) : null;
+        Double memPer = kb.known() && kw.known() ? perConnection(kb.tcpMemBytes(), kw.tcpMemBytes(), held, true) : null;
+        Double slabPer = kb.slabKnown() && kw.slabKnown() ? perConnection(kb.tcpSlabBytes(), kw.tcpSlabBytes(), held, true) : null;
+        return new BenchReport.ConnectionsCost(Stats.figure(before.heap()), Stats.figure(with.heap()), heapPer, boxed(before.rss()),
+                boxed(with.rss()), rssPer, kb.known() ? kb.tcpMemBytes() : null, kw.known() ? kw.tcpMemBytes() : null, memPer,
+                kb.slabKnown() ? kb.tcpSlabBytes() : null, kw.slabKnown() ? kw.tcpSlabBytes() : null, slabPer,
+                boxed(before.threads()), boxed(with.threads()), boxed(threadsActive), boxed(with.files()), boxed(with.maxFiles()));
+    }
+
+    /**
+     * Whether the server accepts a new connection once they all closed (null when it exited).
+     * Exiting, or no longer accepting, ends its race: the phases after skip it.
+     */
+    private static Boolean acceptsAfter(Server s, List<String> flags) {
+        if (!s.alive()) {
+            s.stoppedAnswering("the server exited during the connections phase (its log: .results/logs/bench-" + s.id + ".log)");
+            flags.add(s.gone());
+            return null;
+        }
+        boolean accepts = s.target.answers("/", 3000);
+        if (!accepts) {
+            flags.add("once the connections closed, the server answered no new connection within 3 s: it stopped accepting for good"
+                    + " (an accept loop that an error such as EMFILE ended?)");
+            s.stoppedAnswering("it stopped accepting connections in the connections phase");
+        }
+        return accepts;
     }
 
     /** "held 19,989 of 100,000 (...)", the counts that were not held. */

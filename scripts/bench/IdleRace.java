@@ -36,9 +36,9 @@ final class IdleRace {
     static List<BenchReport.Result> run(Plan.Workload w, List<Server> servers, int connections, Progress progress) {
         List<BenchReport.Result> results = new ArrayList<>();
         for (Server s : servers) {
-            if (s.gone != null) {
+            if (s.gone() != null) {
                 progress.skip(12);
-                results.add(new BenchReport.SkippedResult(s.id, s.gone, List.of(s.gone)));
+                results.add(new BenchReport.SkippedResult(s.id, s.gone(), List.of(s.gone())));
                 continue;
             }
             progress.step(w.id() + ": " + s.id + " opens " + connections + " connections", 12);
@@ -54,8 +54,8 @@ final class IdleRace {
                 flags.add("the idle connections could not be opened: " + e.getMessage());
             }
             if (!s.alive()) {
-                s.gone = "the server exited during the idle workload";
-                flags.add(s.gone);
+                s.stoppedAnswering("the server exited during the idle workload");
+                flags.add(s.gone());
             }
             results.add(new BenchReport.IdleResult(s.id, BenchReport.Status.MEASURED, figures, flags, null, notes));
             Bench.pause(500);

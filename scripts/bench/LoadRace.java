@@ -88,7 +88,7 @@ final class LoadRace {
         } catch (IOException e) {
             t.problems.add((warmup ? "warm-up" : "run") + " failed: " + e.getMessage());
         }
-        if (!s.alive()) s.gone = "the server exited during " + what + " (see .results/logs/bench-" + s.id + ".log)";
+        if (!s.alive()) s.stoppedAnswering("the server exited during " + what + " (see .results/logs/bench-" + s.id + ".log)");
         Bench.pause(100);
     }
 

@@ -100,7 +100,7 @@ final class OpenLoop {
 
     /** One server through the warm-up and both loads. */
     static BenchReport.OpenLoopServer run(Server s, Bombardier bombardier, Vegeta vegeta, Plan.Mode mode, Progress progress) {
-        if (s.gone != null) return skipped(s, s.gone, null, 0);
+        if (s.gone() != null) return skipped(s, s.gone(), null, 0);
         String missing = LoadRace.probe(s, WORKLOAD);
         if (missing != null) return skipped(s, missing, null, 0);
         int warm = warmupSeconds(mode), seconds = seconds(mode), timeout = WORKLOAD.timeoutSeconds();
@@ -146,8 +146,8 @@ final class OpenLoop {
             }
         }
         if (!s.alive()) {
-            s.gone = "the server exited during the open loop";
-            flags.add(s.gone);
+            s.stoppedAnswering("the server exited during the open loop");
+            flags.add(s.gone());
         }
         return new BenchReport.OpenLoopServer(s.id, null, Stats.figure(warmup.rps()), warmup.non2xx() + warmup.errors(), open, closed, flags);
     }

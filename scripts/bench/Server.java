@@ -33,7 +33,7 @@ final class Server {
     Target target;
     Inspect inspect;
     boolean pinned;
-    String gone; // why it stopped answering, once it has
+    private String gone; // why it stopped answering, once it has
 
     Server(String id, BenchReport.Role role, String label, Path file, List<String> args, int cap) {
         this(id, role, label, file, null, args, cap);
@@ -47,6 +47,16 @@ final class Server {
         this.command = command;
         this.args = args;
         this.cap = cap;
+    }
+
+    /** Why it stopped answering, or null while it answers: the phases after skip it, and its results say why. */
+    String gone() {
+        return gone;
+    }
+
+    /** Records why it stopped answering. The first reason stays: it is the cause, and each phase skips a server already gone. */
+    void stoppedAnswering(String why) {
+        if (gone == null) gone = why;
     }
 
     /** Whether the race starts it (a file, or a command), rather than finding it running (--url). */

@@ -31,7 +31,7 @@ final class Soak {
 
     /** One server's soak of {@code minutes}. */
     static BenchReport.SoakServer run(Server s, Bombardier bombardier, double minutes, Progress progress) {
-        if (s.gone != null) return skipped(s, s.gone);
+        if (s.gone() != null) return skipped(s, s.gone());
         String missing = LoadRace.probe(s, WORKLOAD);
         if (missing != null) return skipped(s, missing);
         int windows = windows(minutes);
@@ -62,11 +62,11 @@ final class Soak {
                     rss.isPresent() ? rss.getAsLong() : null, threads.isPresent() ? threads.getAsInt() : null,
                     files.isPresent() ? files.getAsInt() : null));
             if (!s.alive()) {
-                s.gone = "the server exited during the soak";
+                s.stoppedAnswering("the server exited during the soak");
                 break;
             }
         }
-        return summarize(s.id, samples, s.gone);
+        return summarize(s.id, samples, s.gone());
     }
 
     /** How many windows make {@code minutes} (at least 3: a first, a middle and a last third). */

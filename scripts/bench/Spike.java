@@ -33,7 +33,7 @@ final class Spike {
 
     /** One server through the spikes. */
     static BenchReport.SpikeServer run(Server s, Bombardier bombardier, Progress progress) {
-        if (s.gone != null) return skipped(s, s.gone);
+        if (s.gone() != null) return skipped(s, s.gone());
         String missing = LoadRace.probe(s, WORKLOAD);
         if (missing != null) return skipped(s, missing);
         int timeout = WORKLOAD.timeoutSeconds();
@@ -78,8 +78,8 @@ final class Spike {
             if (left == null) left = leftOver("open files", files0, files);
             if (left != null) flags.add("after spike " + c + ": " + left);
             if (!s.alive()) {
-                s.gone = "the server exited during spike " + c;
-                flags.add(s.gone);
+                s.stoppedAnswering("the server exited during spike " + c);
+                flags.add(s.gone());
                 break;
             }
         }

@@ -69,7 +69,7 @@ final class Tally {
 
     /** Whether the server sits out the rest of the workload: skipped, gone, or a run stalled. */
     boolean out() {
-        return skipReason != null || server.gone != null || cut;
+        return skipReason != null || server.gone() != null || cut;
     }
 
     /** Whether a server needs another warm-up: fewer than the minimum, or the last one still climbed by over 10%. */
@@ -128,7 +128,7 @@ final class Tally {
         if (runs.isEmpty() && stalls.isEmpty()) flags.add("no measured run finished");
         String busy = Others.note(runs.stream().map(Run::othersCores).toList());
         if (busy != null) flags.add(busy);
-        if (server.gone != null) flags.add(server.gone);
+        if (server.gone() != null) flags.add(server.gone());
         return new BenchReport.LoadResult(server.id, status, Stats.figure(medianRps),
                 new BenchReport.Latency(Stats.figure(Stats.median(p50)), Stats.figure(Stats.median(p99))),
                 ok, non2xx, errors, timeouts, kinds, Stats.figure(Stats.median(cpu)),

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -161,22 +159,6 @@ class BenchTests {
         assertEquals(Map.of("timeout", 50L, "the server closed connection before returning the first response byte", 5L), r.errorKinds());
         assertFalse(r.clean());
         assertEquals(1.2, r.rps(), EPS);
-    }
-
-    static ByteBuffer bytes(String s) {
-        ByteBuffer b = ByteBuffer.allocate(4096);
-        b.put(s.getBytes(StandardCharsets.ISO_8859_1));
-        return b;
-    }
-
-    @Test
-    @DisplayName("an idle connection is served when a whole 2xx answer arrived that keeps the connection open")
-    void idleAnswers() {
-        assertEquals(1, Connections.answered(bytes("HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\nHello, World!")));
-        assertEquals(0, Connections.answered(bytes("HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\nHello")));
-        assertEquals(0, Connections.answered(bytes("HTTP/1.1 200 OK\r\nContent-Le")));
-        assertEquals(-1, Connections.answered(bytes("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 5\r\n\r\nbusy\n")));
-        assertEquals(-1, Connections.answered(bytes("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok")));
     }
 
     @Test

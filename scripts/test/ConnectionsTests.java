@@ -1,9 +1,11 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
@@ -13,7 +15,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Unit tests of the connections phase: source addresses, the open-files budget, costs per connection, artefacts, causes; one real run. */
+/** Unit tests of the connections phase: source addresses, answers, when opening stops, the open-files budget, costs per connection, artefacts, causes; one real run. */
 class ConnectionsTests {
     @Test
     @DisplayName("connections: spread over source addresses 127.0.0.2, .3, ..., 70% of the ephemeral ports each (at most 20,000)")
@@ -29,6 +31,46 @@ class ConnectionsTests {
         assertEquals(5, Connections.sources(100_000, 20_000));
         assertEquals(6, Connections.sources(100_001, 20_000));
         assertEquals(0, Connections.sources(0, 20_000));
+    }
+
+    private static ByteBuffer bytes(String s) {
+        ByteBuffer b = ByteBuffer.allocate(4096);
+        b.put(s.getBytes(StandardCharsets.ISO_8859_1));
+        return b;
+    }
+
+    @Test
+    @DisplayName("connections: an answer holds a connection when it is whole, 2xx and keeps it open; an error or a close turns it away")
+    void idleAnswers() {
+        assertEquals(ConnectionOutcome.HELD, ConnectionOutcome.ofAnswer(bytes("HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\nHello, World!")));
+        assertEquals(ConnectionOutcome.STILL_GOING, ConnectionOutcome.ofAnswer(bytes("HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\nHello")));
+        assertEquals(ConnectionOutcome.STILL_GOING, ConnectionOutcome.ofAnswer(bytes("HTTP/1.1 200 OK\r\nContent-Le")));
+        assertEquals(ConnectionOutcome.TURNED_AWAY, ConnectionOutcome.ofAnswer(bytes("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 5\r\n\r\nbusy\n")));
+        assertEquals(ConnectionOutcome.TURNED_AWAY, ConnectionOutcome.ofAnswer(bytes("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok")));
+    }
+
+    @Test
+    @DisplayName("connections: opening stops after so many refused or turned away in a row, and one held starts the count again")
+    void turnedAwayInARow() {
+        Opening o = new Opening("127.0.0.1", 1, 10, 10, 5000, 5000, 0, 3, 0, 0);
+        for (int i = 0; i < 4; i++) o.started();
+        for (ConnectionOutcome c : List.of(ConnectionOutcome.REFUSED, ConnectionOutcome.TURNED_AWAY, ConnectionOutcome.HELD, ConnectionOutcome.TURNED_AWAY)) {
+            o.settled(c);
+        }
+        o.stopIfStuck(System.nanoTime());
+        assertTrue(o.mayStartAnother(), "one held started the count again");
+        for (int i = 0; i < 2; i++) {
+            o.started();
+            o.settled(ConnectionOutcome.REFUSED);
+        }
+        o.stopIfStuck(System.nanoTime());
+        assertFalse(o.mayStartAnother());
+        assertTrue(o.finished());
+        Connections.Opened opened = o.opened(1, 0);
+        assertEquals("the server refused or turned away the last 3 connections in a row", opened.stopped());
+        assertEquals(List.of(1, 3, 2, 0, 4, 1), List.of(opened.held(), opened.refused(), opened.turnedAway(), opened.unanswered(), opened.notAttempted(),
+                opened.sources()), opened.toString());
+        assertFalse(opened.clientLimit());
     }
 
     @Test
