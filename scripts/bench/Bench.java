@@ -1,12 +1,10 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
-//DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-//SOURCES Options.java Plan.java Server.java LoadRace.java Tally.java Sampler.java IdleRace.java
+//SOURCES Options.java BenchCommand.java Plan.java Server.java LoadRace.java Tally.java Sampler.java IdleRace.java
 //SOURCES MachineFacts.java Cpus.java Ramp.java Spike.java Soak.java BenchReport.java Report.java Verdict.java Stats.java
 //SOURCES Bombardier.java Progress.java Framework.java OpenLoop.java Vegeta.java Phase.java GoTools.java Connections.java ConnectionsRace.java ConnectionOutcome.java Opening.java ActiveShare.java
 //SOURCES Others.java ../../exercises/kit/CpuWork.java
-//SOURCES ../lib/Jackson.java ../lib/Chapters.java ../lib/Results.java ../lib/Target.java ../lib/Painter.java ../lib/Frameworks.java
-//SOURCES ../lib/Inspect.java ../lib/InspectAgent.java ../lib/Unavailable.java ../lib/Root.java ../lib/Tools.java ../lib/CommandLine.java
+//SOURCES ../lib/Lib.java
 
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -29,17 +27,19 @@ import java.util.Map;
 class Bench {
     static final PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
 
-    public static void main(String[] args) throws Exception {
-        args = Root.withRoot(args); // jbang bench 03, from any folder of the course: find it, and the tools
-        args = Tools.withTool(args, "--bombardier", "bombardier");
-        if (List.of(args).contains("--open-loop")) args = Tools.withTool(args, "--vegeta", "vegeta");
-        if (Tools.onPath("taskset").isEmpty() && !List.of(args).contains("--help")) System.err.println("bench: " + Tools.install("taskset"));
-        Options given = Options.parse(args);
-        Map<String, Chapters.Chapter> chapters = null;
+    public static void main(String[] args) {
+        System.exit(Cli.run("bench", new BenchCommand(args), args));
+    }
+
+    /** Runs the race {@code given} asks for ({@code args}, the words it was given, for the report); returns 0, or 1 when something was flagged. */
+    static int race(Options given, String[] args) throws Exception {
+        given = given.withTools(); // a missing Bombardier (or Vegeta for --open-loop) stops it here, saying what to install
+        if (Tools.onPath("taskset").isEmpty()) System.err.println("bench: " + Tools.install("taskset"));
+        Map<String, Chapters.Chapter> chapters;
         try {
             chapters = Chapters.read(given.root());
         } catch (RuntimeException e) {
-            Options.environment(e.getMessage());
+            throw CommandError.environment(e.getMessage());
         }
         List<Server> servers = Server.lineUp(given, chapters);
         Chapters.Chapter own = given.all() ? null : chapters.get(given.chapter());
@@ -47,13 +47,10 @@ class Bench {
                 : given.racing(own != null && own.benchWorkloads() != null ? Plan.pick(own.benchWorkloads())
                         : given.mode().smoke() ? Plan.pick("hello") : Plan.standard());
         boolean backend = servers.stream().anyMatch(Server::callsBackend) || o.workloads().stream().anyMatch(Plan.Workload::callsBackend);
-        if (o.url() != null) {
-            try {
-                if (!Target.running(o.url(), o.pid()).accepting()) Options.environment("nothing accepts connections at " + o.url() + ": start your server first");
-            } catch (IllegalArgumentException e) {
-                Options.usage(e.getMessage());
-            }
-            if (o.pid() != null && ProcessHandle.of(o.pid()).isEmpty()) Options.environment("no process " + o.pid() + " (--pid)");
+        if (o.running() != null) {
+            Subject.Running r = o.running();
+            if (!Target.running(r.url(), r.pid()).accepting()) throw CommandError.environment("nothing accepts connections at " + r.url() + ": start your server first");
+            if (r.pid() != null && ProcessHandle.of(r.pid()).isEmpty()) throw CommandError.environment("no process " + r.pid() + " (--pid)");
         }
 
         Cpus cpus = MachineFacts.cpus(o.serverCpus());
@@ -142,7 +139,7 @@ class Bench {
         }
         out.println("Results: " + (file.startsWith(o.root()) ? o.root().relativize(file) : file)
                 + p.dim("  (took " + Stats.duration(Duration.between(began, Instant.now()).toSeconds()) + ")"));
-        System.exit(flags.isEmpty() ? 0 : 1);
+        return flags.isEmpty() ? 0 : 1;
     }
 
     /** What is raced, how, and on what. */

@@ -23,9 +23,10 @@ final class Server {
     final String id;
     final BenchReport.Role role;
     final String label;
+    /** What it is: a file JBang runs, a command in any language ({@code --command}), or a server already running ({@code --url}). */
+    final Subject subject;
+    /** The file JBang runs, or null for a command or a running server. */
     final Path file;
-    /** The words that start it when it is no file of the course ({@code --command}), else null. */
-    final List<String> command;
     final List<String> args;
     /** How many requests the model serves at once, for the Little's-law bound (01: one, 02: --threads); 0 = no cap. */
     final int cap;
@@ -36,15 +37,15 @@ final class Server {
     private String gone; // why it stopped answering, once it has
 
     Server(String id, BenchReport.Role role, String label, Path file, List<String> args, int cap) {
-        this(id, role, label, file, null, args, cap);
+        this(id, role, label, new Subject.File(file), args, cap);
     }
 
-    private Server(String id, BenchReport.Role role, String label, Path file, List<String> command, List<String> args, int cap) {
+    private Server(String id, BenchReport.Role role, String label, Subject subject, List<String> args, int cap) {
         this.id = id;
         this.role = role;
         this.label = label;
-        this.file = file;
-        this.command = command;
+        this.subject = subject;
+        this.file = subject instanceof Subject.File f ? f.path() : null;
         this.args = args;
         this.cap = cap;
     }
@@ -61,7 +62,7 @@ final class Server {
 
     /** Whether the race starts it (a file, or a command), rather than finding it running (--url). */
     boolean startedHere() {
-        return file != null || command != null;
+        return !(subject instanceof Subject.Running);
     }
 
     /** Whether it must be given a backend's URL ({@link Chapters#BACKEND} in its options). */
@@ -88,20 +89,22 @@ final class Server {
                 Path file = o.root().resolve("solutions").resolve(c.fileName());
                 if (Files.isRegularFile(file)) servers.add(of(c, c.number(), BenchReport.Role.REFERENCE, "solutions/" + c.fileName(), file));
             }
-            if (servers.isEmpty()) Options.environment("no solutions/NN-*.java under " + o.root());
+            if (servers.isEmpty()) throw CommandError.environment("no solutions/NN-*.java under " + o.root());
         } else {
             String n = o.chapter();
-            if (!n.matches("\\d\\d")) Options.usage("a chapter is a number such as 03, not '" + n + "'");
+            if (!n.matches("\\d\\d")) throw CommandError.usage("a chapter is a number such as 03, not '" + n + "'");
             Chapters.Chapter chapter = chapters.get(n);
             Path reference = chapterFile(o.root(), "solutions", n, chapter);
-            if (o.url() != null) {
-                servers.add(new Server("learner", BenchReport.Role.LEARNER, o.url(), null, List.of(), 0));
-            } else if (o.command() != null) {
+            switch (o.subject()) {
+                case Subject.Running r -> servers.add(new Server("learner", BenchReport.Role.LEARNER, r.url(), r, List.of(), 0));
                 // Raced with the chapter's options, as the reference; no cap of its own is known (no Little's-law bound from one).
-                servers.add(new Server("learner", BenchReport.Role.LEARNER, String.join(" ", o.command()), null, o.command(), chapter.benchArgs(), 0));
-            } else {
-                Path learner = o.selfRace() ? reference : o.learner() != null ? o.learner() : chapterFile(o.root(), "exercises", n, chapter);
-                servers.add(of(chapter, "learner", BenchReport.Role.LEARNER, o.root().relativize(learner).toString(), learner));
+                case Subject.Command c -> servers.add(new Server("learner", BenchReport.Role.LEARNER, c.line(), c, chapter.benchArgs(), 0));
+                case Subject.Solution s -> servers.add(of(chapter, "learner", BenchReport.Role.LEARNER, o.root().relativize(reference).toString(), reference));
+                case Subject.File f -> servers.add(of(chapter, "learner", BenchReport.Role.LEARNER, o.root().relativize(f.path()).toString(), f.path()));
+                case Subject.Exercise e -> {
+                    Path learner = chapterFile(o.root(), "exercises", n, chapter);
+                    servers.add(of(chapter, "learner", BenchReport.Role.LEARNER, o.root().relativize(learner).toString(), learner));
+                }
             }
             servers.add(of(chapter, "reference", BenchReport.Role.REFERENCE, o.root().relativize(reference).toString(), reference));
         }
@@ -116,7 +119,7 @@ final class Server {
     /** DIR/SLUG.java of the chapter, or a usage error when there is none. */
     private static Path chapterFile(Path root, String dir, String number, Chapters.Chapter chapter) {
         Path file = chapter == null ? null : root.resolve(dir).resolve(chapter.fileName());
-        if (file == null || !Files.isRegularFile(file)) Options.usage("no " + dir + "/" + number + "-*.java");
+        if (file == null || !Files.isRegularFile(file)) throw CommandError.usage("no " + dir + "/" + number + "-*.java");
         return file;
     }
 
@@ -154,8 +157,8 @@ final class Server {
     private static void start(List<Server> servers, Options o, String backend, Progress progress) {
         List<CompletableFuture<Void>> starting = new ArrayList<>();
         for (Server s : servers) {
-            if (!s.startedHere()) {
-                s.attach(o.url(), o.pid());
+            if (s.subject instanceof Subject.Running r) {
+                s.attach(r);
                 continue;
             }
             starting.add(CompletableFuture.runAsync(() -> s.launch(o, backend), r -> Thread.ofPlatform().start(r)));
@@ -165,33 +168,25 @@ final class Server {
         } catch (RuntimeException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             progress.done();
-            Options.environment("a server did not start: " + cause.getMessage());
+            throw CommandError.environment("a server did not start: " + cause.getMessage());
         }
     }
 
-    /** Uses the server already running at {@code url}; with its pid, reads its process (and pins it, workload by workload). */
-    private void attach(String url, Long pid) {
-        try {
-            target = Target.running(url, pid);
-        } catch (IllegalArgumentException e) {
-            Options.usage(e.getMessage());
-        }
-        if (!target.accepting()) Options.environment("nothing accepts connections at " + url);
-        if (pid != null) inspect = new Inspect(pid);
+    /** Uses the server already running at its URL; with its pid, reads its process (and pins it, workload by workload). */
+    private void attach(Subject.Running running) {
+        target = Target.running(running.url(), running.pid()); // SubjectOptions has read the URL
+        if (!target.accepting()) throw CommandError.environment("nothing accepts connections at " + running.url());
+        if (running.pid() != null) inspect = new Inspect(running.pid());
         this.url = target.url();
     }
 
-    /** Starts the file with JBang (or its command) on a free port, unpinned, its output in .results/logs/bench-ID.log. */
+    /** Starts its file with JBang (or its command) on a free port, unpinned, its output in .results/logs/bench-ID.log. */
     private void launch(Options o, String backend) {
-        List<String> command = new ArrayList<>(this.command != null ? this.command : Tools.jbang(o.root(), o.jbang()));
-        if (this.command == null) command.add(file.toString());
-        command.addAll(List.of("--port", "0"));
-        command.addAll(Plan.dbOptions());
-        command.addAll(backend == null ? args : Chapters.withBackend(args, backend));
-        Path log = o.root().resolve(".results/logs/bench-" + id + ".log");
+        List<String> options = new ArrayList<>(Plan.dbOptions());
+        options.addAll(backend == null ? args : Chapters.withBackend(args, backend));
         try {
-            Files.deleteIfExists(log);
-            target = Target.start(command, cpuUnits == null ? Map.of() : Map.of(CpuWork.ENV, cpuUnits), log, Duration.ofSeconds(180));
+            Subject.Launch launch = subject.launch(o.root(), Tools.jbang(o.root(), o.jbang()), null, List.of(), options);
+            target = launch.start(o.root().resolve(".results/logs/bench-" + id + ".log"), cpuUnits == null ? Map.of() : Map.of(CpuWork.ENV, cpuUnits));
         } catch (IOException e) {
             throw new IllegalStateException(label + ": " + e.getMessage(), e);
         }
@@ -264,12 +259,11 @@ final class Server {
     static Target startBackend(Options o) {
         List<String> command = new ArrayList<>(Tools.jbang(o.root(), o.jbang()));
         command.addAll(List.of(o.root().resolve(Path.of("scripts", "checks", "Backend.java")).toString(),
-                "--port", o.url() == null ? "0" : "8081"));
+                "--port", String.valueOf(o.subject().backendPort())));
         try {
             return Target.start(command, o.root().resolve(".results/logs/bench-backend.log"), Duration.ofSeconds(180));
         } catch (IOException e) {
-            Options.environment("the backend for the trips did not start: " + e.getMessage());
-            return null;
+            throw CommandError.environment("the backend for the trips did not start: " + e.getMessage());
         }
     }
 

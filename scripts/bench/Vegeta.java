@@ -47,7 +47,7 @@ final class Vegeta {
     static Vegeta found(String binary) {
         String version = version(binary);
         if (version == null) {
-            Options.environment("Vegeta does not run (" + binary + "); --open-loop needs it: scripts/setup.sh builds it with Go, "
+            throw CommandError.environment("Vegeta does not run (" + binary + "); --open-loop needs it: scripts/setup.sh builds it with Go, "
                     + "or 'brew install vegeta', or 'go install github.com/tsenart/vegeta/v12@v12.12.0'");
         }
         return new Vegeta(binary, null, version);

@@ -2,12 +2,10 @@
 //JAVA 25
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
-//DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-//SOURCES ../lib/Jackson.java ../lib/Results.java ../lib/Target.java ../lib/Inspect.java ../lib/InspectAgent.java ../lib/Unavailable.java ../lib/Chapters.java
-//SOURCES ../lib/Root.java ../lib/LaunchRecord.java ../lib/Tools.java ../lib/Painter.java ../lib/Usage.java ../lib/CommandLine.java
+//SOURCES ../lib/Lib.java GradeCommand.java
 //SOURCES CheckReport.java Client.java Clients.java Elapsed.java Check.java Alive.java Runner.java
 //SOURCES ProtocolChecks.java Ch01Checks.java Ch02Checks.java Ch03Checks.java Ch04Checks.java Ch05Checks.java Ch06Checks.java
-//SOURCES Ch08Checks.java Backend.java Tips.java RunContext.java Subject.java
+//SOURCES Ch08Checks.java Backend.java Tips.java RunContext.java
 
 import java.io.IOException;
 import java.nio.file.FileSystems;
@@ -88,68 +86,9 @@ final class Grade {
         this.chapters = Chapters.graded(options.root());
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
         LaunchRecord.write(Grade.class, args); // the next check.sh on these sources starts this JVM straight
-        args = Root.withRoot(args); // jbang check 03, from any folder of the course
-        Path root = Path.of(".").toAbsolutePath().normalize();
-        String jbang = JBANG;
-        Subject subject = new Subject.Exercise();
-        Long pid = null;
-        boolean json = false;
-        boolean watch = false;
-        List<String> only = List.of();
-        List<String> asked = new ArrayList<>();
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "-h", "--help" -> { System.out.println(USAGE); System.exit(0); }
-                case "--all" -> asked.add("all");
-                case "--solution" -> subject = new Subject.Solution();
-                case "--file" -> subject = new Subject.File(Path.of(ARGS.value(args, ++i)).toAbsolutePath());
-                case "--url" -> subject = new Subject.Running(ARGS.value(args, ++i), null);
-                case "--command" -> {
-                    try {
-                        subject = new Subject.Command(ARGS.value(args, ++i));
-                    } catch (IllegalArgumentException e) {
-                        ARGS.fail(e.getMessage());
-                    }
-                }
-                case "--pid" -> pid = Long.parseLong(ARGS.value(args, ++i));
-                case "--json" -> json = true;
-                case "--watch" -> watch = true;
-                case "--root" -> root = Path.of(ARGS.value(args, ++i)).toAbsolutePath().normalize();
-                case "--jbang" -> jbang = ARGS.value(args, ++i);
-                case "--only" -> only = List.of(ARGS.value(args, ++i).split(","));
-                default -> asked.add(args[i].length() == 1 ? "0" + args[i] : args[i]);
-            }
-        }
-        if (pid != null) {
-            if (!(subject instanceof Subject.Running running)) { ARGS.fail("--pid goes with --url"); return; }
-            subject = new Subject.Running(running.url(), pid);
-        }
-        Grade grade = new Grade(new Options(root, jbang, subject, json, true, null, only, null));
-        List<String> numbers = new ArrayList<>();
-        for (String n : asked) {
-            if (n.equals("all")) numbers.addAll(grade.chapters.keySet());
-            else if (grade.chapters.containsKey(n)) numbers.add(n);
-            else ARGS.fail("no chapter '" + n + "'; chapters with checks: " + grade.chapters.keySet());
-        }
-        if (numbers.isEmpty()) ARGS.fail("say which chapter to grade, e.g. 01, or --all");
-        if (numbers.size() > 1 && (subject instanceof Subject.Running || subject instanceof Subject.File)) ARGS.fail("--url and --file grade one chapter at a time");
-        if (watch && numbers.size() > 1) ARGS.fail("--watch grades one chapter at a time");
-        if (watch && (subject instanceof Subject.Running || subject instanceof Subject.Command)) ARGS.fail("--watch grades a file again when it is saved: it goes with the exercise, --solution or --file");
-        if (!only.isEmpty() && numbers.size() > 1) ARGS.fail("--only names checks of one chapter");
-
-        if (watch) grade.watch(grade.chapters.get(numbers.get(0)));
-        int worst = 0;
-        List<CheckReport> all = new ArrayList<>();
-        for (String n : numbers) {
-            CheckReport report = grade.grade(grade.chapters.get(n));
-            all.add(report);
-            worst = Math.max(worst, report.exit());
-        }
-        if (json) System.out.print(Jackson.write(all.size() == 1 ? all.get(0) : all));
-        if (numbers.size() > 1 && !json) table(all);
-        System.exit(worst);
+        System.exit(Cli.run("check", new GradeCommand(), args));
     }
 
     /** The check classes of a chapter: the protocol's, then its own (named in the registry). */
@@ -175,40 +114,16 @@ final class Grade {
                 backend = startBackend();
                 args = Chapters.withBackend(args, backend.url());
             }
+            label = options.subject().label(options.root(), chapter.fileName());
             if (options.subject() instanceof Subject.Running running) {
                 target = Target.running(running.url(), running.pid());
-                label = running.url() + (running.pid() == null ? "" : " (pid " + running.pid() + ")");
                 if (!target.accepting()) throw new IOException("nothing accepts connections at " + running.url());
             } else {
-                // What starts it, and how that is shown: the command as given, or JBang with the file.
-                List<String> starts;
-                java.util.Map<String, String> env;
-                String shown;
-                if (options.subject() instanceof Subject.Command given) {
-                    label = given.line();
-                    starts = given.words();
-                    // A JVM the command starts takes the chapter's JVM options from the environment (java reads JDK_JAVA_OPTIONS).
-                    env = chapter.gradeJvm().isEmpty() ? java.util.Map.of() : java.util.Map.of("JDK_JAVA_OPTIONS", String.join(" ", chapter.gradeJvm()));
-                    shown = env.isEmpty() ? label : "JDK_JAVA_OPTIONS='" + env.get("JDK_JAVA_OPTIONS") + "' " + label;
-                } else {
-                    Path server = serverFile(chapter);
-                    label = options.root().relativize(server).toString();
-                    List<String> jvm = chapter.gradeJvm().stream().map(o -> "-R" + o).toList(); // JBang's options for the server's JVM
-                    starts = new ArrayList<>(Tools.jbang(options.root(), options.jbang()));
-                    starts.addAll(jvm);
-                    starts.add(server.toString());
-                    env = java.util.Map.of();
-                    shown = "jbang" + String.join("", prefix(" ", jvm)) + " " + label;
-                }
+                Subject.Launch launch = options.subject().launch(options.root(), Tools.jbang(options.root(), options.jbang()),
+                        chapter.fileName(), chapter.gradeJvm(), args);
                 say("\n" + bold(chapter.number() + " " + chapter.title()) + ": grading " + label);
-                say(dim("  starting it with: " + shown + " --port 0" + String.join("", prefix(" ", args))));
-                List<String> command = new ArrayList<>(starts);
-                command.addAll(List.of("--port", "0"));
-                command.addAll(args);
-                Path log = options.root().resolve(".results/logs/" + chapter.number() + "-" + options.subject().word() + ".log");
-                Files.createDirectories(log.getParent());
-                Files.deleteIfExists(log);
-                target = Target.start(command, env, log, Duration.ofSeconds(180));
+                say(dim("  starting it with: " + launch.shown()));
+                target = launch.start(options.root().resolve(".results/logs/" + chapter.number() + "-" + options.subject().word() + ".log"), Map.of());
             }
         } catch (IOException | IllegalArgumentException e) {
             if (backend != null) backend.close();
@@ -293,17 +208,13 @@ final class Grade {
      * running (--url), which then must have been started with its default --backend.
      */
     Backend startBackend() throws IOException {
-        int port = options.subject() instanceof Subject.Running ? 8081 : 0;
+        int port = options.subject().backendPort();
         try {
             return Backend.start("127.0.0.1", port, true);
         } catch (java.net.BindException e) {
             throw new IOException("the checks' backend cannot listen on 127.0.0.1:" + port + " (" + e.getMessage()
                     + "): stop the program using that port");
         }
-    }
-
-    static List<String> prefix(String p, List<String> items) {
-        return items.stream().map(i -> p + i).toList();
     }
 
     /** The server file to grade: exercises/NN-*.java, solutions/NN-*.java, or --file. */
@@ -434,26 +345,4 @@ final class Grade {
     static String bold(String s) { return PAINT.bold(s); }
     static String dim(String s) { return PAINT.dim(s); }
 
-    static final String USAGE = """
-            usage: scripts/check.sh NN [options]     grade exercises/NN-*.java
-                   scripts/check.sh --all [options]  grade every chapter, with a progress table
-
-              --solution        grade the reference solution instead
-              --command "CMD"   start and grade a server in any language: CMD --port 0 and the chapter's
-                                options (e.g. --command "python3 server.py"); it must print the ready line
-              --url URL         grade a server that is already running (any language or framework)
-              --pid PID         with --url: its process, for the checks that read threads and files
-              --watch           grade again each time you save the exercise file
-              --only ID,ID      run only these checks (ids as printed with --json, e.g. ch03.slowReader;
-                                a partial run: it keeps no progress record;
-                                a suite's name runs all of its checks: --only protocol)
-              --json            print the results as JSON (a whole grading of your exercise is saved in .results/checks/)
-              --file FILE       grade another server file for chapter NN
-
-            Links go to the course at http://127.0.0.1:1313/ (scripts/start.sh); set COURSE_SITE to read
-            it elsewhere, e.g. COURSE_SITE=file:///home/ada/course-site/ for a scripts/site.sh pack.
-
-            Exit status: 0 every check passed, 1 some failed, 2 the checks could not run.""";
-
-    static final Usage ARGS = new Usage("check", USAGE);
 }

@@ -19,6 +19,7 @@ final class Cli {
     static int run(String name, Callable<Integer> command, String[] args) {
         CommandLine line = new CommandLine(command);
         line.setUsageHelpWidth(110); // the width of the course's other help texts
+        line.setOverwrittenOptionsAllowed(true); // the last of an option given twice wins (a wrapper's --root, then the caller's)
         line.getCommandSpec().usageMessage().synopsisHeading(""); // a custom synopsis starts "usage: "
         line.setParameterExceptionHandler((e, given) -> {
             PrintWriter err = e.getCommandLine().getErr();

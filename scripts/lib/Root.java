@@ -1,7 +1,5 @@
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Where the course is: the folder holding site/data/course.json, found by walking up from the
@@ -22,22 +20,13 @@ final class Root {
         return null;
     }
 
-    /** The course's root above the current folder, or an exit 2 that says where to run from. */
+    /** The course's root above the current folder; a {@link CommandError} that says where to run from when there is none. */
     static Path find() {
         Path root = above(Path.of(""));
         if (root == null) {
-            System.err.println("run this from the course's folder (the one with site/data/course.json) or a folder inside it, not from "
+            throw CommandError.environment("run this from the course's folder (the one with site/data/course.json) or a folder inside it, not from "
                     + Path.of("").toAbsolutePath());
-            System.exit(2);
         }
         return root;
-    }
-
-    /** {@code args} with {@code --root ROOT} added when they name no root ({@code --root} is the shell wrappers' option). */
-    static String[] withRoot(String[] args) {
-        if (List.of(args).contains("--root") || List.of(args).contains("-h") || List.of(args).contains("--help")) return args;
-        List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of("--root", find().toString()));
-        return all.toArray(String[]::new);
     }
 }

@@ -103,25 +103,6 @@ final class Tools {
     }
 
     /**
-     * {@code args} with {@code OPTION PATH} added for {@code tool} when they name none (the shell
-     * wrappers name it), found under {@code --root}'s .tools/bin, on PATH or in Go's bin; when it
-     * is nowhere, an exit 2 saying what to install on this OS.
-     */
-    static String[] withTool(String[] args, String option, String tool) {
-        List<String> all = new ArrayList<>(List.of(args));
-        if (all.contains(option) || all.contains("-h") || all.contains("--help")) return args;
-        int at = all.indexOf("--root");
-        Path root = at >= 0 && at + 1 < all.size() ? Path.of(all.get(at + 1)) : Path.of("").toAbsolutePath();
-        Optional<Path> found = find(root, tool);
-        if (found.isEmpty()) {
-            System.err.println(install(tool));
-            System.exit(2);
-        }
-        all.addAll(List.of(option, found.get().toString()));
-        return all.toArray(String[]::new);
-    }
-
-    /**
      * The command that runs {@code jbang ARGS} from Java: {@code configured} when the caller named
      * one (a wrapper's --jbang, COURSE_JBANG); else JBang's launcher where it can run (jbang.cmd on
      * Windows; the jbang script where there is a bash for it); else, with no shell, the course's

@@ -228,12 +228,12 @@ class VerdictTests {
     void learnerOption() throws Exception {
         java.nio.file.Path file = java.nio.file.Files.createTempFile("learner", ".java");
         try {
-            assertEquals(file.toAbsolutePath().normalize(), Options.parse(new String[] {"03", "--learner", file.toString()}).learner());
+            assertEquals(new Subject.File(file.toAbsolutePath().normalize()), Options.parse(new String[] {"03", "--learner", file.toString(), "--root", "."}).subject());
             assertEquals("scripts/bench.sh 03 --learner " + file.getFileName(), Options.command(new String[] {"03", "--learner", file.toString(), "--root", "/x"}));
         } finally {
             java.nio.file.Files.deleteIfExists(file);
         }
-        assertNull(Options.parse(new String[] {"03"}).learner());
+        assertEquals(new Subject.Exercise(), Options.parse(new String[] {"03", "--root", "."}).subject());
     }
     @Test
     @DisplayName("quick mode runs 5 turns on hello (its verdict reads CPU per request) and 3 elsewhere; io-1000 raced alone warms up; the JIT compilers' CPU during a run is left out")

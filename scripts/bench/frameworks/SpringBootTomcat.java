@@ -68,7 +68,11 @@ class SpringBootTomcat {
     public static void main(String[] args) throws Exception {
         Options o = Kit.start("SpringBootTomcat", args, "--threads", "200", "--virtual", "false");
         int threads = o.number("--threads");
-        boolean virtual = flag(args, "--virtual");
+        Boolean virtual = flag(args, "--virtual");
+        if (virtual == null) {
+            System.err.println("option --virtual must be true or false");
+            System.exit(2);
+        }
 
         Map<String, Object> p = SpringStart.properties(o);
         p.put("server.server-header", "spring-boot-tomcat");            // Tomcat sends none by default
@@ -104,17 +108,13 @@ class SpringBootTomcat {
         });
     }
 
-    /** A true/false option, default false. Options checks the names and the pairs, but hands out only numbers. */
-    private static boolean flag(String[] args, String name) {
+    /** A true/false option, default false, or null when it is neither. Options checks the names and the pairs, but hands out only numbers. */
+    private static Boolean flag(String[] args, String name) {
         String value = "false";
         for (int i = 0; i + 1 < args.length; i += 2) {
             if (args[i].equals(name)) value = args[i + 1];
         }
-        if (!value.equals("true") && !value.equals("false")) {
-            System.err.println("option " + name + " must be true or false, not '" + value + "'");
-            System.exit(2);
-        }
-        return value.equals("true");
+        return value.equals("true") ? Boolean.TRUE : value.equals("false") ? Boolean.FALSE : null;
     }
 }
 

@@ -42,13 +42,14 @@ class VertxServer {
         // Why instances: a server lives on the event loop of the verticle that made it; Vert.x
         // spreads connections over its loops when one instance per loop listens on the same port.
         DeploymentOptions onEveryLoop = new DeploymentOptions().setInstances(VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE);
-        vertx.deployVerticle(() -> new VertxLoop(o), onEveryLoop)
-                .onSuccess(id -> o.ready(VertxLoop.boundPort))
-                .onFailure(e -> {
-                    System.err.println("cannot listen on " + o.host + ":" + o.port + " (" + e.getMessage()
-                            + "): stop the program using that port, or start with --port 0 to take any free port");
-                    System.exit(2);
-                });
+        try {
+            vertx.deployVerticle(() -> new VertxLoop(o), onEveryLoop).toCompletionStage().toCompletableFuture().join();
+        } catch (java.util.concurrent.CompletionException e) {
+            System.err.println("cannot listen on " + o.host + ":" + o.port + " (" + e.getCause().getMessage()
+                    + "): stop the program using that port, or start with --port 0 to take any free port");
+            System.exit(2);
+        }
+        o.ready(VertxLoop.boundPort);
     }
 }
 
