@@ -1,0 +1,80 @@
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpServer;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * What the room does not take on trust (RoomTest runs these): a seat it could not keep leaves
+ * the name free, and what a laptop or a seat file claims is held to what the course knows.
+ */
+final class RoomTrustTests {
+    private RoomTrustTests() {}
+
+    /** A seat the room cannot write is answered 500 with a sentence, and leaves the name free (its owner file was written first, and kept). */
+    static void seatNotKept() throws Exception {
+        Path dir = Files.createTempDirectory("room-unkept");
+        Files.createDirectories(dir.resolve("eve.json").resolve("blocked")); // a folder where eve's seat goes: the move fails
+        HttpServer server = RoomServer.start(RoomTest.root, new RoomServer.Settings(dir, RoomTest.CODE, RoomTest.VIEW), "127.0.0.1", 0);
+        String url = "http://127.0.0.1:" + server.getAddress().getPort();
+        try {
+            HttpResponse<String> failed = RoomTest.post(url, "eve", RoomTest.handin("eve", Map.of("01", 1)).toString(), RoomTest.CODE, null);
+            boolean free = !Files.exists(RoomServer.owner(dir, "eve"));
+            Files.delete(dir.resolve("eve.json").resolve("blocked"));
+            Files.delete(dir.resolve("eve.json"));
+            HttpResponse<String> again = RoomTest.post(url, "eve", RoomTest.handin("eve", Map.of("01", 1)).toString(), RoomTest.CODE, null);
+            RoomTest.outcomes.record("a seat the room cannot write is answered 500 with a sentence, and the name stays free for the next try",
+                    failed.statusCode() == 500 && failed.body().contains("could not keep this hand-in") && free && again.statusCode() == 200,
+                    "first " + failed.statusCode() + " '" + failed.body().strip() + "', owner file " + (free ? "gone" : "kept") + ", then " + again.statusCode());
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    /**
+     * What a laptop or a file claims is held to what the course knows: a grading that lists one
+     * of chapter 01's checks is not done; a seat file with no chapters, or with 999 checks passed,
+     * neither breaks the page nor shows more than the chapter has; a seat with no name is skipped, with a note.
+     */
+    static void untrusted() throws Exception {
+        Path dir = Files.createTempDirectory("room-untrusted");
+        HttpServer server = RoomServer.start(RoomTest.root, new RoomServer.Settings(dir, RoomTest.CODE, RoomTest.VIEW), "127.0.0.1", 0);
+        String url = "http://127.0.0.1:" + server.getAddress().getPort();
+        try {
+            ObjectNode lone = RoomTest.handin("lone", Map.of("01", 0));
+            ArrayNode list = (ArrayNode) lone.withArray("checks").get(0).withArray("checks");
+            while (list.size() > 1) list.remove(list.size() - 1);
+            int status = RoomTest.post(url, "lone", lone.toString(), RoomTest.CODE).statusCode();
+            Seat seat = Jackson.read(Files.readString(dir.resolve("lone.json")), Seat.class);
+            Seat.Graded g = seat.chapters().get("01");
+            String page = RoomTest.get(url + "/", RoomTest.viewerCookie(dir)).body();
+            int total = RoomTest.known.checks().get("01").size();
+            RoomTest.outcomes.record("a grading that lists 1 of chapter 01's " + total + " checks, passed, is not done: the page says checks are missing",
+                    status == 200 && g != null && !g.done() && !RoomTest.known.done("01", g) && g.missing().size() == total - 1
+                            && page.contains("checks missing") && !page.contains("✓ all 1 pass") && page.contains("not proof"),
+                    status + " " + Jackson.write(g));
+        } finally {
+            server.stop(0);
+        }
+        Path folder = Files.createTempDirectory("room-folder");
+        Files.writeString(folder.resolve("eve.json"), "{\"schema\":\"course-room/1\",\"learner\":\"eve\"}");
+        String first01 = RoomTest.known.checks().get("01").keySet().iterator().next();
+        Files.writeString(folder.resolve("mallory.json"), "{\"schema\":\"course-room/1\",\"learner\":\"mallory\",\"received\":\"yesterday\","
+                + "\"chapters\":{\"01\":{\"passed\":999,\"failed\":0,\"failing\":[\"no.such.check\"],\"gradings\":1},"
+                + "\"99\":{\"passed\":5,\"failed\":0}},\"races\":{\"01\":{\"hello\":{\"status\":\"measured\",\"figure\":\"rps\",\"ratio\":\"NaN\"}}}}");
+        Files.writeString(folder.resolve("nobody.json"), "{\"schema\":\"course-room/1\"}");
+        Room.Folder read = Room.read(RoomTest.known, folder);
+        Seat mallory = read.seats().stream().filter(x -> x.learner().equals("mallory")).findFirst().orElse(null);
+        String html = Summary.page(RoomTest.known, read.seats(), Instant.now(), 0, read.skipped());
+        RoomTest.outcomes.record("room.sh FOLDER holds seat files to what the course knows: a bare seat shows, 999 passed becomes at most the chapter's "
+                        + RoomTest.known.checks().get("01").size() + ", an unknown chapter and a ratio that is no number go, a seat with no name is skipped with a note",
+                read.seats().size() == 2 && mallory != null && mallory.chapters().get("01").passed() <= RoomTest.known.checks().get("01").size()
+                        && !mallory.chapters().containsKey("99") && mallory.chapters().get("01").failing().isEmpty() && mallory.received() == null
+                        && (mallory.races().get("01") == null || mallory.races().get("01").get("hello").ratio() == null)
+                        && read.skipped().size() == 1 && read.skipped().get(0).startsWith("nobody.json") && html.contains("eve") && first01 != null,
+                "seats " + Jackson.write(read.seats()) + ", skipped " + read.skipped());
+    }
+}
