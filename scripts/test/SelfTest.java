@@ -5,7 +5,7 @@
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES ../checks/Grade.java ../../exercises/kit/Kit.java ../../exercises/kit/NativeFrame.java
 //SOURCES ../../exercises/kit/chapter-01/BlockingHttp.java ../../exercises/kit/chapter-03/EventLoop.java
-//SOURCES KitTests.java CourseFilesTests.java HarnessTests.java ../lib/Outcomes.java ../lib/Frameworks.java WithoutSockets.java Mutants.java
+//SOURCES KitTests.java CourseFilesTests.java HarnessTests.java HarnessGradingTests.java HarnessProcessTests.java SkippingChecks.java BuildingChecks.java ../lib/Outcomes.java ../lib/Frameworks.java WithoutSockets.java Mutants.java
 
 import java.io.IOException;
 import java.nio.file.Files;
