@@ -1,23 +1,23 @@
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * Unit tests of the benchmark's arithmetic, parsing and results file: no server, no Bombardier,
- * milliseconds. The course's root is the system property course.root (default: here).
+ * Unit tests of the benchmark's tallies: a server's runs made into its result (medians, flags,
+ * notes, stalls, skips), ratios to the reference, warm-ups, bounds and timeouts, busy turns. No
+ * server, no Bombardier, milliseconds. TestBench runs them, with their neighbours (BenchStatsTests,
+ * BenchParsingTests, BenchReportTests, VerdictTests and others), which share this class's
+ * helpers: {@link #run}, {@link #result}, {@link #load}, {@link #server}, {@link #IO}. The
+ * course's root is the system property course.root (default: here).
  */
 class BenchTests {
     static final double EPS = 1e-9;
@@ -38,144 +38,6 @@ class BenchTests {
                 80_000_000L, 115_000_000L, 3500.0, 40, 40, 20000L)), "RSS that grew is a cost");
         assertNull(IdleRace.rssArtefact(new BenchReport.IdleFigures(10000, 10000, 0, 0, 0, null, 5.0, 1e6, 3e7, 2900.0,
                 null, null, null, 40, 40, 20000L)), "no RSS readings, nothing to flag");
-    }
-
-    @Test
-    @DisplayName("the median of an odd count is the middle value, of an even count the mean of the middle two")
-    void median() {
-        assertEquals(3, Stats.median(List.of(5, 1, 3)), EPS);
-        assertEquals(2.5, Stats.median(List.of(4, 1, 3, 2)), EPS);
-        assertEquals(7, Stats.median(List.of(7)), EPS);
-        assertTrue(Double.isNaN(Stats.median(List.of())));
-    }
-
-    @Test
-    @DisplayName("the median leaves out unknown (NaN) runs instead of sorting them somewhere")
-    void medianIgnoresNaN() {
-        assertEquals(2, Stats.median(List.of(1.0, Double.NaN, 3.0)), EPS);
-    }
-
-    @Test
-    @DisplayName("percentiles interpolate between ranks, and 0 and 100 are the extremes")
-    void percentile() {
-        List<Integer> values = List.of(10, 20, 30, 40, 50);
-        assertEquals(10, Stats.percentile(values, 0), EPS);
-        assertEquals(50, Stats.percentile(values, 100), EPS);
-        assertEquals(46, Stats.percentile(values, 90), EPS);
-        assertEquals(20, Stats.percentile(values, 25), EPS);
-        assertThrows(IllegalArgumentException.class, () -> Stats.percentile(values, 101));
-    }
-
-    @Test
-    @DisplayName("a ratio to zero or to an unknown figure is unknown, not infinite")
-    void ratio() {
-        assertEquals(0.5, Stats.ratio(1, 2), EPS);
-        assertTrue(Double.isNaN(Stats.ratio(1, 0)));
-        assertTrue(Double.isNaN(Stats.ratio(Double.NaN, 2)));
-    }
-
-    @Test
-    @DisplayName("Little's law: 2000 connections waiting 200 ms each can get 10,000 answers a second at most")
-    void littleBound() {
-        assertEquals(10_000, Stats.littleBound(2000, 0.2), EPS);
-        assertEquals(500, Stats.littleBound(100, 0.2), EPS);
-        assertEquals(95, Stats.percentOf(9_500, 10_000), EPS);
-        assertTrue(Double.isNaN(Stats.percentOf(100, Double.NaN)));
-        assertThrows(IllegalArgumentException.class, () -> Stats.littleBound(10, 0));
-    }
-
-    @Test
-    @DisplayName("figures are shown readably: rates, milliseconds, bytes, ratios, percentages, time left")
-    void formatting() {
-        assertEquals("842", Stats.rate(842.4));
-        assertEquals("12.3k", Stats.rate(12_345));
-        assertEquals("250k", Stats.rate(250_000));
-        assertEquals("1.25M", Stats.rate(1_250_000));
-        assertEquals("-", Stats.rate(Double.NaN));
-        assertEquals("0.12", Stats.millis(0.1234));
-        assertEquals("4.5", Stats.millis(4.5));
-        assertEquals("203", Stats.millis(203.4));
-        assertEquals("512 B", Stats.bytes(512));
-        assertEquals("3.4 KiB", Stats.bytes(3.4 * 1024));
-        assertEquals("120 MiB", Stats.bytes(120.0 * 1024 * 1024));
-        assertEquals("1.05x", Stats.times(1.049));
-        assertEquals("87%", Stats.percent(87.2));
-        assertEquals("45 s", Stats.duration(45));
-        assertEquals("2m05s", Stats.duration(125));
-    }
-
-    @Test
-    @DisplayName("JSON figures keep 4 significant digits")
-    void significant() {
-        assertEquals(12_350, Stats.significant(12_345.6, 4), EPS);
-        assertEquals(0.001235, Stats.significant(0.00123456, 4), 1e-12);
-        assertEquals(0, Stats.significant(0, 4), EPS);
-    }
-
-    @Test
-    @DisplayName("bars: full width for the maximum, eighth blocks in between, a sliver for any value above zero")
-    void bars() {
-        assertEquals("█".repeat(40), Stats.bar(100, 100, 40, false));
-        assertEquals("█".repeat(20), Stats.bar(50, 100, 40, false));
-        assertEquals("█▌", Stats.bar(1.5, 4, 4, false));
-        assertEquals("▏", Stats.bar(0.001, 100, 40, false));
-        assertEquals("", Stats.bar(0, 100, 40, false));
-        assertEquals("", Stats.bar(Double.NaN, 100, 40, false));
-        assertEquals("#".repeat(10), Stats.bar(1, 4, 40, true));
-    }
-
-    static final String BOMBARDIER_OK = """
-            {"spec":{"numberOfConnections":256},"result":{"bytesRead":1,"bytesWritten":1,"timeTakenSeconds":2.0,\
-            "req1xx":0,"req2xx":10000,"req3xx":0,"req4xx":0,"req5xx":0,"others":0,\
-            "latency":{"mean":4000,"stddev":10,"max":90000,"percentiles":{"50":3500,"75":4000,"90":5000,"95":6000,"99":12500}},\
-            "rps":{"mean":5000}}}""";
-
-    static final String BOMBARDIER_ERRORS = """
-            {"spec":{},"result":{"timeTakenSeconds":25.0,"req1xx":0,"req2xx":30,"req3xx":0,"req4xx":0,"req5xx":12,"others":55,\
-            "errors":[{"description":"timeout","count":50},{"description":"the server closed connection before returning the first response byte","count":5}],\
-            "latency":{"mean":1,"stddev":1,"max":25013573,"percentiles":{"50":25011193,"99":25013387}},"rps":{"mean":1}}}""";
-
-    @Test
-    @DisplayName("Bombardier's JSON: latencies in microseconds become ms, throughput is 2xx per second taken")
-    void bombardierClean() {
-        Bombardier.Result r = Bombardier.parse(BOMBARDIER_OK);
-        assertEquals(10_000, r.ok());
-        assertEquals(5_000, r.rps(), EPS);
-        assertEquals(3.5, r.p50Ms(), EPS);
-        assertEquals(12.5, r.p99Ms(), EPS);
-        assertEquals(90, r.maxMs(), EPS);
-        assertEquals(0, r.errors());
-        assertTrue(r.clean());
-    }
-
-    @Test
-    @DisplayName("Bombardier's errors are counted (timeouts apart), and not counted twice through 'others'")
-    void bombardierErrors() {
-        Bombardier.Result r = Bombardier.parse(BOMBARDIER_ERRORS);
-        assertEquals(30, r.ok());
-        assertEquals(55, r.errors());
-        assertEquals(50, r.timeouts());
-        assertEquals(12, r.non2xx(), "5xx counted; 'others' only repeats the errors");
-        assertEquals(Map.of("timeout", 50L, "the server closed connection before returning the first response byte", 5L), r.errorKinds());
-        assertFalse(r.clean());
-        assertEquals(1.2, r.rps(), EPS);
-    }
-
-    @Test
-    @DisplayName("heap in use after GC sums every generation (Serial's young and old), and reads G1 and ZGC")
-    void heapInfo() {
-        String serial = """
-                DefNew     total 116160K, used 31025K [0x0000000687400000, 0x000000068f200000, 0x0000000704d50000)
-                 eden space 103296K,  30% used [0x0000000687400000, 0x000000068924c520, 0x000000068d8e0000)
-                Tenured    total 258048K, used 1166K [0x0000000704d50000, 0x0000000714950000, 0x0000000800000000)
-                 the  space 258048K,   0% used [0x0000000704d50000, 0x0000000704e73ab8, 0x0000000714950000)
-                Metaspace       used 789K, committed 896K, reserved 1114112K
-                """;
-        assertEquals((31025L + 1166) * 1024, Inspect.heapUsed(serial));
-        assertEquals(11051L * 1024, Inspect.heapUsed(
-                "garbage-first heap   total reserved 6172672K, committed 393216K, used 11051K [0x0000000687400000, 0x0000000800000000)\n"));
-        assertEquals(62L * 1024 * 1024, Inspect.heapUsed(" ZHeap            used 62M, capacity 378M, max capacity 6028M\n"));
-        assertEquals(-1, Inspect.heapUsed("nothing here"));
     }
 
     static Tally.Run run(long ok, double seconds, long non2xx, long errors, double percentOfBound) {
@@ -229,13 +91,6 @@ class BenchTests {
         BenchReport.LoadResult over = load(result(db, "learner", List.of(run(1400, 2, 0, 0, 140))));
         assertEquals(1, over.flags().size(), "flags " + over.flags());
         assertTrue(over.flags().get(0).contains("more than 10 queries ran at once"), over.flags().get(0));
-    }
-
-    @Test
-    @DisplayName("the JSON names the command as typed, without the wrapper's own options")
-    void command() {
-        assertEquals("scripts/bench.sh --all --quick", Options.command(new String[] {
-                "--root", "/r", "--jbang", "/j", "--bombardier", "/b", "--tty", "--color", "--all", "--out", "/o.json", "--quick"}));
     }
 
     @Test
@@ -347,98 +202,6 @@ class BenchTests {
         assertEquals(10, thorough.runSecondsFor(hello));
         Plan.Mode quick = Plan.Pace.QUICK.mode();
         assertEquals(quick.runSeconds(), quick.runSecondsFor(IO));
-    }
-
-    @Test
-    @DisplayName("every committed race (site/static/bench/, schema course-bench/1) reads into the records and writes back byte for byte")
-    void committedFilesRoundTrip() throws Exception {
-        List<Path> files;
-        try (Stream<Path> list = Files.list(ROOT.resolve("site/static/bench"))) {
-            files = list.filter(f -> f.toString().endsWith(".json")).sorted().toList();
-        }
-        assertFalse(files.isEmpty(), "no site/static/bench/*.json");
-        java.util.Set<Class<?>> kinds = new java.util.HashSet<>();
-        for (Path f : files) {
-            String text = Files.readString(f);
-            if (!text.contains("\"schema\": \"" + BenchReport.SCHEMA + "\"")) continue; // power.json: scripts/bench/Power.java's summary, not a race
-            BenchReport report = BenchReport.read(text);
-            assertEquals(text, report.json(), f + " changed on the way through the records");
-            report.workloads().forEach(w -> w.results().forEach(r -> kinds.add(r.getClass())));
-        }
-        assertEquals(3, kinds.size(), "load, idle and skipped results, each read as its own kind: " + kinds);
-    }
-
-    @Test
-    @DisplayName("a race's chosen values are read by their labels, and a label this version does not know reads as null")
-    void labels() {
-        BenchReport.Result r = Jackson.read("{\"server\": \"x\", \"status\": \"stalled\", \"rps\": 1}", BenchReport.Result.class);
-        assertEquals(BenchReport.Status.STALLED, r.status());
-        assertNull(Jackson.read("{\"server\": \"x\", \"status\": \"exploded\", \"rps\": 1}", BenchReport.Result.class).status());
-        assertEquals("\"open-loop\"", Jackson.write(Plan.Group.OPEN_LOOP).strip());
-        assertEquals(Plan.Group.OPEN_LOOP, Jackson.read("\"open-loop\"", Plan.Group.class));
-        assertEquals("noisy", String.valueOf(Verdict.Call.NOISY), "in a sentence, a value reads as its label");
-    }
-
-    @Test
-    @DisplayName("the committed reference run: the reactors (03, 04) hold at most twice plain Netty's heap per idle connection")
-    void idleMemory() throws Exception {
-        BenchReport report = BenchReport.read(Files.readString(ROOT.resolve("site/static/bench/reference.json")));
-        BenchReport.WorkloadEntry idle = report.workloads().stream().filter(w -> w.id().equals("idle")).findFirst().orElseThrow();
-        java.util.function.Function<String, Double> heap = id -> idle.results().stream().filter(r -> r.server().equals(id))
-                .map(r -> ((BenchReport.IdleResult) r).figures().heapPerConnectionBytes()).findFirst().orElseThrow();
-        for (String reactor : List.of("03", "04")) {
-            assertTrue(heap.apply(reactor) <= 2 * heap.apply("netty"), reactor + " holds " + heap.apply(reactor)
-                    + " bytes per idle connection, Netty " + heap.apply("netty") + ": do the reactors still lend their read buffers?");
-        }
-    }
-
-    @Test
-    @DisplayName("a result reads back as the kind it was written as: load, idle (figures absent when none), or skipped")
-    void resultKinds() {
-        BenchReport.IdleFigures figures = new BenchReport.IdleFigures(10, 9, 1, 0, 0, null, 1.5, 1e6, 2e6, 1.1e5, null, null, null, 12, 13, 1024L);
-        List<BenchReport.Result> results = List.of(result(IO, "learner", List.of(run(400, 2, 0, 0, 40))),
-                new BenchReport.IdleResult("a", BenchReport.Status.MEASURED, figures, List.of(), new BenchReport.IdleRatio(1.0, null), List.of()),
-                new BenchReport.IdleResult("b", BenchReport.Status.MEASURED, null, List.of("the idle connections could not be opened: x"), null, List.of()),
-                new BenchReport.SkippedResult("c", "gone", List.of("gone")));
-        String text = Jackson.write(results);
-        assertFalse(text.contains("\"asked\": 0"), "no figures for b: " + text);
-        List<BenchReport.Result> back = Jackson.MAPPER.convertValue(Jackson.tree(text),
-                Jackson.MAPPER.getTypeFactory().constructCollectionType(List.class, BenchReport.Result.class));
-        assertEquals(results.get(0), back.get(0));
-        assertEquals(results.get(1), back.get(1));
-        assertInstanceOf(BenchReport.IdleResult.class, back.get(2));
-        assertEquals(results.get(3), back.get(3));
-    }
-
-    @Test
-    @DisplayName("Bombardier's JSON without errors or latency reads as unknown figures, not a failure")
-    void bombardierSparse() {
-        Bombardier.Result r = Bombardier.parse("{\"result\": {\"req2xx\": 5}}");
-        assertEquals(5, r.ok());
-        assertTrue(Double.isNaN(r.rps()) && Double.isNaN(r.p50Ms()));
-    }
-
-    @Test
-    @DisplayName("others: what other processes used is the machine's busy time less the race's own processes and the kernel's threads, as a share of a core")
-    void othersAccounting() {
-        assertEquals(1_000 + 20 + 300, Others.machineBusy("cpu  1000 20 300 5000 40 7 9 3 0 0"));
-        // A command with spaces and parentheses: the fields start after the last ')'.
-        long[] f = Inspect.statFields("4242 (my (odd) prog) S 1 4242 4242 0 -1 4194560 10 0 0 0 150 50 30 20 20 0 1 0 100 0 0");
-        assertArrayEquals(new long[] {4194560, 150, 50, 30, 20}, f);
-        // 2 s: the machine was busy 400 ticks, the race's own 200, the kernel's threads 20: others 180 ticks = 0.9 of a core at 100 Hz.
-        Others.Snapshot from = new Others.Snapshot(0, 10_000, 5_000, 300);
-        Others.Snapshot to = new Others.Snapshot(2_000_000_000L, 10_400, 5_200, 320);
-        assertEquals(0.9, Others.cores(from, to, 100), 1e-9);
-        assertTrue(Others.busy(0.9) && !Others.busy(0.05) && !Others.busy(Double.NaN));
-        assertTrue(Double.isNaN(Others.cores(null, to, 100)), "unknown where /proc cannot be read");
-        assertEquals(0, Others.cores(from, new Others.Snapshot(2_000_000_000L, 10_100, 5_200, 300), 100), "never below 0");
-        assertEquals("0.9 of a core", Others.words(0.9));
-        assertEquals("1.6 cores", Others.words(1.6));
-        assertNull(Others.before(0.02));
-        assertTrue(Others.before(0.5).contains("busy before the race starts"));
-        // This Linux machine: the counters can be read, and this JVM is among the race's own.
-        Others.Snapshot now = Others.take();
-        assertTrue(now != null && now.busy() > 0 && now.ours() > 0, String.valueOf(now));
     }
 
     @Test

@@ -3,14 +3,12 @@
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-//SOURCES ../bench/Bench.java BenchTests.java VerdictTests.java CpusTests.java PhasesTests.java FrameworkTests.java OpenLoopTests.java ConnectionsTests.java ../lib/Outcomes.java Commands.java Mutants.java
+//SOURCES ../bench/Bench.java BenchRaceChecks.java BenchRaces.java BenchTests.java BenchStatsTests.java BenchParsingTests.java BenchReportTests.java VerdictTests.java CpusTests.java PhasesTests.java FrameworkTests.java OpenLoopTests.java ConnectionsTests.java ../lib/Outcomes.java Commands.java Mutants.java
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
@@ -28,243 +26,38 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * with scripts/bench.sh (logs in .results/bench-*.log) and checks its JSON. One ok/FAIL line per check, then "N passed, N failed". The unit tests read the
  * chapter registry and the committed results (site/static/bench/) of the course that holds the
  * current folder.
+ *
+ * <p>This file reads the command line and runs the unit tests; the checks of a race's JSON are in
+ * BenchRaceChecks, the races of {@code --races} in BenchRaces.
  */
 class TestBench {
-    /** The score of a --smoke or --same check of a results file. */
-    static Outcomes checked;
-
     public static void main(String[] args) throws Exception {
         if (args.length == 4 && args[0].equals("--mutate")) {
             mutate(Path.of(args[1]), Path.of(args[2]), Path.of(args[3]));
             return;
         }
         if (args.length == 1 && args[0].equals("--races")) {
-            races(courseRoot());
+            BenchRaces.races(courseRoot());
             return;
         }
         if (args.length == 2) {
             Path file = Path.of(args[1]);
-            checked = new Outcomes(args[0].equals("--smoke") ? "bench smoke: " : "bench: ");
+            BenchRaceChecks.checked = new Outcomes(args[0].equals("--smoke") ? "bench smoke: " : "bench: ");
             switch (args[0]) {
-                case "--smoke" -> smoke(file);
-                case "--same" -> same(file);
-                case "--slower" -> slower(file);
-                case "--db-mixed" -> dbMixed(file);
-                case "--trip" -> trip(file);
-                case "--ramp" -> ramp(file);
-                case "--open-loop" -> openLoop(file);
-                case "--connections" -> connections(file);
-                case "--command" -> command(file);
+                case "--smoke" -> BenchRaceChecks.smoke(file);
+                case "--same" -> BenchRaceChecks.same(file);
+                case "--slower" -> BenchRaceChecks.slower(file);
+                case "--db-mixed" -> BenchRaceChecks.dbMixed(file);
+                case "--trip" -> BenchRaceChecks.trip(file);
+                case "--ramp" -> BenchRaceChecks.ramp(file);
+                case "--open-loop" -> BenchRaceChecks.openLoop(file);
+                case "--connections" -> BenchRaceChecks.connections(file);
+                case "--command" -> BenchRaceChecks.command(file);
                 default -> throw new IllegalArgumentException("usage: TestBench [--smoke|--same|--slower|--db-mixed|--trip|--ramp|--open-loop|--connections|--command FILE] | --mutate SPEC SOLUTION OUT");
             }
-            checked.finish();
+            BenchRaceChecks.checked.finish();
         }
         unitTests();
-    }
-
-    /** What a smoke run's results must hold: every field a web page reads, no errors, a ratio near 1. */
-    static void smoke(Path file) throws Exception {
-        BenchReport report;
-        try {
-            report = BenchReport.read(Files.readString(file));
-            check("the smoke run wrote its results as JSON", true, "");
-        } catch (Exception e) {
-            check("the smoke run wrote its results as JSON", false, file + ": " + e.getMessage());
-            return;
-        }
-        check("results name their schema", BenchReport.SCHEMA.equals(report.schema()), "schema " + report.schema());
-        BenchReport.Machine m = report.machine();
-        List<String> missing = m == null ? List.of("machine") : missing("cores", m.cores() > 0 ? m.cores() : null, "cpuModel", m.cpuModel(),
-                "memoryBytes", m.memoryBytes(), "os", m.os(), "java", m.java(), "jbang", m.jbang(), "bombardier", m.bombardier(),
-                "pinning", m.pinning());
-        if (m != null && m.os() != null) missing.addAll(missing("name", m.os().name(), "version", m.os().version(), "arch", m.os().arch()));
-        check("results describe the machine (cores, OS, Java, JBang, Bombardier, pinning)", missing.isEmpty(), "missing " + missing);
-        BenchReport.Methodology method = report.methodology();
-        check("results describe the methodology (warm-ups, runs, durations)", method != null && method.mode() != null
-                && method.warmups() > 0 && method.warmupSeconds() > 0 && method.runs() > 0 && method.runSeconds() > 0
-                && method.statistic() != null && method.order() != null, "methodology " + method);
-        List<BenchReport.ServerEntry> servers = report.servers() == null ? List.of() : report.servers();
-        check("results list the learner and the reference, with their processes", servers.size() == 2
-                && servers.stream().allMatch(s -> s.pid() != null), "servers " + servers);
-        List<BenchReport.WorkloadEntry> workloads = report.workloads() == null ? List.of() : report.workloads();
-        BenchReport.WorkloadEntry hello = workloads.isEmpty() ? null : workloads.get(0);
-        check("the smoke run measured the hello workload", hello != null && "hello".equals(hello.id()), "workloads " + workloads.size());
-        if (hello != null) {
-            BenchReport.CpuSplit cpus = hello.cpus();
-            boolean pinned = m != null && m.pinned();
-            check("hello states how it shared the CPUs" + (pinned ? ", and the servers were pinned to theirs" : ""),
-                    cpus != null && cpus.words() != null && (!pinned || cpus.servers() != null && servers.stream().allMatch(BenchReport.ServerEntry::pinned)),
-                    "cpus " + cpus + ", servers " + servers);
-        }
-        for (BenchReport.Result result : hello == null ? List.<BenchReport.Result>of() : hello.results()) {
-            String who = result.server();
-            if (!(result instanceof BenchReport.LoadResult r)) {
-                check(who + ": measured", false, "status " + result.status() + ", flags " + result.flags());
-                continue;
-            }
-            List<String> fields = missing("rps", r.rps(), "latencyMs", r.latencyMs(), "cpuSeconds", r.cpuSeconds(),
-                    "cpuMillisPerRequest", r.cpuMillisPerRequest(), "peakRssBytes", r.peakRssBytes(), "peakThreads", r.peakThreads(),
-                    "ratio", r.ratio(), "runs", r.runs(), "warmups", r.warmups());
-            check(who + ": every figure is there (rps, latency, errors, CPU, RSS, threads, ratio, raw runs)", fields.isEmpty(), "missing " + fields);
-            int runs = r.runs() == null ? 0 : r.runs().size();
-            check(who + ": 2 measured runs and 1 warm-up, kept raw", runs == 2 && r.warmups() != null && r.warmups().size() == 1, "runs " + runs);
-            check(who + ": no errors, timeouts or non-2xx answers", r.errors() + r.non2xx() == 0 && r.flags().isEmpty(), "flags " + r.flags());
-            check(who + ": each run says what other processes used meanwhile, and none was busy (a quiet machine)", r.runs() != null
-                    && r.runs().stream().allMatch(x -> x.othersCores() != null && !Others.busy(x.othersCores())), "runs " + r.runs());
-            double ratio = r.ratio() == null ? Double.NaN : Stats.known(r.ratio().rps());
-            check(who + ": the same server races itself within a factor of 2 (ratio " + Stats.times(ratio) + ")",
-                    ratio >= 0.5 && ratio <= 2, "ratio " + ratio);
-        }
-        check("the run was not flagged (exit 0 recorded)", report.exit() == 0, "flags " + report.flags());
-    }
-
-    /**
-     * A race of chapter 03 on db and mixed. db: the servers got the bench's pool options (a wait
-     * of 1 s, the default, would refuse most of 2000 connections with 503) and reached at least
-     * half the pool's bound. mixed: the background /cpu load ran (it keeps a one-loop server's
-     * CPU busy; GET / alone at 500 a second costs it a few percent).
-     */
-    static void dbMixed(Path file) throws Exception {
-        BenchReport report = BenchReport.read(Files.readString(file));
-        double runSeconds = report.methodology().runSeconds();
-        int seen = 0;
-        for (BenchReport.WorkloadEntry w : report.workloads()) {
-            for (BenchReport.Result result : w.results()) {
-                if (!(result instanceof BenchReport.LoadResult r)) {
-                    check(w.id() + " " + result.server() + ": measured", false, "status " + result.status() + ", flags " + result.flags());
-                    continue;
-                }
-                if ("db".equals(w.id())) {
-                    seen++;
-                    atHalfTheBound("db " + r.server() + ": every query answered 2xx", "the pool's bound", r);
-                } else if ("mixed".equals(w.id())) {
-                    seen++;
-                    double busy = Stats.known(r.cpuSeconds()) / runSeconds;
-                    check("mixed " + r.server() + ": the background /cpu load ran (the server's CPU " + Math.round(busy * 100)
-                            + "% busy in a run, at least 50%)", busy >= 0.5 && r.errors() + r.non2xx() == 0, "flags " + r.flags());
-                }
-            }
-        }
-        check("the race measured db and mixed for both servers", seen == 4, seen + " results");
-    }
-
-    /** A sleep-bound result: every answer 2xx, at least half its bound, unflagged. */
-    static void atHalfTheBound(String what, String bound, BenchReport.LoadResult r) {
-        double percent = Stats.known(r.percentOfBound());
-        check(what + ", at " + Stats.figure(percent) + "% of " + bound + " (at least 50%)",
-                r.errors() + r.non2xx() == 0 && percent >= 50 && r.flags().isEmpty(), "non-2xx " + r.non2xx() + ", flags " + r.flags());
-    }
-
-    /**
-     * A server in another language that the race starts (--command): the independent Python
-     * server, raced with its process known (so its CPU is measured) against the reference.
-     */
-    static void command(Path file) throws Exception {
-        BenchReport report = BenchReport.read(Files.readString(file));
-        BenchReport.ServerEntry learner = report.servers().stream().filter(s -> s.role() == BenchReport.Role.LEARNER).findFirst().orElse(null);
-        check("--command: the learner is the command the race started, with its process", learner != null
-                && learner.label().equals("python3 -u scripts/test/independent/server.py") && learner.pid() != null, String.valueOf(learner));
-        BenchReport.WorkloadEntry hello = report.workloads().isEmpty() ? null : report.workloads().get(0);
-        check("--command: hello measured both, the Python server's CPU time per request among them", hello != null && hello.results().size() == 2
-                && hello.results().stream().allMatch(r -> r instanceof BenchReport.LoadResult l && l.measured() && l.rps() != null && l.rps() > 0
-                        && l.cpuMillisPerRequest() != null), hello == null ? "no workload" : String.valueOf(hello.results()));
-    }
-
-    /**
-     * A smoke ramp of chapter 03 (its first two steps, 100 and 250 connections): both servers
-     * held both steps, the summary says so, and the steps' results are there to draw the curve.
-     */
-    static void ramp(Path file) throws Exception {
-        BenchReport report = BenchReport.read(Files.readString(file));
-        BenchReport.RampSummary ramp = report.ramp();
-        check("the ramp wrote its summary", ramp != null, "no ramp in " + file);
-        if (ramp == null) return;
-        check("the ramp ran its first two steps, 100 and 250 connections", ramp.steps().equals(List.of(100, 250))
-                && report.workloads().stream().allMatch(w -> w.group() == Plan.Group.RAMP), "steps " + ramp.steps());
-        for (BenchReport.BreakingPoint b : ramp.servers()) {
-            check("ramp " + b.server() + ": held 250 connections (a reactor breaks far later)", Integer.valueOf(250).equals(b.held())
-                    && b.brokeAt() == null, String.valueOf(b));
-        }
-        check("the ramp measured both servers", ramp.servers().size() == 2, ramp.servers().size() + " servers");
-        check("a ramp's errors do not fail the race (exit 0 recorded)", report.exit() == 0, "flags " + report.flags());
-    }
-
-    /** The open loop: both servers got the rate from Vegeta and from Bombardier, lost nothing, and their percentiles are in order. */
-    static void openLoop(Path file) throws Exception {
-        BenchReport report = BenchReport.read(Files.readString(file));
-        BenchReport.OpenLoopSummary open = report.openLoop();
-        check("the open loop wrote its summary", open != null, "no openLoop in " + file);
-        if (open == null) return;
-        check("the open loop measured both servers", open.servers().size() == 2, open.servers().size() + " servers");
-        for (BenchReport.OpenLoopServer s : open.servers()) {
-            for (BenchReport.OpenLoopRun run : java.util.Arrays.asList(s.openLoop(), s.closedLoop())) {
-                String what = "open loop " + s.server() + (run == null ? "" : ", " + run.tool());
-                check(what + ": ran, lost nothing, answered at about the rate (within 20%), p50 <= p99 <= max", run != null && run.lost() == 0
-                        && run.achievedRps() != null && Math.abs(run.achievedRps() - open.rate()) <= 0.2 * open.rate()
-                        && run.p50Ms() != null && run.p99Ms() != null && run.maxMs() != null
-                        && run.p50Ms() <= run.p99Ms() && run.p99Ms() <= run.maxMs(), String.valueOf(run));
-            }
-            check("open loop " + s.server() + ": Vegeta's p99.9 is there", s.openLoop() != null && s.openLoop().p999Ms() != null, String.valueOf(s.openLoop()));
-        }
-    }
-
-    /**
-     * The connections phase, small: each server held every connection asked (from 127.0.0.2;
-     * ConnectionsTests spreads them over several addresses), answered its active share, accepted a new connection after, and no cost
-     * per connection below zero.
-     */
-    static void connections(Path file) throws Exception {
-        BenchReport.ConnectionsSummary c = BenchReport.read(Files.readString(file)).connections();
-        check("the connections phase wrote its summary", c != null, "no connections in " + file);
-        if (c == null) return;
-        check("the connections phase measured both servers", c.servers().size() == 2, c.servers().size() + " servers");
-        for (BenchReport.ConnectionsServer s : c.servers()) {
-            BenchReport.ConnectionsOpened o = s.opened();
-            check("connections " + s.server() + ": held all " + c.asked(), o != null && o.held() == c.asked(), String.valueOf(o));
-            BenchReport.ConnectionsActive a = s.active();
-            check("connections " + s.server() + ": its active share was answered (90% or more), p99 at least the 200 ms wait",
-                    a != null && a.answeredPercent() != null && a.answeredPercent() >= 90 && a.p99Ms() != null && a.p99Ms() >= 200, String.valueOf(a));
-            BenchReport.ConnectionsCost k = s.costs();
-            check("connections " + s.server() + ": no cost per connection below zero, heap per connection measured",
-                    k != null && k.heapPerConnectionBytes() != null && java.util.stream.Stream.of(k.heapPerConnectionBytes(),
-                            k.rssPerConnectionBytes(), k.tcpMemPerConnectionBytes(), k.tcpSlabPerConnectionBytes())
-                            .allMatch(v -> v == null || v >= 0), String.valueOf(k));
-            check("connections " + s.server() + ": accepts a new connection after", Boolean.TRUE.equals(s.acceptsAfter()), String.valueOf(s.acceptsAfter()));
-            check("connections " + s.server() + ": a reading that fell is a note, not a flag (other processes' sockets are not the server's doing)",
-                    s.flags().stream().noneMatch(f -> f.contains("artefact")), String.valueOf(s.flags()));
-        }
-    }
-
-    /** Chapter 08's race: both servers made their trips through the backend the race started. */
-    static void trip(Path file) throws Exception {
-        BenchReport report = BenchReport.read(Files.readString(file));
-        int seen = 0;
-        for (BenchReport.WorkloadEntry w : report.workloads()) {
-            for (BenchReport.Result result : w.results()) {
-                if ("trip".equals(w.id()) && result instanceof BenchReport.LoadResult r) {
-                    seen++;
-                    atHalfTheBound("trip " + r.server() + ": every trip answered 2xx", "Little's bound", r);
-                }
-            }
-        }
-        boolean backend = report.methodology().notes().stream().anyMatch(n -> n.startsWith("trip:"));
-        check("the race measured trip for both servers, against the backend it started", seen == 2 && backend,
-                seen + " results; the methodology " + (backend ? "names" : "does not name") + " the backend");
-    }
-
-    /** A server raced against itself: on every load workload the verdict must be "the same", with its interval. */
-    static void same(Path file) throws Exception {
-        BenchReport report = BenchReport.read(Files.readString(file));
-        for (BenchReport.WorkloadEntry w : report.workloads()) {
-            for (BenchReport.Result result : w.results()) {
-                if (!(result instanceof BenchReport.LoadResult r) || !"learner".equals(r.server())) continue;
-                BenchReport.Interval i = r.ratio() == null ? null : r.ratio().decided();
-                check("self-race " + w.id() + ": the reference against itself is \"the same\""
-                        + (i == null ? "" : " (" + Verdict.sentence(i, "the reference") + ")"),
-                        i != null && i.verdict() == Verdict.Call.SAME, i == null ? "no interval: " + r.ratio() : "verdict " + i.verdict());
-            }
-        }
-        check("the self-race ran load workloads", report.workloads().stream().anyMatch(w -> w.group() != Plan.Group.IDLE), "none");
     }
 
     /**
@@ -286,36 +79,6 @@ class TestBench {
         Files.writeString(out, text);
     }
 
-    /**
-     * A race of a server made slower on purpose against the reference, on hello: the verdict,
-     * decided on CPU per request (Bombardier is at its CPU limit there), must be "slower", and
-     * say what the race could tell.
-     */
-    static void slower(Path file) throws Exception {
-        BenchReport report = BenchReport.read(Files.readString(file));
-        int seen = 0;
-        for (BenchReport.WorkloadEntry w : report.workloads()) {
-            for (BenchReport.Result result : w.results()) {
-                if (!(result instanceof BenchReport.LoadResult r) || !"learner".equals(r.server()) || !"hello".equals(w.id())) continue;
-                seen++;
-                BenchReport.Interval i = r.ratio() == null ? null : r.ratio().decided();
-                check("slower race hello: a server with more CPU per request is called \"slower\""
-                        + (i == null ? "" : " (" + Verdict.sentence(i, "the reference") + ")"),
-                        i != null && i.verdict() == Verdict.Call.SLOWER, i == null ? "no verdict: " + r.ratio() : "verdict " + i.verdict() + ", req/s " + r.ratio().rpsInterval());
-                check("slower race hello: the verdict was decided on CPU per request, and says what the race could tell",
-                        i != null && "cpuPerRequest".equals(i.figure()) && i.why() != null && i.detectable() != null, String.valueOf(i));
-            }
-        }
-        check("the slower race measured hello", seen == 1, seen + " results");
-    }
-
-    /** The names, of name-value pairs, whose value is null. */
-    static List<String> missing(Object... namesAndValues) {
-        List<String> absent = new ArrayList<>();
-        for (int i = 0; i < namesAndValues.length; i += 2) if (namesAndValues[i + 1] == null) absent.add((String) namesAndValues[i]);
-        return absent;
-    }
-
     /** The nearest folder, from here up, that holds the chapter registry (else here). */
     static Path courseRoot() {
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
@@ -324,128 +87,10 @@ class TestBench {
         return Path.of(".");
     }
 
-    /** What {@link #check} puts before a name: the race it is about, in {@code --races}. */
-    static String about = "";
-
-    static void check(String name, boolean ok, String why) {
-        checked.record(about + name, ok, why);
-    }
-
-    /** A check of a race's JSON. */
-    interface Checks {
-        void of(Path file) throws Exception;
-    }
-
-    /**
-     * The races the self-test runs end to end, each checked on its JSON: a smoke race; the
-     * reference against itself, "the same" everywhere; a reactor that spends about 6 µs more CPU
-     * a request, "slower" on hello, with no progress line in its piped output; the pool's and
-     * the background load's workloads; chapter 08's trips through the backend the race starts;
-     * the ramp's first steps; the open loop; the connections phase at 1500; a Python server started with --command;
-     * and the smoke race with a core kept busy by another process.
-     */
-    static void races(Path root) throws Exception {
-        checked = new Outcomes("");
-        race(root, "smoke", "bench smoke: ", TestBench::smoke, "03", "--solution-vs-solution", "--smoke");
-        busyRace(root);
-        race(root, "self-race", "bench: ", TestBench::same, "03", "--solution-vs-solution", "--quick", "--workloads", "hello,io-1000,cpu");
-        Path learner = root.resolve(".broken/03-bench-slower.java");
-        mutate(root.resolve("scripts/test/fixtures/bench/03-slower.txt"), root.resolve("solutions/03-reactor.java"), learner);
-        Path log = race(root, "slower", "bench: ", TestBench::slower, "03", "--learner", learner.toString(), "--quick", "--workloads", "hello");
-        String piped = Files.readString(log);
-        about = "";
-        check("bench.sh piped to a file prints no progress lines, only the table, verdicts and notes",
-                piped.lines().noneMatch(l -> l.startsWith("bench: ")) && !piped.contains("\r"),
-                "it printed progress lines (see " + log + "): they belong on a terminal only");
-        race(root, "db-mixed", "bench: ", TestBench::dbMixed, "03", "--solution-vs-solution", "--smoke", "--workloads", "db,mixed");
-        race(root, "trip", "bench: ", TestBench::trip, "08", "--solution-vs-solution", "--smoke");
-        race(root, "ramp", "bench: ", TestBench::ramp, "03", "--solution-vs-solution", "--smoke", "--ramp");
-        race(root, "open-loop", "bench: ", TestBench::openLoop, "03", "--solution-vs-solution", "--smoke", "--open-loop");
-        race(root, "connections", "bench: ", TestBench::connections, "03", "--solution-vs-solution", "--smoke", "--connections", "1500");
-        race(root, "command", "bench: ", TestBench::command, "03", "--command", "python3 -u scripts/test/independent/server.py", "--smoke");
-        checked.finish();
-    }
-
-    /** Runs scripts/bench.sh with {@code args} (its output in .results/bench-NAME.log), then {@code checks} on its JSON; the log. */
-    static Path race(Path root, String name, String prefix, Checks checks, String... args) throws Exception {
-        Path log = root.resolve(".results/bench-" + name + ".log");
-        Path json = Files.createTempFile("bench-" + name, ".json");
-        Files.delete(json);
-        Files.createDirectories(log.getParent());
-        List<String> command = new ArrayList<>(List.of(root.resolve("scripts/bench.sh").toString()));
-        command.addAll(List.of(args));
-        command.addAll(List.of("--out", json.toString()));
-        Commands.Ended ended = Commands.run(new ProcessBuilder(command), log, java.time.Duration.ofMinutes(15));
-        about = "";
-        String said = "bench.sh " + String.join(" ", args);
-        check(said + " exits 0", ended.ok(), (ended.status() == -1 ? "did not end in 15 minutes" : "exits " + ended.status()) + flagged(json)
-                + " (see " + log + ")");
-        about = prefix;
-        if (Files.exists(json)) {
-            try {
-                checks.of(json);
-            } catch (Exception | AssertionError e) {
-                check("its results can be read", false, e.toString());
-            }
-            Files.delete(json);
-        } else {
-            check("it wrote its results", false, "no " + json + " (see " + log + ")");
-        }
-        return log;
-    }
-
-    /**
-     * The smoke race again, with a core kept busy by another process ({@code yes}, killed by its
-     * PID): it says so before it starts, flags the hello results and says it beside the verdict,
-     * and exits 1, as for any flag.
-     */
-    static void busyRace(Path root) throws Exception {
-        Path log = root.resolve(".results/bench-busy.log");
-        Path json = Files.createTempFile("bench-busy", ".json");
-        Files.delete(json);
-        Process yes = new ProcessBuilder("yes").redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectErrorStream(true).start();
-        Commands.Ended ended;
-        try {
-            ended = Commands.run(new ProcessBuilder(root.resolve("scripts/bench.sh").toString(), "03", "--solution-vs-solution", "--smoke",
-                    "--out", json.toString()), log, java.time.Duration.ofMinutes(15));
-        } finally {
-            yes.destroy();
-            if (!yes.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) yes.destroyForcibly();
-        }
-        about = "bench busy: ";
-        String printed = Files.readString(log);
-        check("with a core kept busy (yes), bench.sh exits 1 and says so before the race starts", ended.status() == 1
-                && printed.contains("busy before the race starts"), "exits " + ended.status() + " (see " + log + ")");
-        if (!Files.exists(json)) {
-            check("it wrote its results", false, "no " + json + " (see " + log + ")");
-            return;
-        }
-        BenchReport report = BenchReport.read(Files.readString(json));
-        Files.delete(json);
-        check("the results record what other processes used before the race (about a core)", report.machine().othersCoresBefore() != null
-                && report.machine().othersCoresBefore() >= 0.5, "othersCoresBefore " + report.machine().othersCoresBefore());
-        List<BenchReport.Result> hello = report.workloads().isEmpty() ? List.of() : report.workloads().get(0).results();
-        check("every hello result is flagged: the machine was busy", !hello.isEmpty() && hello.stream().allMatch(r -> r.flags().stream()
-                .anyMatch(f -> f.contains("the machine was busy"))), "flags " + hello.stream().map(BenchReport.Result::flags).toList());
-        check("the verdict says it rests on busy turns, and the terminal printed it beside the verdict", hello.stream().anyMatch(r ->
-                r instanceof BenchReport.LoadResult l && l.ratio() != null && l.ratio().busy() != null) && printed.contains("this verdict may be the machine's"),
-                "ratios " + hello.stream().map(r -> r instanceof BenchReport.LoadResult l ? String.valueOf(l.ratio()) : "-").toList());
-    }
-
-    /** ", flagged: ..." with the flags the race wrote to {@code json}, or "" when there are none or it cannot be read. */
-    static String flagged(Path json) {
-        try {
-            List<String> flags = BenchReport.read(Files.readString(json)).flags();
-            return flags.isEmpty() ? "" : ", flagged: " + String.join("; ", flags);
-        } catch (Exception e) {
-            return "";
-        }
-    }
-
     static void unitTests() {
         if (System.getProperty("course.root") == null) System.setProperty("course.root", courseRoot().toString());
         Outcomes outcomes = new Outcomes("bench: ");
-        LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(BenchTests.class), selectClass(VerdictTests.class), selectClass(CpusTests.class), selectClass(PhasesTests.class), selectClass(FrameworkTests.class), selectClass(OpenLoopTests.class), selectClass(ConnectionsTests.class)).build(),
+        LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(BenchTests.class), selectClass(BenchStatsTests.class), selectClass(BenchParsingTests.class), selectClass(BenchReportTests.class), selectClass(VerdictTests.class), selectClass(CpusTests.class), selectClass(PhasesTests.class), selectClass(FrameworkTests.class), selectClass(OpenLoopTests.class), selectClass(ConnectionsTests.class)).build(),
                 new TestExecutionListener() {
                     @Override
                     public void executionFinished(TestIdentifier id, TestExecutionResult result) {
