@@ -2,7 +2,7 @@
 //JAVA 25
 //SOURCES Options.java BenchCommand.java Plan.java Server.java LoadRace.java Tally.java Sampler.java IdleRace.java
 //SOURCES MachineFacts.java Cpus.java Ramp.java Spike.java Soak.java BenchReport.java Report.java Verdict.java Stats.java
-//SOURCES Bombardier.java Progress.java Framework.java OpenLoop.java Vegeta.java Phase.java GoTools.java Connections.java ConnectionsRace.java ConnectionOutcome.java Opening.java ActiveShare.java
+//SOURCES Bombardier.java Progress.java Framework.java OpenLoop.java Vegeta.java Phase.java GoTools.java Connections.java ConnectionsRace.java ConnectionsReport.java ConnectionOutcome.java Opening.java ActiveShare.java
 //SOURCES Others.java ../../exercises/kit/CpuWork.java
 //SOURCES ../lib/Lib.java
 
@@ -101,7 +101,7 @@ class Bench {
         BenchReport.SpikeSummary spike = null;
         BenchReport.SoakSummary soak = null;
         BenchReport.OpenLoopSummary openLoop = null;
-        BenchReport.ConnectionsSummary connections = null;
+        ConnectionsReport.Summary connections = null;
         if (o.phase().ownLoad()) {
             BenchReport.CpuSplit split = cpus.of(o.phase().splitBy());
             Bombardier b = share(cpus, split, servers, calls, bombardier);
@@ -209,8 +209,8 @@ class Bench {
     }
 
     /** Each server through the connections phase, in turn; what they flag joins {@code flags}. */
-    private static BenchReport.ConnectionsSummary connections(List<Server> servers, int connections, Plan.Mode mode, Progress progress, List<String> flags) {
-        BenchReport.ConnectionsSummary summary = ConnectionsRace.run(servers, connections, mode, progress);
+    private static ConnectionsReport.Summary connections(List<Server> servers, int connections, Plan.Mode mode, Progress progress, List<String> flags) {
+        ConnectionsReport.Summary summary = ConnectionsRace.run(servers, connections, mode, progress);
         summary.servers().forEach(s -> s.flags().forEach(f -> flags.add("connections, " + s.server() + ": " + f)));
         return summary;
     }

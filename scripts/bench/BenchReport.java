@@ -35,7 +35,7 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
                    @JsonInclude(JsonInclude.Include.NON_NULL) SpikeSummary spike,
                    @JsonInclude(JsonInclude.Include.NON_NULL) SoakSummary soak,
                    @JsonInclude(JsonInclude.Include.NON_NULL) OpenLoopSummary openLoop,
-                   @JsonInclude(JsonInclude.Include.NON_NULL) ConnectionsSummary connections, List<String> flags, long seconds) {
+                   @JsonInclude(JsonInclude.Include.NON_NULL) ConnectionsReport.Summary connections, List<String> flags, long seconds) {
     static final String SCHEMA = "course-bench/1";
 
     /** What a server is in the race; reports spell it in lower case ({@link #label}). */
@@ -389,65 +389,4 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
             return non2xx + errors;
         }
     }
-
-    /**
-     * The connections phase ({@link ConnectionsRace}): {@code asked} keep-alive connections a
-     * server, opened {@code window} at a time from {@code sources} source addresses
-     * ({@code perSource} each; the servers listen on 127.0.0.1); then, with all of them open,
-     * {@code activePercent}% of them each ask GET {@code path} once a second for
-     * {@code activeSeconds}, every request awaited {@code timeoutSeconds} past the window.
-     * {@code loadMaxOpenFiles}: this process's open-files limit (ulimit -n), which caps what it
-     * can hold; {@code notes}: how the figures were made and what capped them.
-     */
-    record ConnectionsSummary(int asked, int window, int sources, int perSource, String path, double activePercent, int activeSeconds,
-                              int timeoutSeconds, @JsonInclude(JsonInclude.Include.NON_NULL) Long loadMaxOpenFiles, List<String> notes,
-                              List<ConnectionsServer> servers) {}
-
-    /**
-     * One server: {@code skipReason} when it sat the phase out; {@code opened}, how opening went;
-     * {@code active}, the active share's window (null when nothing was held); {@code costs}, what
-     * the connections cost it; {@code acceptsAfter}, whether it answered a new connection once
-     * they were closed (null when not asked: it had exited); {@code flags}: a shortfall with its
-     * cause, answers lost, a server that stopped accepting or exited; {@code notes}: worth
-     * knowing, not the server's fault (this machine's limits, a measurement artefact).
-     */
-    record ConnectionsServer(String server, String skipReason, ConnectionsOpened opened, ConnectionsActive active, ConnectionsCost costs,
-                             Boolean acceptsAfter, List<String> flags, List<String> notes) {}
-
-    /**
-     * Opening: {@code asked = held + closed + refused + turnedAway + unanswered + notAttempted}
-     * ({@code closed}: held, then closed by the server while the rest opened; {@code turnedAway}:
-     * answered with an error, or closed before an answer; {@code unanswered}: no answer within
-     * the deadline); {@code sources}, the source addresses used; {@code seconds} to open them;
-     * {@code stopped}, why it stopped opening more (null when it did not); {@code cause}, the
-     * likeliest reason in words ("load generator's open-files limit", "server's open-files limit
-     * (EMFILE)", ...), null when all were held.
-     */
-    record ConnectionsOpened(int asked, int held, int closed, int refused, int turnedAway, int unanswered, int notAttempted, int sources,
-                             Double seconds, Double perSecond, String stopped, String cause) {}
-
-    /**
-     * The active share: {@code connections} each asked once a second; of the {@code asked}
-     * requests due, {@code answered} 2xx, {@code failed} otherwise, {@code late} not sent (that
-     * connection's last request was still unanswered), {@code unanswered} no answer in time;
-     * latency from when each was due, in ms; {@code closedByServer}, held connections the server
-     * closed during the window.
-     */
-    record ConnectionsActive(int connections, int seconds, long asked, long answered, long failed, long late, long unanswered,
-                             Double answeredPercent, Double p50Ms, Double p99Ms, Double maxMs, int closedByServer) {}
-
-    /**
-     * What the connections held cost the server: heap after a full GC and RSS (once settled)
-     * before and with them, and per connection held; the kernel's TCP buffer memory
-     * ({@code /proc/net/sockstat}, "TCP: mem", pages of 4 KiB) and its TCP socket structures
-     * ({@code /proc/slabinfo}, caches TCP and TCPv6), before and with them, and per connection:
-     * both ends of every connection are sockets of this host, so the per-connection figures are
-     * halved (one end's share) and count every process's sockets (others' churn is noise).
-     * A per-connection figure is null where it cannot be told (a reading missing, or one that
-     * fell: a measurement artefact, flagged). Threads (OS) and open files of the server.
-     */
-    record ConnectionsCost(Double heapBeforeBytes, Double heapWithBytes, Double heapPerConnectionBytes, Long rssBeforeBytes,
-                           Long rssWithBytes, Double rssPerConnectionBytes, Long tcpMemBeforeBytes, Long tcpMemWithBytes,
-                           Double tcpMemPerConnectionBytes, Long tcpSlabBeforeBytes, Long tcpSlabWithBytes, Double tcpSlabPerConnectionBytes,
-                           Integer threadsBefore, Integer threadsWith, Integer threadsActive, Integer filesWith, Long serverMaxOpenFiles) {}
 }

@@ -105,11 +105,11 @@ final class ConnectionsRace {
     }
 
     /** Each server in turn; every server's flags are in its result. */
-    static BenchReport.ConnectionsSummary run(List<Server> servers, int asked, Plan.Mode mode, Progress progress) {
+    static ConnectionsReport.Summary run(List<Server> servers, int asked, Plan.Mode mode, Progress progress) {
         Budget budget = budget(asked);
         int perSource = Connections.perSource(Connections.ephemeralPorts());
         int seconds = activeSeconds(mode);
-        List<BenchReport.ConnectionsServer> results = new ArrayList<>();
+        List<ConnectionsReport.Server> results = new ArrayList<>();
         for (Server s : servers) {
             results.add(one(s, budget, perSource, seconds, progress));
             Bench.pause(1000); // the closed connections' sockets go, the server settles
@@ -125,7 +125,7 @@ final class ConnectionsRace {
                 + " and other processes' sockets coming and going are noise in it");
         notes.add("active share: each connection asks once a second, the requests spread over the second; latency from when a request was due;"
                 + " a request due while that connection still waits for its last answer is 'late' (not sent) and counts as not answered");
-        return new BenchReport.ConnectionsSummary(asked, WINDOW, Connections.sources(budget.connections(), perSource), perSource, PATH,
+        return new ConnectionsReport.Summary(asked, WINDOW, Connections.sources(budget.connections(), perSource), perSource, PATH,
                 ACTIVE_PERCENT, seconds, TIMEOUT_SECONDS, loadMax, notes, results);
     }
 
@@ -134,18 +134,18 @@ final class ConnectionsRace {
      * active share, what a connection cost, whether it still accepts; each step adds to
      * {@code flags} what it found wrong, to {@code notes} what was no fault of the server's.
      */
-    private static BenchReport.ConnectionsServer one(Server s, Budget budget, int perSource, int seconds, Progress progress) {
+    private static ConnectionsReport.Server one(Server s, Budget budget, int perSource, int seconds, Progress progress) {
         if (s.gone() != null) {
             progress.skip(secondsPerServer(budget.connections(), Plan.Pace.QUICK.mode()));
-            return new BenchReport.ConnectionsServer(s.id, s.gone(), null, null, null, null, List.of(), List.of());
+            return new ConnectionsReport.Server(s.id, s.gone(), null, null, null, null, List.of(), List.of());
         }
         List<String> flags = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         progress.step("connections: " + s.id + " before (a full GC)", 3);
         Reading before = Reading.before(s);
-        BenchReport.ConnectionsOpened opened = null;
-        BenchReport.ConnectionsActive active = null;
-        BenchReport.ConnectionsCost costs = null;
+        ConnectionsReport.Opened opened = null;
+        ConnectionsReport.Active active = null;
+        ConnectionsReport.Cost costs = null;
         try (Connections c = new Connections()) {
             int asked = budget.connections();
             progress.step(String.format(Locale.ROOT, "connections: %s opens %,d", s.id, asked), asked / 2500.0 + 2);
@@ -169,7 +169,7 @@ final class ConnectionsRace {
         }
         Bench.pause(500);
         Boolean acceptsAfter = acceptsAfter(s, flags);
-        return new BenchReport.ConnectionsServer(s.id, null, opened, active, costs, acceptsAfter, flags, notes);
+        return new ConnectionsReport.Server(s.id, null, opened, active, costs, acceptsAfter, flags, notes);
     }
 
     /**
@@ -189,14 +189,14 @@ final class ConnectionsRace {
     }
 
     /** How opening went, for the report; fewer held than asked is a flag, or a note where the limit was this process's own. */
-    private static BenchReport.ConnectionsOpened opened(Connections.Opened o, boolean alive, Reading with, List<String> flags, List<String> notes) {
+    private static ConnectionsReport.Opened opened(Connections.Opened o, boolean alive, Reading with, List<String> flags, List<String> notes) {
         String cause = cause(o, alive, boxed(with.files()), boxed(with.maxFiles()));
         if (cause != null) {
             String what = shortfall(o) + ": " + cause;
             if (o.clientLimit() && !cause.contains("server")) notes.add(what); // this machine's limit, not the server's doing
             else flags.add(what);
         }
-        return new BenchReport.ConnectionsOpened(o.asked(), o.held(), o.closed(), o.refused(), o.turnedAway(), o.unanswered(), o.notAttempted(),
+        return new ConnectionsReport.Opened(o.asked(), o.held(), o.closed(), o.refused(), o.turnedAway(), o.unanswered(), o.notAttempted(),
                 o.sources(), Stats.figure(o.seconds()), Stats.figure(o.seconds() > 0 ? o.held() / o.seconds() : Double.NaN), o.stopped(), cause);
     }
 
@@ -205,7 +205,7 @@ final class ConnectionsRace {
      * halfway through it into {@code threadsActive} (a thread per connection shows there); lost
      * answers are a flag.
      */
-    private static BenchReport.ConnectionsActive talk(Server s, Connections c, int held, int seconds, AtomicReference<OptionalInt> threadsActive,
+    private static ConnectionsReport.Active talk(Server s, Connections c, int held, int seconds, AtomicReference<OptionalInt> threadsActive,
                                                       Progress progress, List<String> flags) throws IOException {
         progress.step(String.format(Locale.ROOT, "connections: %s, %s%% of %,d ask GET %s once a second", s.id, share(ACTIVE_PERCENT), held, PATH),
                 seconds + 1);
@@ -219,7 +219,7 @@ final class ConnectionsRace {
         });
         Connections.Active a = c.talk(s.target.host, s.target.port, PATH, ACTIVE_PERCENT, seconds, TIMEOUT_SECONDS * 1000L);
         sampler.interrupt();
-        BenchReport.ConnectionsActive active = new BenchReport.ConnectionsActive(a.connections(), seconds, a.asked(), a.answered(), a.failed(),
+        ConnectionsReport.Active active = new ConnectionsReport.Active(a.connections(), seconds, a.asked(), a.answered(), a.failed(),
                 a.late(), a.unanswered(), Stats.figure(a.asked() == 0 ? Double.NaN : 100.0 * a.answered() / a.asked()), Stats.figure(a.p50Ms()),
                 Stats.figure(a.p99Ms()), Stats.figure(a.maxMs()), a.closedByServer());
         String lost = lost(active);
@@ -228,14 +228,14 @@ final class ConnectionsRace {
     }
 
     /** What the connections cost, from the readings before and with them open: the figures, and each per connection held where it can be told. */
-    private static BenchReport.ConnectionsCost costs(Reading before, Reading with, OptionalInt threadsActive, int held) {
+    private static ConnectionsReport.Cost costs(Reading before, Reading with, OptionalInt threadsActive, int held) {
         Kernel kb = before.kernel(), kw = with.kernel();
         Double heapPer = perConnection(before.heap(), with.heap(), held, false);
         Double rssPer = before.rss().isPresent() && with.rss().isPresent()
                 ? perConnection(before.rss().getAsLong(), with.rss().getAsLong(), held, false) : null;
         Double memPer = kb.known() && kw.known() ? perConnection(kb.tcpMemBytes(), kw.tcpMemBytes(), held, true) : null;
         Double slabPer = kb.slabKnown() && kw.slabKnown() ? perConnection(kb.tcpSlabBytes(), kw.tcpSlabBytes(), held, true) : null;
-        return new BenchReport.ConnectionsCost(Stats.figure(before.heap()), Stats.figure(with.heap()), heapPer, boxed(before.rss()),
+        return new ConnectionsReport.Cost(Stats.figure(before.heap()), Stats.figure(with.heap()), heapPer, boxed(before.rss()),
                 boxed(with.rss()), rssPer, kb.known() ? kb.tcpMemBytes() : null, kw.known() ? kw.tcpMemBytes() : null, memPer,
                 kb.slabKnown() ? kb.tcpSlabBytes() : null, kw.slabKnown() ? kw.tcpSlabBytes() : null, slabPer,
                 boxed(before.threads()), boxed(with.threads()), boxed(threadsActive), boxed(with.files()), boxed(with.maxFiles()));
@@ -301,7 +301,7 @@ final class ConnectionsRace {
      * Answers the active share lost (more than 1% of those due not answered 2xx, and more than
      * {@value #LOST_ALLOWED}: a smoke run's share asks only about 45), or null.
      */
-    static String lost(BenchReport.ConnectionsActive a) {
+    static String lost(ConnectionsReport.Active a) {
         long notAnswered = a.asked() - a.answered();
         if (a.asked() == 0 || notAnswered * 100 <= a.asked() || notAnswered <= LOST_ALLOWED) return null;
         return String.format(Locale.ROOT, "the active share got %,d answers of %,d requests due (%s%%): %,d failed, %,d not sent (late), %,d unanswered",
@@ -319,7 +319,7 @@ final class ConnectionsRace {
     }
 
     /** A note for each figure that fell while the connections were open, with its likely cause: shown instead of a negative cost. */
-    static List<String> artefacts(BenchReport.ConnectionsCost c, int held) {
+    static List<String> artefacts(ConnectionsReport.Cost c, int held) {
         List<String> flags = new ArrayList<>();
         if (c == null || held <= 0) return flags;
         if (c.heapBeforeBytes() != null && c.heapWithBytes() != null && c.heapWithBytes() < c.heapBeforeBytes()) {
@@ -393,21 +393,21 @@ final class ConnectionsRace {
     }
 
     /** The table: per server, what it held and how fast, the active share, and what a connection cost. */
-    static void print(PrintStream out, BenchReport.ConnectionsSummary c, Painter p) {
+    static void print(PrintStream out, ConnectionsReport.Summary c, Painter p) {
         out.println();
         out.println(p.bold("The connections") + String.format(Locale.ROOT, "  %,d keep-alive connections a server, from %d source address(es);"
                         + " while all are open, %s%% of them ask GET %s once a second for %d s", c.asked(), c.sources(), share(c.activePercent()),
                 c.path(), c.activeSeconds()));
         out.println(p.dim(String.format(Locale.ROOT, "  %-10s %8s %7s %8s %9s %8s %10s %10s %10s %10s %6s", "server", "held", "open s", "answered",
                 "p99 ms", "heap/conn", "RSS/conn", "kbuf/conn", "ksock/conn", "threads", "accepts")));
-        for (BenchReport.ConnectionsServer s : c.servers()) {
+        for (ConnectionsReport.Server s : c.servers()) {
             if (s.skipReason() != null) {
                 out.println(String.format(Locale.ROOT, "  %-10s ", s.server()) + p.dim("sat out: " + s.skipReason()));
                 continue;
             }
-            BenchReport.ConnectionsOpened o = s.opened();
-            BenchReport.ConnectionsActive a = s.active();
-            BenchReport.ConnectionsCost k = s.costs();
+            ConnectionsReport.Opened o = s.opened();
+            ConnectionsReport.Active a = s.active();
+            ConnectionsReport.Cost k = s.costs();
             String threads = k == null ? "-" : num(k.threadsWith()) + (k.threadsActive() != null && !k.threadsActive().equals(k.threadsWith())
                     ? "/" + k.threadsActive() : "");
             out.println(" " + (s.flags().isEmpty() ? " " : p.red("!")) + String.format(Locale.ROOT, "%-10s %8s %7s %8s %9s %8s %10s %10s %10s %10s %6s",
@@ -417,7 +417,7 @@ final class ConnectionsRace {
                     k == null ? "-" : bytes(k.tcpMemPerConnectionBytes()), k == null ? "-" : bytes(k.tcpSlabPerConnectionBytes()), threads,
                     s.acceptsAfter() == null ? "-" : s.acceptsAfter() ? "yes" : "NO"));
         }
-        for (BenchReport.ConnectionsServer s : c.servers()) {
+        for (ConnectionsReport.Server s : c.servers()) {
             for (String f : s.flags()) out.println(p.red("  ! ") + s.server() + ": " + f);
             for (String n : s.notes()) out.println(p.dim("  " + s.server() + " (note): " + n));
         }

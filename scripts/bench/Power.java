@@ -1,7 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-//SOURCES BenchReport.java Verdict.java Stats.java Plan.java Cpus.java ../lib/Jackson.java
+//SOURCES BenchReport.java ConnectionsReport.java Verdict.java Stats.java Plan.java Cpus.java ../lib/Jackson.java
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -51,6 +51,8 @@ final class Inspect {
     private final long pid;
     /** Whether to read Linux's /proc. */
     private final boolean proc;
+    /** The JDK's jcmd, pointed at the server. */
+    private final Jcmd jcmd;
 
     Inspect(long pid) {
         this(pid, procWanted());
@@ -59,6 +61,7 @@ final class Inspect {
     Inspect(long pid, boolean proc) {
         this.pid = pid;
         this.proc = proc;
+        this.jcmd = new Jcmd(pid, proc);
     }
 
     /** /proc is read where it is there, unless the portable paths are asked for. */
@@ -407,56 +410,14 @@ final class Inspect {
     }
 
     private void jcmd(String... command) throws IOException {
-        jcmdOutput(command);
+        jcmd.run(command);
     }
 
     private String jcmdOutput(String... command) throws IOException {
-        if (Boolean.FALSE.equals(javaProcess())) throw notJava(command);
-        List<String> args = new ArrayList<>();
-        args.add(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString());
-        args.add(String.valueOf(pid));
-        args.addAll(List.of(command));
-        Process p = new ProcessBuilder(args).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        try {
-            if (!p.waitFor(30, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IOException("jcmd " + String.join(" ", command) + " took over 30 s");
-            }
-        } catch (InterruptedException e) {
-            p.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while running jcmd");
-        }
-        if (p.exitValue() != 0 || out.contains("Exception")) {
-            if (out.contains("AttachNotSupportedException") && !Boolean.TRUE.equals(javaProcess())) throw notJava(command);
-            throw new IOException("jcmd " + pid + " " + String.join(" ", command) + " failed: " + out.strip());
-        }
-        return out;
+        return jcmd.run(command);
     }
 
-    /**
-     * Whether the server is a JVM, which jcmd can attach to: true or false when Linux's
-     * /proc/PID/maps shows whether libjvm is loaded, else from the command's name; null if unknown.
-     */
     private Boolean javaProcess() {
-        Path maps = Path.of("/proc", String.valueOf(pid), "maps");
-        if (proc && Files.isReadable(maps)) {
-            try (var lines = Files.lines(maps, StandardCharsets.ISO_8859_1)) {
-                return lines.anyMatch(l -> l.contains("/libjvm."));
-            } catch (IOException | java.io.UncheckedIOException e) {
-                // gone, or not ours to read: ask the command's name
-            }
-        }
-        return ProcessHandle.of(pid).flatMap(h -> h.info().command())
-                .map(c -> Path.of(c).getFileName().toString().matches("java(\\.exe)?") ? Boolean.TRUE : null)
-                .orElse(null);
-    }
-
-    /** Skips (aborts) a check that needs jcmd when the server is written in something other than Java. */
-    private Unavailable notJava(String... command) {
-        String what = command[0].startsWith("JFR") ? "JVM flight recorder events"
-                : command[0].startsWith("GC") ? "the JVM's heap" : "a JVM thread dump";
-        return new Unavailable("this check reads " + what + "; process " + pid + " is not a Java process");
+        return jcmd.javaProcess();
     }
 }

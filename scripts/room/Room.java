@@ -1,5 +1,5 @@
 //SOURCES RoomLink.java Known.java Seat.java Summary.java RoomServer.java
-//SOURCES ../checks/Grade.java ../bench/Plan.java ../bench/Cpus.java ../bench/Stats.java ../bench/Verdict.java ../bench/BenchReport.java
+//SOURCES ../checks/Grade.java ../bench/Plan.java ../bench/Cpus.java ../bench/Stats.java ../bench/Verdict.java ../bench/BenchReport.java ../bench/ConnectionsReport.java
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;

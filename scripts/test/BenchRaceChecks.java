@@ -182,17 +182,17 @@ final class BenchRaceChecks {
      * per connection below zero.
      */
     static void connections(Path file) throws Exception {
-        BenchReport.ConnectionsSummary c = BenchReport.read(Files.readString(file)).connections();
+        ConnectionsReport.Summary c = BenchReport.read(Files.readString(file)).connections();
         check("the connections phase wrote its summary", c != null, "no connections in " + file);
         if (c == null) return;
         check("the connections phase measured both servers", c.servers().size() == 2, c.servers().size() + " servers");
-        for (BenchReport.ConnectionsServer s : c.servers()) {
-            BenchReport.ConnectionsOpened o = s.opened();
+        for (ConnectionsReport.Server s : c.servers()) {
+            ConnectionsReport.Opened o = s.opened();
             check("connections " + s.server() + ": held all " + c.asked(), o != null && o.held() == c.asked(), String.valueOf(o));
-            BenchReport.ConnectionsActive a = s.active();
+            ConnectionsReport.Active a = s.active();
             check("connections " + s.server() + ": its active share was answered (90% or more), p99 at least the 200 ms wait",
                     a != null && a.answeredPercent() != null && a.answeredPercent() >= 90 && a.p99Ms() != null && a.p99Ms() >= 200, String.valueOf(a));
-            BenchReport.ConnectionsCost k = s.costs();
+            ConnectionsReport.Cost k = s.costs();
             check("connections " + s.server() + ": no cost per connection below zero, heap per connection measured",
                     k != null && k.heapPerConnectionBytes() != null && java.util.stream.Stream.of(k.heapPerConnectionBytes(),
                             k.rssPerConnectionBytes(), k.tcpMemPerConnectionBytes(), k.tcpSlabPerConnectionBytes())

@@ -116,21 +116,21 @@ class ConnectionsTests {
         assertTrue(ConnectionsRace.lost(active(6000, 5900)) != null, "100 of 6000");
     }
 
-    private static BenchReport.ConnectionsActive active(long asked, long answered) {
-        return new BenchReport.ConnectionsActive(15, 3, asked, answered, 0, asked - answered, 0, 100.0 * answered / asked, 200.0, 210.0, 1500.0, 0);
+    private static ConnectionsReport.Active active(long asked, long answered) {
+        return new ConnectionsReport.Active(15, 3, asked, answered, 0, asked - answered, 0, 100.0 * answered / asked, 200.0, 210.0, 1500.0, 0);
     }
 
     @Test
     @DisplayName("connections: a reading that fell is noted as a measurement artefact with its cause")
     void artefacts() {
-        BenchReport.ConnectionsCost fell = new BenchReport.ConnectionsCost(50e6, 40e6, null, 300L << 20, 200L << 20, null, 400_000L, 300_000L, null,
+        ConnectionsReport.Cost fell = new ConnectionsReport.Cost(50e6, 40e6, null, 300L << 20, 200L << 20, null, 400_000L, 300_000L, null,
                 10_000_000L, 50_000_000L, 1000.0, 20, 20, 20, 20_011, 20_000L);
         List<String> flags = ConnectionsRace.artefacts(fell, 20_000);
         assertEquals(3, flags.size(), flags.toString());
         assertTrue(flags.get(0).startsWith("heap after GC fell") && flags.get(0).contains("artefact"), flags.get(0));
         assertTrue(flags.get(1).startsWith("RSS fell from 300 to 200 MiB") && flags.get(1).contains("gave memory back"), flags.get(1));
         assertTrue(flags.get(2).contains("others closed"), flags.get(2));
-        BenchReport.ConnectionsCost grew = new BenchReport.ConnectionsCost(40e6, 50e6, 500.0, 200L << 20, 300L << 20, 5000.0, 0L, 0L, 0.0,
+        ConnectionsReport.Cost grew = new ConnectionsReport.Cost(40e6, 50e6, 500.0, 200L << 20, 300L << 20, 5000.0, 0L, 0L, 0.0,
                 10_000_000L, 50_000_000L, 1000.0, 20, 20, 20, 20_011, 20_000L);
         assertTrue(ConnectionsRace.artefacts(grew, 20_000).isEmpty());
     }
