@@ -1,4 +1,4 @@
-//SOURCES RoomLink.java Known.java Seat.java Summary.java RoomServer.java
+//SOURCES RoomLink.java Known.java Seat.java Summary.java RoomServer.java ../lib/CommandError.java
 //SOURCES ../checks/Grade.java ../bench/Plan.java ../bench/Cpus.java ../bench/Stats.java ../bench/Verdict.java ../bench/BenchReport.java ../bench/ConnectionsReport.java
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -91,10 +91,10 @@ final class Room {
 
     /** The same, for the day of agenda {@code day} (null: every chapter). */
     static void summary(Path root, Path folder, Path out, String day) throws IOException {
-        if (!Files.isDirectory(folder)) fail(2, "no folder " + folder + ": give the folder that holds the hand-ins");
+        if (!Files.isDirectory(folder)) throw CommandError.of(2, "no folder " + folder + ": give the folder that holds the hand-ins");
         Known known = Known.of(root).forDay(day);
         Folder room = read(known, folder);
-        if (room.seats().isEmpty()) fail(1, "no hand-ins in " + folder + " (files from jbang handin, check.sh --json or bench.sh)");
+        if (room.seats().isEmpty()) throw CommandError.of(1, "no hand-ins in " + folder + " (files from jbang handin, check.sh --json or bench.sh)");
         Files.writeString(out, Summary.page(known, room.seats(), Instant.now(), 0, room.skipped()), StandardCharsets.UTF_8);
         System.out.println("room: " + room.seats().size() + " learner(s) -> " + out
                 + (room.skipped().isEmpty() ? "" : "; skipped " + room.skipped()));
@@ -102,7 +102,7 @@ final class Room {
 
     /** Lets another laptop take {@code name} in the room kept in {@code dir}; its results stay until that laptop hands in. */
     static void free(Path dir, String name) throws IOException {
-        if (!RoomLink.plainName(name)) fail(2, RoomLink.NAME_RULE + ", not '" + name + "'");
+        if (!RoomLink.plainName(name)) throw CommandError.of(2, RoomLink.NAME_RULE + ", not '" + name + "'");
         boolean was = Files.deleteIfExists(RoomServer.owner(dir, name));
         System.out.println(was ? "room: " + name + " is free: the next laptop that hands in as " + name + " takes it"
                 : "room: no laptop holds " + name + " in " + dir + ": the next one to hand in as " + name + " takes it");
@@ -110,15 +110,10 @@ final class Room {
 
     /** Takes {@code name} off the room kept in {@code dir}: its seat and its owner; the next laptop to hand in as NAME starts afresh. */
     static void remove(Path dir, String name) throws IOException {
-        if (!RoomLink.plainName(name)) fail(2, RoomLink.NAME_RULE + ", not '" + name + "'");
+        if (!RoomLink.plainName(name)) throw CommandError.of(2, RoomLink.NAME_RULE + ", not '" + name + "'");
         boolean seat = Files.deleteIfExists(dir.resolve(RoomLink.key(name) + ".json"));
         boolean owner = Files.deleteIfExists(RoomServer.owner(dir, name));
         System.out.println(seat || owner ? "room: " + name + " is off the room: its results are gone, and the next laptop that hands in as " + name + " starts afresh"
                 : "room: no " + name + " in " + dir);
-    }
-
-    static void fail(int code, String message) {
-        System.err.println("room: " + message);
-        System.exit(code);
     }
 }

@@ -155,14 +155,13 @@ final class RoomServer {
         return code.toString();
     }
 
-    /** Serves the room until the process is stopped. */
+    /** Starts the room on {@code host:port} and prints where it is; it serves on the server's threads until the process is stopped. */
     static void serve(Path root, Settings settings, String host, int port) throws IOException {
         HttpServer server;
         try {
             server = start(root, settings, host, port);
         } catch (java.net.BindException e) {
-            Room.fail(2, "cannot listen on " + host + ":" + port + " (" + e.getMessage() + "): stop the program using that port, or give --port 0");
-            return;
+            throw CommandError.environment("cannot listen on " + host + ":" + port + " (" + e.getMessage() + "): stop the program using that port, or give --port 0");
         }
         int bound = server.getAddress().getPort();
         String shown = host.contains(":") ? "[" + host + "]" : host;
