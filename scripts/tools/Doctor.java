@@ -1,6 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
-//SOURCES ../lib/Root.java ../lib/Tools.java
+//DEPS info.picocli:picocli:4.7.7
+//SOURCES ../lib/Root.java ../lib/Tools.java ../lib/Cli.java ../lib/CommandError.java
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -12,17 +13,26 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code jbang doctor} (and scripts/doctor.sh): says what this machine has for the workshop, one
  * line per tool (found, version, or how to fix it on this OS), then the open-files limit, the
  * CPU count, and whether ports 8080 and 1313 are free. Installs nothing. Runs on Java 25 (JBang
  * brings it), so Java is there by the time it runs; scripts/doctor.sh says how to get Java and
- * JBang when they are not. Exit 0 ready, 2 something the workshop needs is missing.
+ * JBang when they are not. Exit 0 ready, 2 something the workshop needs is missing. The command
+ * line is read by picocli through {@link Cli}.
  */
-class Doctor {
+@Command(name = "doctor", sortOptions = false,
+        customSynopsis = {"usage: jbang doctor   (or scripts/doctor.sh)", ""},
+        description = {"One line per tool (found or missing, version, how to fix), then the open-files limit, CPU count",
+                "and whether ports 8080 and 1313 are free. Installs nothing.", ""})
+class Doctor implements Callable<Integer> {
     /** What a line says of its tool: there; a remark; the workshop can go on, but something will be slower or skipped; missing. */
     enum Status {
         OK, NOTE, WARN, MISSING;
@@ -37,26 +47,28 @@ class Doctor {
     /** Lines that say "warn". */
     private int warnings = 0;
 
-    public static void main(String[] args) throws Exception {
-        Path root = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "-h", "--help" -> {
-                    System.out.println("usage: jbang doctor   (or scripts/doctor.sh)\n\nOne line per tool (found or missing, version, how to fix),"
-                            + " then the open-files limit, CPU count and whether ports 8080 and 1313 are free. Installs nothing.");
-                    return;
-                }
-                case "--root" -> root = Path.of(args[++i]).toAbsolutePath().normalize();
-                default -> {
-                    System.err.println("doctor: takes no arguments, not '" + args[i] + "' (jbang doctor --help)");
-                    System.exit(2);
-                }
-            }
-        }
-        new Doctor().check(root == null ? Root.find() : root);
+    // Words are taken here only to be refused with the doctor's own sentence; an unknown option gets picocli's, with a suggestion.
+    @Parameters(arity = "0..*", hidden = true)
+    List<String> words = new ArrayList<>();
+
+    @Option(names = "--root", hidden = true, description = "the course's folder (the shell wrapper's)")
+    Path root;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+    boolean help;
+
+    public static void main(String[] args) {
+        System.exit(Cli.run("doctor", new Doctor(), args));
     }
 
-    void check(Path root) {
+    @Override
+    public Integer call() {
+        if (!words.isEmpty()) throw CommandError.of(2, "takes no arguments, not '" + words.get(0) + "' (jbang doctor --help)");
+        return check(root == null ? Root.find() : root.toAbsolutePath().normalize());
+    }
+
+    /** Checks this machine for the course at {@code root}, a line each; the status to exit with: 0 ready, 2 something to fix. */
+    int check(Path root) {
         java();
         jbang(root);
         hugo(root);
@@ -67,10 +79,11 @@ class Doctor {
         system();
         if (problems > 0) {
             System.out.printf("%n%d thing(s) to fix above; scripts/setup.sh installs what it can.%n", problems);
-            System.exit(2);
+            return 2;
         }
         System.out.println(warnings == 0 ? "\nReady for the workshop."
                 : "\nReady for the workshop, with " + warnings + " warning(s) above: each says what it costs and how to fix it.");
+        return 0;
     }
 
     void line(Status status, String what, String detail) {
