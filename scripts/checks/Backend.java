@@ -1,5 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
+//DEPS info.picocli:picocli:4.7.7
+//SOURCES ../lib/Cli.java ../lib/CommandError.java
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -15,7 +17,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The backend that chapter 08's trips call: {@code GET /io?ms=S} answers after S ms,
@@ -24,7 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code X-Request-Id}, the connections opened, and the calls whose client closed the
  * connection before the answer (a cancelled leg). The grader runs it in its own JVM; the
  * benchmark starts it as a program ({@code jbang scripts/checks/Backend.java --port 0}), which
- * keeps counts only.
+ * keeps counts only; {@link Standalone} reads that program's command line.
  */
 final class Backend implements AutoCloseable {
     /** One call: what was asked, with which id, and how it ended (answered, or closed by the client first). */
@@ -268,37 +273,48 @@ final class Backend implements AutoCloseable {
         }
     }
 
-    private static int usage() {
-        System.err.println("usage: jbang scripts/checks/Backend.java [--port P] [--host H] [--verbose]\n"
-                + "  --verbose prints a line per call as it ends: answered, or closed by the client first");
-        System.exit(2);
-        return 0;
+    /** {@code jbang scripts/checks/Backend.java [--port P] [--host H] [--verbose]}: runs until stopped. */
+    public static void main(String[] args) {
+        System.exit(Cli.run("backend", new Standalone(), args));
     }
 
-    /** {@code jbang scripts/checks/Backend.java [--port P] [--host H] [--verbose]}: runs until stopped. */
-    public static void main(String[] args) throws Exception {
+    /**
+     * The backend as a program of its own (the race's, and a learner's beside their server in
+     * chapter 08), its command line read by picocli through {@link Cli}: serves until the process
+     * is stopped, keeping counts only.
+     */
+    @Command(name = "backend", sortOptions = false,
+            customSynopsis = {"usage: jbang scripts/checks/Backend.java [--port P] [--host H] [--verbose]", ""},
+            footer = {"", "GET /io?ms=N answers after N ms, GET /fail answers 500 at once; it runs until stopped."})
+    static final class Standalone implements Callable<Integer> {
+        @Option(names = "--port", paramLabel = "P", description = "the port (default 8081, the servers' default --backend; 0 takes any free one)")
         int port = 8081;
+
+        @Option(names = "--host", paramLabel = "H", description = "the address to listen on (default 127.0.0.1)")
         String host = "127.0.0.1";
-        boolean verbose = false;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--port" -> port = i + 1 < args.length && args[i + 1].matches("\\d{1,5}") ? Integer.parseInt(args[++i]) : usage();
-                case "--host" -> host = i + 1 < args.length ? args[++i] : String.valueOf(usage());
-                case "--verbose" -> verbose = true;
-                default -> usage();
+
+        @Option(names = "--verbose", description = "prints a line per call as it ends: answered, or closed by the client first")
+        boolean verbose;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+        boolean help;
+
+        @Override
+        public Integer call() throws Exception {
+            if (port < 0 || port > 65535) throw CommandError.usage("--port must be a number from 0 to 65535, not '" + port + "'");
+            Backend b;
+            try {
+                b = start(host, port, false);
+            } catch (java.net.BindException e) {
+                throw CommandError.environment("cannot listen on " + host + ":" + port + " (" + e.getMessage()
+                        + "): stop the program using that port, or start with --port 0");
             }
+            b.verbose = verbose;
+            System.out.println("listening on http://" + host + ":" + b.server.getLocalPort());
+            System.out.flush();
+            // Its threads are virtual (daemons), and main exits once this returns: it serves from here till the process is stopped.
+            Thread.currentThread().join();
+            return 0;
         }
-        Backend b;
-        try {
-            b = start(host, port, false);
-        } catch (java.net.BindException e) {
-            System.err.println("cannot listen on " + host + ":" + port + " (" + e.getMessage() + "): stop the program using that port, or start with --port 0");
-            System.exit(2);
-            return;
-        }
-        b.verbose = verbose;
-        System.out.println("listening on http://" + host + ":" + b.server.getLocalPort());
-        System.out.flush();
-        Thread.currentThread().join();
     }
 }
