@@ -32,14 +32,23 @@ final class Outcomes {
         }
     }
 
-    /** Prints the failures and the count, and exits: 0 when something ran and nothing failed. */
+    /** Prints the failures and the count, and exits with {@link #end}'s status. */
     void finish() {
+        System.exit(end());
+    }
+
+    /**
+     * Prints the failures and the count, and returns the status to exit with: 0 when something
+     * ran and nothing failed, else 1. For a self-test whose main exits through {@code Cli.run}.
+     */
+    int end() {
         System.out.println();
         if (!failures.isEmpty()) {
             System.out.println("Failed:");
             failures.forEach(f -> System.out.println("  - " + f));
         }
         System.out.println(passed + " passed, " + failed + " failed");
-        System.exit(failed == 0 && passed > 0 ? 0 : 1);
+        System.out.flush();
+        return failed == 0 && passed > 0 ? 0 : 1;
     }
 }

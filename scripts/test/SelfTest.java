@@ -3,6 +3,8 @@
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
+//DEPS info.picocli:picocli:4.7.7
+//SOURCES ../lib/Cli.java ../lib/CommandError.java
 //SOURCES ../checks/Grade.java ../../exercises/kit/Kit.java ../../exercises/kit/NativeFrame.java
 //SOURCES ../../exercises/kit/chapter-01/BlockingHttp.java ../../exercises/kit/chapter-03/EventLoop.java
 //SOURCES KitTests.java CourseFilesTests.java HarnessTests.java HarnessGradingTests.java HarnessProcessTests.java SkippingChecks.java BuildingChecks.java ../lib/Outcomes.java ../lib/Frameworks.java WithoutSockets.java Mutants.java
@@ -16,8 +18,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * The course's self-test, run by scripts/test.sh: the kit's and the harness's unit tests, then
@@ -28,24 +34,40 @@ import java.util.regex.Pattern;
  * must fail exactly those listed, cascades included (about 10 minutes more on a 2-core machine:
  * the broken variants that stall a server wait out the other checks' timeouts). A chapter with
  * tests without sockets (chapter 06's exercises/demos/HybridHandlerTests.java) runs them too:
- * see WithoutSockets. Ends with "N passed, N failed".
+ * see WithoutSockets. Ends with "N passed, N failed". The command line is read by picocli
+ * through {@link Cli}; scripts/test/Suite.java runs it as a program.
  */
-class SelfTest {
+@Command(name = "selftest", sortOptions = false,
+        customSynopsis = {"usage: jbang scripts/test/SelfTest.java [ROOT] [--quick | --exact] [--only NN,NN]", ""},
+        footer = {"", "Ends with \"N passed, N failed\"; exit 0 when all passed. The grader's full output goes to",
+                "ROOT/.results/selftest.log."})
+class SelfTest implements Callable<Integer> {
     static final Outcomes outcomes = new Outcomes("");
 
-    public static void main(String[] args) throws Exception {
-        Path root = Path.of(".").toAbsolutePath().normalize();
-        List<String> only = new ArrayList<>();
-        boolean quick = false;
-        boolean exact = false;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--quick" -> quick = true;               // no broken variants
-                case "--exact" -> exact = true;               // broken variants run every check
-                case "--only" -> only.addAll(List.of(args[++i].split(",")));
-                default -> root = Path.of(args[i]).toAbsolutePath().normalize();
-            }
-        }
+    @Parameters(arity = "0..1", paramLabel = "ROOT", description = "the course's folder (default: this folder)")
+    Path given;
+
+    @Option(names = "--quick", description = "no broken variants (the unit tests, solutions and exercises only)")
+    boolean quick;
+
+    @Option(names = "--exact", description = {"each broken variant runs every check of its chapter and must fail exactly those",
+            "listed in scripts/test/spoilers/NN.txt (about 10 minutes more)"})
+    boolean exact;
+
+    @Option(names = "--only", paramLabel = "NN,NN", split = ",", description = {"after the unit tests, only these: chapters (03), independent, frameworks,",
+            "busy; --only none runs the unit tests alone"})
+    List<String> only = new ArrayList<>();
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+    boolean help;
+
+    public static void main(String[] args) {
+        System.exit(Cli.run("selftest", new SelfTest(), args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Path root = (given != null ? given : Path.of(".")).toAbsolutePath().normalize();
         Path log = root.resolve(".results/selftest.log");
         Files.createDirectories(log.getParent());
         Grade.Options graded = Grade.Options.of(root).notSaving() // the checkout's own progress records stay as they are
@@ -130,7 +152,7 @@ class SelfTest {
         if (only.isEmpty() || only.contains("frameworks")) frameworks(root, graded);
         if (only.isEmpty() || only.contains("busy")) busyLaptop(root, graded);
         printSlowest();
-        outcomes.finish();
+        return outcomes.end();
     }
 
     /**

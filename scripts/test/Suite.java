@@ -1,6 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
-//SOURCES ../lib/Outcomes.java ../lib/Tools.java Commands.java Trees.java
+//DEPS info.picocli:picocli:4.7.7
+//SOURCES ../lib/Outcomes.java ../lib/Tools.java Commands.java Trees.java ../lib/Cli.java ../lib/CommandError.java
 
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.SimpleFileServer;
@@ -13,12 +14,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * Every step of the self-test after the tools and shellcheck (scripts/test.sh runs those, then
@@ -35,8 +40,12 @@ import java.util.regex.Pattern;
  * no-shell, site, browser; browser needs site); {@code --at} is how long the run had taken before
  * this, for the section titles' times. The browser step drives the Chrome that {@code CHROME} names
  * with the playwright-core under {@code PLAYWRIGHT_DIR} (scripts/test/tools.sh's setup_browser).
+ * The command line is read by picocli through {@link Cli}.
  */
-final class Suite {
+@Command(name = "suite", sortOptions = false,
+        customSynopsis = {"usage: jbang scripts/test/Suite.java [ROOT] [--quick | --exact] [--steps ID,ID] [--at SECONDS]", ""},
+        footer = {"", "Ends with \"N passed, N failed\"; exit 0 when all passed. scripts/test.sh runs it after the tools and shellcheck."})
+final class Suite implements Callable<Integer> {
     /** One step: its id for --steps, its section title, and what it does. */
     record Step(String id, String title, Action action) {}
 
@@ -60,52 +69,61 @@ final class Suite {
     static final Pattern WHY = Pattern.compile("^ {6}\\S.*$");
     static final Pattern COUNT = Pattern.compile("^(\\d+) passed, (\\d+) failed$");
 
-    final Path root;
-    final List<String> selfTestOptions;
+    @Parameters(arity = "0..1", paramLabel = "ROOT", description = "the course's folder (default: this folder)")
+    Path given;
+
+    @Option(names = "--quick", description = "the self-test without its broken variants (passed on to SelfTest)")
+    boolean quick;
+
+    @Option(names = "--exact", description = "each broken variant runs every check of its chapter (passed on to SelfTest)")
+    boolean exact;
+
+    @Option(names = "--steps", paramLabel = "ID,ID", split = ",", description = {"only these steps: streaming, selftest, bench, prefetch, room, no-shell, site,",
+            "browser (browser needs site)"})
+    List<String> only = new ArrayList<>();
+
+    @Option(names = "--at", paramLabel = "SECONDS", description = "how long the run had taken before this, for the section titles' times")
+    long secondsBefore;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+    boolean help;
+
+    /** The course's folder, and its .results/ where each step's log goes; set when the run starts. */
+    Path root;
+    Path logs;
+    /** What the selftest step passes on to SelfTest: --quick and --exact, as given. */
+    final List<String> selfTestOptions = new ArrayList<>();
     final Outcomes outcomes = new Outcomes("");
     final long startedAt = System.nanoTime();
-    final long secondsBefore;
-    final Path logs;
     /** The site step's build, which the browser step serves; null until it is made. */
     Path site;
 
-    Suite(Path root, List<String> selfTestOptions, long secondsBefore) {
-        this.root = root;
-        this.selfTestOptions = selfTestOptions;
-        this.secondsBefore = secondsBefore;
-        this.logs = root.resolve(".results");
+    public static void main(String[] args) {
+        System.exit(Cli.run("suite", new Suite(), args));
     }
 
-    public static void main(String[] args) throws Exception {
-        Path root = Path.of("").toAbsolutePath();
-        List<String> options = new ArrayList<>();
-        List<String> only = new ArrayList<>();
-        long before = 0;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--quick", "--exact" -> options.add(args[i]);
-                case "--steps" -> only.addAll(List.of(args[++i].split(",")));
-                case "--at" -> before = Long.parseLong(args[++i]);
-                default -> root = Path.of(args[i]).toAbsolutePath().normalize();
-            }
-        }
-        Suite suite = new Suite(root, options, before);
+    @Override
+    public Integer call() throws Exception {
+        root = given != null ? given.toAbsolutePath().normalize() : Path.of("").toAbsolutePath();
+        logs = root.resolve(".results");
+        if (quick) selfTestOptions.add("--quick");
+        if (exact) selfTestOptions.add("--exact");
         // Stopped early (Ctrl-C, a CI time limit): nothing it started outlives it.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> ProcessHandle.current().descendants().forEach(ProcessHandle::destroy)));
         try {
             for (Step step : STEPS) {
                 if (!only.isEmpty() && !only.contains(step.id())) continue;
-                suite.section(step.title());
+                section(step.title());
                 try {
-                    step.action().run(suite);
+                    step.action().run(this);
                 } catch (Exception e) {
-                    suite.outcomes.record(step.id() + " ran to its end", false, e.toString());
+                    outcomes.record(step.id() + " ran to its end", false, e.toString());
                 }
             }
         } finally {
-            suite.removeSite();
+            removeSite();
         }
-        suite.outcomes.finish();
+        return outcomes.end();
     }
 
     void section(String title) {
