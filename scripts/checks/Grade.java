@@ -5,7 +5,7 @@
 //SOURCES ../lib/Lib.java GradeCommand.java
 //SOURCES CheckReport.java Client.java Clients.java Elapsed.java Check.java Alive.java Runner.java
 //SOURCES ProtocolChecks.java Ch01Checks.java Ch02Checks.java Ch03Checks.java Ch04Checks.java Ch05Checks.java Ch06Checks.java
-//SOURCES Ch08Checks.java Backend.java Tips.java RunContext.java
+//SOURCES Ch08Checks.java Ch09Checks.java Backend.java Tips.java RunContext.java
 
 import java.io.IOException;
 import java.nio.file.FileSystems;
