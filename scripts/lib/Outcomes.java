@@ -32,11 +32,6 @@ final class Outcomes {
         }
     }
 
-    /** Prints the failures and the count, and exits with {@link #end}'s status. */
-    void finish() {
-        System.exit(end());
-    }
-
     /**
      * Prints the failures and the count, and returns the status to exit with: 0 when something
      * ran and nothing failed, else 1. For a self-test whose main exits through {@code Cli.run}.

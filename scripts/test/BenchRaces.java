@@ -23,7 +23,7 @@ final class BenchRaces {
      * the ramp's first steps; the open loop; the connections phase at 1500; a Python server started with --command;
      * and the smoke race with a core kept busy by another process.
      */
-    static void races(Path root) throws Exception {
+    static int races(Path root) throws Exception {
         BenchRaceChecks.checked = new Outcomes("");
         race(root, "smoke", "bench smoke: ", BenchRaceChecks::smoke, "03", "--solution-vs-solution", "--smoke");
         busyRace(root);
@@ -42,7 +42,7 @@ final class BenchRaces {
         race(root, "open-loop", "bench: ", BenchRaceChecks::openLoop, "03", "--solution-vs-solution", "--smoke", "--open-loop");
         race(root, "connections", "bench: ", BenchRaceChecks::connections, "03", "--solution-vs-solution", "--smoke", "--connections", "1500");
         race(root, "command", "bench: ", BenchRaceChecks::command, "03", "--command", "python3 -u scripts/test/independent/server.py", "--smoke");
-        BenchRaceChecks.checked.finish();
+        return BenchRaceChecks.checked.end();
     }
 
     /** Runs scripts/bench.sh with {@code args} (its output in .results/bench-NAME.log), then {@code checks} on its JSON; the log. */

@@ -72,7 +72,7 @@ class RoomTest {
         RoomLimitsTests.dayInTheRoom();
         RoomLimitsTests.flood();
         RoomScriptsTests.scripts();
-        outcomes.finish();
+        System.exit(outcomes.end());
     }
 
     /** The projector's cookie for the room kept in {@code dir}: its session id, not the viewer code. */

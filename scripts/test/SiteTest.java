@@ -46,7 +46,7 @@ class SiteTest {
             String built = run(work.resolve("build.log"), Map.of(), root.resolve("scripts/site.sh").toString(), "build", site.toString());
             outcomes.record("the site builds with no warnings", built == null, built);
             if (built != null) {
-                outcomes.finish();
+                System.exit(outcomes.end());
                 return;
             }
             List<String> problems = content(root, site);
@@ -73,7 +73,7 @@ class SiteTest {
         } finally {
             Trees.delete(work);
         }
-        outcomes.finish();
+        System.exit(outcomes.end());
     }
 
     /** What the built site lacks against its sources, one line each. */

@@ -37,8 +37,7 @@ class TestBench {
             return;
         }
         if (args.length == 1 && args[0].equals("--races")) {
-            BenchRaces.races(courseRoot());
-            return;
+            System.exit(BenchRaces.races(courseRoot()));
         }
         if (args.length == 2) {
             Path file = Path.of(args[1]);
@@ -55,7 +54,7 @@ class TestBench {
                 case "--command" -> BenchRaceChecks.command(file);
                 default -> throw new IllegalArgumentException("usage: TestBench [--smoke|--same|--slower|--db-mixed|--trip|--ramp|--open-loop|--connections|--command FILE] | --mutate SPEC SOLUTION OUT");
             }
-            BenchRaceChecks.checked.finish();
+            System.exit(BenchRaceChecks.checked.end());
         }
         unitTests();
     }
@@ -99,6 +98,6 @@ class TestBench {
                                 result.getThrowable().map(t -> String.valueOf(t.getMessage()).strip()).orElse("failed"));
                     }
                 });
-        outcomes.finish();
+        System.exit(outcomes.end());
     }
 }
