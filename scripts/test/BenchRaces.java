@@ -29,7 +29,7 @@ final class BenchRaces {
         busyRace(root);
         race(root, "self-race", "bench: ", BenchRaceChecks::same, "03", "--solution-vs-solution", "--quick", "--workloads", "hello,io-1000,cpu");
         Path learner = root.resolve(".broken/03-bench-slower.java");
-        TestBench.mutate(root.resolve("scripts/test/fixtures/bench/03-slower.txt"), root.resolve("solutions/03-reactor.java"), learner);
+        if (TestBench.mutate(root.resolve("scripts/test/fixtures/bench/03-slower.txt"), root.resolve("solutions/03-reactor.java"), learner) != 0) return 2;
         Path log = race(root, "slower", "bench: ", BenchRaceChecks::slower, "03", "--learner", learner.toString(), "--quick", "--workloads", "hello");
         String piped = Files.readString(log);
         BenchRaceChecks.about = "";

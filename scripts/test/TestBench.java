@@ -33,8 +33,7 @@ import org.junit.platform.launcher.core.LauncherFactory;
 class TestBench {
     public static void main(String[] args) throws Exception {
         if (args.length == 4 && args[0].equals("--mutate")) {
-            mutate(Path.of(args[1]), Path.of(args[2]), Path.of(args[3]));
-            return;
+            System.exit(mutate(Path.of(args[1]), Path.of(args[2]), Path.of(args[3])));
         }
         if (args.length == 1 && args[0].equals("--races")) {
             System.exit(BenchRaces.races(courseRoot()));
@@ -56,26 +55,27 @@ class TestBench {
             }
             System.exit(BenchRaceChecks.checked.end());
         }
-        unitTests();
+        System.exit(unitTests());
     }
 
     /**
      * Writes {@code out}: {@code solution} with the replacements of {@code spec}, a line "- TEXT"
      * (which must occur exactly once) followed by a line "+ TEXT" that replaces it; "#" lines are
-     * comments. Exits 2, saying which, when a line to replace is not there exactly once.
+     * comments. Returns 0, or 2 after saying which when a line to replace is not there exactly once.
      */
-    static void mutate(Path spec, Path solution, Path out) throws Exception {
+    static int mutate(Path spec, Path solution, Path out) throws Exception {
         String text = Files.readString(solution);
         for (Mutants.Replacement r : Mutants.replacements(spec)) {
             String changed = r.applyTo(text);
             if (changed == null) {
                 System.err.println("test bench: '" + r.find() + "' (" + spec + ") must occur exactly once in " + solution + ": update the fixture");
-                System.exit(2);
+                return 2;
             }
             text = changed;
         }
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, text);
+        return 0;
     }
 
     /** The nearest folder, from here up, that holds the chapter registry (else here). */
@@ -86,7 +86,8 @@ class TestBench {
         return Path.of(".");
     }
 
-    static void unitTests() {
+    /** Runs the unit tests and returns the status to exit with. */
+    static int unitTests() {
         if (System.getProperty("course.root") == null) System.setProperty("course.root", courseRoot().toString());
         Outcomes outcomes = new Outcomes("bench: ");
         LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(BenchTests.class), selectClass(BenchStatsTests.class), selectClass(BenchParsingTests.class), selectClass(BenchReportTests.class), selectClass(VerdictTests.class), selectClass(CpusTests.class), selectClass(PhasesTests.class), selectClass(FrameworkTests.class), selectClass(OpenLoopTests.class), selectClass(ConnectionsTests.class)).build(),
@@ -98,6 +99,6 @@ class TestBench {
                                 result.getThrowable().map(t -> String.valueOf(t.getMessage()).strip()).orElse("failed"));
                     }
                 });
-        System.exit(outcomes.end());
+        return outcomes.end();
     }
 }
