@@ -148,8 +148,10 @@ class Bench {
         Plan.Mode mode = o.mode();
         String all = Chapters.showdown(chapters).map(c -> "Chapter " + c.number() + ", " + c.title()).orElse("Every model");
         long frameworks = servers.stream().filter(s -> s.role == BenchReport.Role.FRAMEWORK).count();
+        String solutions = o.chapters() == null ? "every reference solution"
+                : (o.chapters().size() == 1 ? "the reference solution of chapter " : "the reference solutions of chapters ") + String.join(", ", o.chapters());
         out.println(p.bold(o.springDemo() ? "The Spring Boot demo's shape: Tomcat with 16 and 50 platform threads, and with virtual threads"
-                : o.all() ? all + ": every reference solution" + (o.baseline() ? ", a plain Netty server" : "")
+                : o.all() ? all + ": " + solutions + (o.baseline() ? ", a plain Netty server" : "")
                         + (frameworks > 0 ? " and " + frameworks + " framework servers" : "")
                 : "Chapter " + o.chapter() + ": " + servers.get(0).label + " against " + servers.get(1).label));
         for (Server s : servers) if (s.role == BenchReport.Role.FRAMEWORK) out.println(p.dim("  " + s.id + ": " + s.label));

@@ -42,6 +42,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--all", description = "every reference solution, a plain Netty server, and the frameworks")
     boolean all;
 
+    @Option(names = "--chapters", paramLabel = "LIST", split = ",", hideParamSyntax = true,
+            description = "with --all, these chapters' solutions only (and Netty's), such as 05,06,09")
+    List<String> chapters;
+
     @Option(names = "--spring-demo", description = "the Spring Boot demo's shape (see above); runs on its own")
     boolean springDemo;
 
@@ -204,7 +208,33 @@ final class BenchCommand implements Callable<Integer> {
         }
         if (serverCpus < 0 || serverCpus == 0 && List.of(given).contains("--server-cpus")) throw CommandError.usage("--server-cpus needs 1 or more");
         Path course = root != null ? root.toAbsolutePath().normalize() : Root.find();
-        return new Options(n, every, (baseline || every) && !springDemo, !noFrameworks && every && !springDemo, springDemo, subject, mode, list,
-                phase, serverCpus, course, jbang, bombardier, vegeta, out == null ? null : out.toAbsolutePath(), redraw, color);
+        java.util.Set<String> picked = chapters == null ? null : picked(course);
+        return new Options(n, every, picked, (baseline || every) && !springDemo, !noFrameworks && every && !springDemo, springDemo, subject,
+                mode, list, phase, serverCpus, course, jbang, bombardier, vegeta, out == null ? null : out.toAbsolutePath(), redraw, color);
+    }
+
+    /**
+     * The chapters of --chapters, by their numbers in the registry of {@code course} ("5" is 05):
+     * each one that --all races (in the registry, in the showdown, and a model with a server of
+     * its own); a {@link CommandError} (usage) for any other, or without --all.
+     */
+    private java.util.Set<String> picked(Path course) {
+        if (!all || springDemo) throw CommandError.usage("--chapters picks the chapters of --all, such as scripts/bench.sh --all --chapters 05,06,09");
+        java.util.Map<String, Chapters.Chapter> registry;
+        try {
+            registry = Chapters.read(course);
+        } catch (RuntimeException e) {
+            throw CommandError.environment(e.getMessage());
+        }
+        java.util.Set<String> picked = new java.util.TreeSet<>();
+        for (String word : chapters) {
+            String number = word.strip().matches("\\d") ? "0" + word.strip() : word.strip();
+            Chapters.Chapter c = registry.get(number);
+            if (c == null) throw CommandError.usage("--chapters takes chapter numbers such as 05,06,09, and the course has no chapter '" + word + "'");
+            if (!c.graded()) throw CommandError.usage("--chapters takes the chapters --all races, and chapter " + number + " is the showdown itself, with no server of its own");
+            if (!c.inShowdown()) throw CommandError.usage("--chapters takes the chapters --all races, and chapter " + number + " races on its own (scripts/bench.sh " + number + ")");
+            picked.add(number);
+        }
+        return picked;
     }
 }

@@ -188,32 +188,42 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
      * them, {@code errorKinds}) and the peaks. {@code boundRps} is this server's own
      * Little's-law bound (01 has one request in progress, 02 --threads), {@code percentOfBound}
      * of it; {@code loadCpuPercent}: Bombardier's CPU time / the run's time / the cores it may
-     * use. {@code notes} are worth knowing, not failures (the load generator was saturated).
+     * use. {@code contextSwitchesPerRequest}: the OS's context switches of the server's threads
+     * (voluntary and not) per 2xx answer, the median of the measured runs' ({@link ContextSwitches});
+     * absent where /proc does not show them (macOS, Windows, a server without a pid) and in files
+     * written before it existed. {@code notes} are worth knowing, not failures (the load generator
+     * was saturated).
      */
     record LoadResult(String server, Status status, Double rps, Latency latencyMs, long requests2xx, long non2xx,
                       long errors, long timeouts, Map<String, Long> errorKinds, Double cpuSeconds,
-                      Double cpuMillisPerRequest, Long peakRssBytes, Integer peakThreads, Double boundRps,
+                      Double cpuMillisPerRequest, @JsonInclude(JsonInclude.Include.NON_NULL) Double contextSwitchesPerRequest,
+                      Long peakRssBytes, Integer peakThreads, Double boundRps,
                       Double percentOfBound, Double loadCpuPercent, LoadRatio ratio, List<RunFigures> runs,
                       List<RunFigures> warmups, List<String> flags, List<String> notes) implements Result {
         LoadResult withRatio(LoadRatio to) {
             return new LoadResult(server, status, rps, latencyMs, requests2xx, non2xx, errors, timeouts, errorKinds,
-                    cpuSeconds, cpuMillisPerRequest, peakRssBytes, peakThreads, boundRps, percentOfBound, loadCpuPercent,
-                    to, runs, warmups, flags, notes);
+                    cpuSeconds, cpuMillisPerRequest, contextSwitchesPerRequest, peakRssBytes, peakThreads, boundRps, percentOfBound,
+                    loadCpuPercent, to, runs, warmups, flags, notes);
         }
     }
 
     /** Median latencies in milliseconds. */
     record Latency(Double p50, Double p99) {}
 
-    /** One warm-up or measured run, raw. */
+    /**
+     * One warm-up or measured run, raw. {@code othersCores}: what other processes used meanwhile;
+     * {@code contextSwitchesPerRequest}: the server's context switches in the run per 2xx answer.
+     * Each absent where it is unknown, and in files written before it existed.
+     */
     record RunFigures(Double rps, Double seconds, long requests2xx, long non2xx, long errors, long timeouts, Double p50Ms,
                       Double p99Ms, Double maxMs, Double cpuSeconds, Long peakRssBytes, Integer peakThreads,
-                      Double percentOfBound, Double loadCpuPercent, @JsonInclude(JsonInclude.Include.NON_NULL) Double othersCores) {
+                      Double percentOfBound, Double loadCpuPercent, @JsonInclude(JsonInclude.Include.NON_NULL) Double othersCores,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Double contextSwitchesPerRequest) {
         RunFigures(Double rps, Double seconds, long requests2xx, long non2xx, long errors, long timeouts, Double p50Ms,
                    Double p99Ms, Double maxMs, Double cpuSeconds, Long peakRssBytes, Integer peakThreads,
                    Double percentOfBound, Double loadCpuPercent) {
             this(rps, seconds, requests2xx, non2xx, errors, timeouts, p50Ms, p99Ms, maxMs, cpuSeconds, peakRssBytes, peakThreads,
-                    percentOfBound, loadCpuPercent, null);
+                    percentOfBound, loadCpuPercent, null, null);
         }
     }
 

@@ -112,10 +112,15 @@ final class LoadRace {
                 x.cpuSeconds() + y.cpuSeconds());
         return new Tally.Run(both, a.cpuSeconds() + b.cpuSeconds(), Math.max(a.peakRss(), b.peakRss()), Math.max(a.peakThreads(), b.peakThreads()),
                 Math.max(a.percentOfBound(), b.percentOfBound()), both.cpuPercent(bombardier.cores()), steady > 0 ? steady : Double.NaN, s.bound(w),
-                Double.isNaN(a.othersCores()) ? b.othersCores() : Math.max(a.othersCores(), b.othersCores()));
+                Double.isNaN(a.othersCores()) ? b.othersCores() : Math.max(a.othersCores(), b.othersCores()),
+                a.contextSwitches() < 0 || b.contextSwitches() < 0 ? -1 : a.contextSwitches() + b.contextSwitches());
     }
 
-    /** One Bombardier load against a server, sampling its memory and threads meanwhile, and what other processes used. */
+    /**
+     * One Bombardier load against a server, sampling its memory and threads meanwhile, and what
+     * other processes used; its CPU time and its threads' context switches are read just before
+     * the load starts and just after it ends, as the run's.
+     */
     private Tally.Run measureOnce(Plan.Workload w, Server s, int seconds) throws IOException {
         Sampler sampler = new Sampler(s);
         Others.Snapshot othersFrom = Others.take();
@@ -124,12 +129,17 @@ final class LoadRace {
         Bombardier.Result r;
         double cpuBefore;
         java.util.Map<Long, Double> jitBefore;
+        java.util.Map<Long, Long> switchesBefore;
+        long switches;
         try {
             if (background != null) Bench.pause(500); // the other load is on before the measured one starts
             cpuBefore = s.cpuSeconds();
             jitBefore = s.compilerCpu();
+            switchesBefore = s.contextSwitches();
             sampler.start();
             r = bombardier.run(s.url + w.path(), w.connections(), seconds, w.timeoutSeconds(), w.rate());
+            // Read before the sampler's last sample and the background load's end: the switches of the run, not of its end.
+            switches = Server.switchedSince(switchesBefore, s.contextSwitches());
         } finally {
             sampler.stop();
             if (background != null) Bombardier.stop(background);
@@ -137,7 +147,7 @@ final class LoadRace {
         // The JIT compiling late is warming up, not serving: its threads' CPU is left out (where /proc shows threads).
         double cpu = s.cpuSeconds() - cpuBefore - Server.grown(jitBefore, s.compilerCpu());
         return new Tally.Run(r, cpu, sampler.peakRss.get(), sampler.peakThreads.get(), Stats.percentOf(r.rps(), s.bound(w)),
-                r.cpuPercent(bombardier.cores())).withOthers(Others.cores(othersFrom, Others.take()));
+                r.cpuPercent(bombardier.cores())).withOthers(Others.cores(othersFrom, Others.take())).withContextSwitches(switches);
     }
 
     /**

@@ -4,14 +4,15 @@ import java.util.List;
 
 /**
  * What a race runs, as {@link BenchCommand} read it from scripts/bench.sh's command line: what to
- * race ({@code chapter}, or {@code all}), how ({@code mode}, {@code workloads}, {@code phase}),
- * against what ({@code subject}, the server under test; {@code baseline}, {@code frameworks}),
+ * race ({@code chapter}, or {@code all}: every chapter of the showdown, or with --chapters those
+ * numbered in {@code chapters} only, null for every one), how ({@code mode}, {@code workloads},
+ * {@code phase}), against what ({@code subject}, the server under test; {@code baseline}, {@code frameworks}),
  * and the wrapper's own options (where the course, JBang, Bombardier and Vegeta are, {@code out},
  * whether to redraw progress and use colours). Bombardier and Vegeta are null until
  * {@link #withTools} has found them.
  */
-record Options(String chapter, boolean all, boolean baseline, boolean frameworks, boolean springDemo, Subject subject, Plan.Mode mode,
-               List<Plan.Workload> workloads, Phase phase, int serverCpus, Path root, String jbang,
+record Options(String chapter, boolean all, java.util.Set<String> chapters, boolean baseline, boolean frameworks, boolean springDemo,
+               Subject subject, Plan.Mode mode, List<Plan.Workload> workloads, Phase phase, int serverCpus, Path root, String jbang,
                String bombardier, String vegeta, Path out, boolean tty, boolean color) {
 
     /** The options {@code args} give, as the race reads them; a picocli ParameterException or a {@link CommandError} when it cannot. */
@@ -29,7 +30,8 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
     Options withTools() {
         String b = bombardier != null ? bombardier : tool("bombardier");
         String v = vegeta != null || !(phase instanceof Phase.OpenLoops) ? vegeta : tool("vegeta");
-        return new Options(chapter, all, baseline, frameworks, springDemo, subject, mode, workloads, phase, serverCpus, root, jbang, b, v, out, tty, color);
+        return new Options(chapter, all, chapters, baseline, frameworks, springDemo, subject, mode, workloads, phase, serverCpus, root, jbang,
+                b, v, out, tty, color);
     }
 
     private String tool(String name) {
@@ -43,7 +45,7 @@ record Options(String chapter, boolean all, boolean baseline, boolean frameworks
 
     /** The same options, racing {@code list}: the chapter's own workloads when none were named. */
     Options racing(List<Plan.Workload> list) {
-        return new Options(chapter, all, baseline, frameworks, springDemo, subject, mode, list, phase, serverCpus,
+        return new Options(chapter, all, chapters, baseline, frameworks, springDemo, subject, mode, list, phase, serverCpus,
                 root, jbang, bombardier, vegeta, out, tty, color);
     }
 

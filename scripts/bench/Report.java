@@ -127,9 +127,9 @@ final class Report {
                 out.println(p.dim(String.format(Locale.ROOT, "  %-10s %11s %8s %10s %10s %10s %8s  %s", "server", "served", "refused",
                         "unanswered", "heap/conn", "RSS/conn", "OS thr", vs)));
             } else {
-                out.println(p.dim(String.format(Locale.ROOT, "  %-10s %8s %8s %8s %8s %8s %8s %7s %9s %7s %6s  %s", "server", "req/s",
-                        "p50 ms", "p99 ms", "errors", "timeouts", "non-2xx", "µs/req", "peak RSS", "OS thr",
-                        Double.isNaN(bound) ? "" : "bound", vs)));
+                out.println(p.dim(String.format(Locale.ROOT, "  %-10s %8s %8s %8s %8s %8s %8s %7s%s %9s %7s %6s  %s", "server", "req/s",
+                        "p50 ms", "p99 ms", "errors", "timeouts", "non-2xx", "µs/req", switchesShown(w) ? String.format(Locale.ROOT, " %7s", "cs/req") : "",
+                        "peak RSS", "OS thr", Double.isNaN(bound) ? "" : "bound", vs)));
             }
             for (BenchReport.Result r : w.results()) out.println(" " + (r.flags().isEmpty() ? " " : p.red("!")) + row(w, r, p));
             if (report.kind() == BenchReport.Kind.CHAPTER) for (BenchReport.Result r : w.results()) verdict(out, r, report.compareTo(), p);
@@ -151,6 +151,10 @@ final class Report {
         if (report.compareTo() != null) legend(out, report.compareTo(), p);
         out.println(p.dim("  µs/req: the server's CPU time per answer, in microseconds; on hello, the figure that does not depend on"));
         out.println(p.dim("  Bombardier keeping up (req/s does)."));
+        if (report.workloads().stream().anyMatch(Report::switchesShown)) {
+            out.println(p.dim("  cs/req: the OS's context switches of the server's threads per answer, from /proc: voluntary (a thread"));
+            out.println(p.dim("  blocked, parked or slept) and not (its core was taken away); a hand-off between threads shows here."));
+        }
         out.println(p.dim("  OS thr: the server process's operating-system threads at their peak: the JVM's own (JIT compilers, GC,"));
         out.println(p.dim("  the flight recorder) included, virtual threads not, so a one-loop reactor shows about a dozen."));
         chart(out, report, p);
@@ -163,10 +167,10 @@ final class Report {
             case BenchReport.SkippedResult s -> name + " " + p.dim("skipped: " + s.skipReason());
             case BenchReport.LoadResult l when l.status() == BenchReport.Status.STALLED -> name + " " + p.red("stalled")
                     + p.dim(": connections got no answer within " + w.timeoutSeconds() + " s; no run finished (see below)");
-            case BenchReport.LoadResult l -> name + String.format(Locale.ROOT, " %8s %8s %8s %8s %8s %8s %7s %9s %7s %6s  %s",
+            case BenchReport.LoadResult l -> name + String.format(Locale.ROOT, " %8s %8s %8s %8s %8s %8s %7s%s %9s %7s %6s  %s",
                     Stats.rate(rps(l)), Stats.millis(p50(l)), Stats.millis(p99(l)),
                     whole(l.errors()), whole(l.timeouts()), whole(l.non2xx()),
-                    micros(cpuPerRequest(l)),
+                    micros(cpuPerRequest(l)), switchesShown(w) ? String.format(Locale.ROOT, " %7s", switches(l.contextSwitchesPerRequest())) : "",
                     Stats.bytes(Stats.known(l.peakRssBytes())), whole(l.peakThreads()),
                     w.boundRps() == null ? "" : Stats.percent(Stats.known(l.percentOfBound())), ratioCell(l));
             case BenchReport.IdleResult i -> {
@@ -323,6 +327,18 @@ final class Report {
     /** The server's CPU time per answer, in microseconds, or NaN. */
     static double cpuPerRequest(BenchReport.Result r) {
         return r instanceof BenchReport.LoadResult l ? Stats.known(l.cpuMillisPerRequest()) * 1000 : Double.NaN;
+    }
+
+    /** Whether a workload's table has a cs/req column: some result knows its context switches (a race where /proc shows them). */
+    static boolean switchesShown(BenchReport.WorkloadEntry w) {
+        return w.results().stream().anyMatch(r -> r instanceof BenchReport.LoadResult l && l.contextSwitchesPerRequest() != null);
+    }
+
+    /** Context switches per answer, readable: 0.42, 3.1, 12; "-" when unknown. */
+    static String switches(Double perRequest) {
+        double n = Stats.known(perRequest);
+        return Double.isNaN(n) ? "-" : n >= 10 ? String.format(Locale.ROOT, "%.0f", n) : n >= 1 ? String.format(Locale.ROOT, "%.1f", n)
+                : String.format(Locale.ROOT, "%.2f", n);
     }
 
     private static String micros(double us) {

@@ -78,7 +78,7 @@ final class Server {
     /**
      * The servers to race, in chart order: the learner's (the exercise, the reference itself with
      * --solution-vs-solution, or --url) and the reference; or with --all every chapter's
-     * solution; then the Netty baseline when asked.
+     * solution (with --chapters, those chapters' only); then the Netty baseline when asked.
      */
     static List<Server> lineUp(Options o, Map<String, Chapters.Chapter> chapters) {
         List<Server> servers = new ArrayList<>();
@@ -86,8 +86,11 @@ final class Server {
         if (o.all()) {
             for (Chapters.Chapter c : chapters.values()) {
                 if (!c.inShowdown()) continue; // its race is its own (chapter 08's trips)
+                if (o.chapters() != null && !o.chapters().contains(c.number())) continue;
                 Path file = o.root().resolve("solutions").resolve(c.fileName());
                 if (Files.isRegularFile(file)) servers.add(of(c, c.number(), BenchReport.Role.REFERENCE, "solutions/" + c.fileName(), file));
+                // A chapter asked for by name is raced or the race stops: a line-up quietly short of it would answer another question.
+                else if (o.chapters() != null) throw CommandError.environment("--chapters " + c.number() + ": no solutions/" + c.fileName());
             }
             if (servers.isEmpty()) throw CommandError.environment("no solutions/NN-*.java under " + o.root());
         } else {
@@ -295,6 +298,23 @@ final class Server {
         double sum = 0;
         for (var e : after.entrySet()) sum += Math.max(0, e.getValue() - before.getOrDefault(e.getKey(), 0.0));
         return sum;
+    }
+
+    /**
+     * The OS's context switches of each of its threads so far, by thread id ({@link Inspect#contextSwitches});
+     * null where they are unknown: no pid, or no /proc (macOS, Windows, the portable inspection).
+     */
+    java.util.Map<Long, Long> contextSwitches() {
+        return inspect == null ? null : inspect.contextSwitches().orElse(null);
+    }
+
+    /**
+     * The context switches its threads made from reading {@code before} to reading {@code after}
+     * ({@link ContextSwitches#since}: a thread that ended between them is not counted, one that
+     * started counts all of its own); -1 when either reading is unknown.
+     */
+    static long switchedSince(java.util.Map<Long, Long> before, java.util.Map<Long, Long> after) {
+        return before == null || after == null ? -1 : ContextSwitches.since(before, after);
     }
 
     /** Heap in use after a full GC, or NaN when the server is not a JVM we can attach to. */

@@ -19,22 +19,33 @@ final class Tally {
      * core ({@link Others}; NaN when this machine cannot tell). {@code steadyRps}: the steady rate, from two loads of different lengths (NaN when the run
      * was one load: its rate is then {@code load.rps()}), and {@code bound}, the server's
      * Little's-law bound (NaN when none); {@code percentOfBound}: of the plain rate, which no
-     * server that waits as asked can pass.
+     * server that waits as asked can pass. {@code contextSwitches}: the OS's context switches of
+     * the server's threads during the run ({@link ContextSwitches}; -1 where /proc does not show them).
      */
     record Run(Bombardier.Result load, double cpuSeconds, long peakRss, int peakThreads, double percentOfBound, double loadCpuPercent,
-               double steadyRps, double bound, double othersCores) {
+               double steadyRps, double bound, double othersCores, long contextSwitches) {
         Run(Bombardier.Result load, double cpuSeconds, long peakRss, int peakThreads, double percentOfBound, double loadCpuPercent) {
-            this(load, cpuSeconds, peakRss, peakThreads, percentOfBound, loadCpuPercent, Double.NaN, Double.NaN, Double.NaN);
+            this(load, cpuSeconds, peakRss, peakThreads, percentOfBound, loadCpuPercent, Double.NaN, Double.NaN, Double.NaN, -1);
         }
 
         Run(Bombardier.Result load, double cpuSeconds, long peakRss, int peakThreads, double percentOfBound, double loadCpuPercent,
             double steadyRps, double bound) {
-            this(load, cpuSeconds, peakRss, peakThreads, percentOfBound, loadCpuPercent, steadyRps, bound, Double.NaN);
+            this(load, cpuSeconds, peakRss, peakThreads, percentOfBound, loadCpuPercent, steadyRps, bound, Double.NaN, -1);
         }
 
         /** The same run, with what other processes used meanwhile ({@link Others}: a share of a core, NaN when unknown). */
         Run withOthers(double cores) {
-            return new Run(load, cpuSeconds, peakRss, peakThreads, percentOfBound, loadCpuPercent, steadyRps, bound, cores);
+            return new Run(load, cpuSeconds, peakRss, peakThreads, percentOfBound, loadCpuPercent, steadyRps, bound, cores, contextSwitches);
+        }
+
+        /** The same run, with the server's context switches meanwhile (-1 when unknown). */
+        Run withContextSwitches(long switches) {
+            return new Run(load, cpuSeconds, peakRss, peakThreads, percentOfBound, loadCpuPercent, steadyRps, bound, othersCores, switches);
+        }
+
+        /** The server's context switches per 2xx answer of the run; NaN when they are unknown or nothing was answered. */
+        double contextSwitchesPerRequest() {
+            return ContextSwitches.perRequest(contextSwitches, load.ok());
         }
 
         /** The run's rate: the steady one when it was measured, else answers / the time Bombardier took. */
@@ -47,7 +58,7 @@ final class Tally {
                     load.errors(), load.timeouts(), Stats.figure(load.p50Ms()), Stats.figure(load.p99Ms()), Stats.figure(load.maxMs()),
                     Stats.figure(cpuSeconds), peakRss < 0 ? null : peakRss, peakThreads < 0 ? null : peakThreads,
                     Stats.figure(Double.isNaN(steadyRps) ? percentOfBound : Stats.percentOf(steadyRps, bound)), Stats.figure(loadCpuPercent),
-                    Stats.figure(othersCores));
+                    Stats.figure(othersCores), Stats.figure(contextSwitchesPerRequest()));
         }
     }
 
@@ -91,7 +102,8 @@ final class Tally {
         if (skipReason != null) return new BenchReport.SkippedResult(server.id, skipReason, flags);
         BenchReport.Status status = runs.isEmpty() && !stalls.isEmpty() ? BenchReport.Status.STALLED : BenchReport.Status.MEASURED;
         flags.addAll(stalls);
-        List<Double> rps = new ArrayList<>(), p50 = new ArrayList<>(), p99 = new ArrayList<>(), cpu = new ArrayList<>(), loadCpu = new ArrayList<>();
+        List<Double> rps = new ArrayList<>(), p50 = new ArrayList<>(), p99 = new ArrayList<>(), cpu = new ArrayList<>(), loadCpu = new ArrayList<>(),
+                switches = new ArrayList<>();
         long ok = 0, non2xx = 0, errors = 0, timeouts = 0, peakRss = -1;
         int peakThreads = -1;
         double cpuTotal = 0;
@@ -102,6 +114,7 @@ final class Tally {
             p99.add(r.load().p99Ms());
             cpu.add(r.cpuSeconds());
             if (!Double.isNaN(r.loadCpuPercent())) loadCpu.add(r.loadCpuPercent());
+            if (!Double.isNaN(r.contextSwitchesPerRequest())) switches.add(r.contextSwitchesPerRequest());
             cpuTotal += r.cpuSeconds();
             ok += r.load().ok();
             non2xx += r.load().non2xx();
@@ -132,7 +145,8 @@ final class Tally {
         return new BenchReport.LoadResult(server.id, status, Stats.figure(medianRps),
                 new BenchReport.Latency(Stats.figure(Stats.median(p50)), Stats.figure(Stats.median(p99))),
                 ok, non2xx, errors, timeouts, kinds, Stats.figure(Stats.median(cpu)),
-                Stats.figure(ok == 0 ? Double.NaN : cpuTotal * 1000 / ok), peakRss < 0 ? null : peakRss,
+                Stats.figure(ok == 0 ? Double.NaN : cpuTotal * 1000 / ok), switches.isEmpty() ? null : Stats.figure(Stats.median(switches)),
+                peakRss < 0 ? null : peakRss,
                 peakThreads < 0 ? null : peakThreads, Stats.figure(bound), Stats.figure(Stats.percentOf(medianRps, bound)),
                 Stats.figure(loadCpuPercent), null, runs.stream().map(Run::figures).toList(),
                 warmups.stream().map(Run::figures).toList(), flags, notes(loadCpuPercent));

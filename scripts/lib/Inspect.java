@@ -355,6 +355,18 @@ final class Inspect {
         }
     }
 
+    /**
+     * The OS's context switches (voluntary and not) of each of its threads so far, by thread id,
+     * from Linux's /proc ({@link ContextSwitches}); empty where /proc does not show them (macOS,
+     * Windows, the portable inspection) or the process is gone.
+     */
+    java.util.Optional<java.util.Map<Long, Long>> contextSwitches() {
+        Path tasks = Path.of("/proc", String.valueOf(pid), "task");
+        if (!proc || !Files.isDirectory(tasks)) return java.util.Optional.empty();
+        java.util.Map<Long, Long> each = ContextSwitches.read(tasks);
+        return each.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(each);
+    }
+
     /** The process's soft limit on open files (Linux /proc/PID/limits, or a JVM's own count); empty if unknown or unlimited. */
     OptionalLong maxOpenFiles() {
         Path limits = Path.of("/proc", String.valueOf(pid), "limits");

@@ -4,13 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
  * Unit tests of what the benchmark reads from its tools and the machine: Bombardier's JSON, the
- * heap in use after GC, and what other processes used (/proc). TestBench runs them with BenchTests.
+ * heap in use after GC, what other processes used, and a server's context switches (/proc), with
+ * the switches per request a result reports. TestBench runs them with BenchTests.
  */
 class BenchParsingTests {
     static final String BOMBARDIER_OK = """
@@ -96,5 +101,82 @@ class BenchParsingTests {
         // This Linux machine: the counters can be read, and this JVM is among the race's own.
         Others.Snapshot now = Others.take();
         assertTrue(now != null && now.busy() > 0 && now.ours() > 0, String.valueOf(now));
+    }
+
+    /** A thread's /proc/PID/task/TID/status, as Linux writes it, with these counts. */
+    static String status(long voluntary, long nonvoluntary) {
+        return "Name:\tjava\nState:\tS (sleeping)\nThreads:\t23\nMems_allowed_list:\t0\n"
+                + "voluntary_ctxt_switches:\t" + voluntary + "\nnonvoluntary_ctxt_switches:\t" + nonvoluntary + "\n";
+    }
+
+    @Test
+    @DisplayName("context switches: a thread's status gives voluntary + nonvoluntary; a status without them, or with a bad count, gives none")
+    void contextSwitchesParsed() {
+        assertEquals(OptionalLong.of(123 + 49), ContextSwitches.parse(status(123, 49)));
+        assertEquals(OptionalLong.of(0), ContextSwitches.parse(status(0, 0)));
+        assertEquals(OptionalLong.empty(), ContextSwitches.parse("Name:\tjava\nThreads:\t1\n"), "a kernel that does not show them");
+        assertEquals(OptionalLong.empty(), ContextSwitches.parse("voluntary_ctxt_switches:\tmany\n"));
+    }
+
+    @Test
+    @DisplayName("context switches: read per thread from /proc/PID/task, a thread that ended while read left out")
+    void contextSwitchesRead() throws Exception {
+        Path tasks = Files.createTempDirectory("task-");
+        try {
+            Files.createDirectories(tasks.resolve("100"));
+            Files.writeString(tasks.resolve("100/status"), status(10, 2));
+            Files.createDirectories(tasks.resolve("101"));
+            Files.writeString(tasks.resolve("101/status"), status(7, 0));
+            Files.createDirectories(tasks.resolve("102")); // ended: its status is gone
+            assertEquals(Map.of(100L, 12L, 101L, 7L), ContextSwitches.read(tasks));
+            assertEquals(Map.of(), ContextSwitches.read(tasks.resolve("gone")), "a process that exited");
+        } finally {
+            try (var walk = Files.walk(tasks)) {
+                for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(p);
+            }
+        }
+        // This JVM on Linux: every thread shows its switches, and the portable inspection (as on macOS) shows none.
+        long self = ProcessHandle.current().pid();
+        Map<Long, Long> mine = new Inspect(self, true).contextSwitches().orElseThrow();
+        assertTrue(mine.containsKey(self) && mine.size() > 1, "this JVM's threads: " + mine);
+        assertTrue(new Inspect(self, false).contextSwitches().isEmpty());
+    }
+
+    @Test
+    @DisplayName("context switches of a run: what each thread gained, a new thread all of its own, a thread that ended nothing; per 2xx answer")
+    void contextSwitchesSince() {
+        Map<Long, Long> before = Map.of(1L, 10L, 2L, 500L, 3L, 7L);
+        // 1 gained 5; 2 is a new thread with an old id (its count went down): its 3; 3 ended: lost; 4 is new: its 6.
+        Map<Long, Long> after = Map.of(1L, 15L, 2L, 3L, 4L, 6L);
+        assertEquals(5 + 3 + 6, ContextSwitches.since(before, after));
+        assertEquals(0, ContextSwitches.since(before, Map.of()), "every thread ended");
+        assertEquals(-1, Server.switchedSince(null, after), "unknown before: unknown");
+        assertEquals(-1, Server.switchedSince(before, null), "unknown after: unknown");
+        assertEquals(2.0, ContextSwitches.perRequest(14, 7), BenchTests.EPS);
+        assertTrue(Double.isNaN(ContextSwitches.perRequest(-1, 7)), "unknown switches");
+        assertTrue(Double.isNaN(ContextSwitches.perRequest(14, 0)), "no answer");
+    }
+
+    @Test
+    @DisplayName("context switches per request: each run's switches / its 2xx answers, the result's the median of the runs'; absent from the JSON where unknown")
+    void contextSwitchesPerRequest() {
+        List<Tally.Run> runs = List.of(BenchTests.run(1000, 2, 0, 0, 50).withContextSwitches(3000),
+                BenchTests.run(2000, 2, 0, 0, 50).withContextSwitches(2000), BenchTests.run(1000, 2, 0, 0, 50).withContextSwitches(2500));
+        BenchReport.LoadResult r = BenchTests.load(BenchTests.result(BenchTests.IO, "reference", runs));
+        assertEquals(List.of(3.0, 1.0, 2.5), r.runs().stream().map(BenchReport.RunFigures::contextSwitchesPerRequest).toList());
+        assertEquals(2.5, r.contextSwitchesPerRequest(), BenchTests.EPS, "the median of 3, 1 and 2.5");
+        assertTrue(Jackson.write(r).contains("\"contextSwitchesPerRequest\": 2.5"), "in the JSON");
+        // A run whose switches are unknown is left out of the median; a result with none known has none.
+        BenchReport.LoadResult some = BenchTests.load(BenchTests.result(BenchTests.IO, "reference",
+                List.of(BenchTests.run(1000, 2, 0, 0, 50).withContextSwitches(4000), BenchTests.run(1000, 2, 0, 0, 50))));
+        assertEquals(4.0, some.contextSwitchesPerRequest(), BenchTests.EPS);
+        BenchReport.LoadResult none = BenchTests.load(BenchTests.result(BenchTests.IO, "reference", List.of(BenchTests.run(1000, 2, 0, 0, 50))));
+        assertNull(none.contextSwitchesPerRequest());
+        assertFalse(Jackson.write(none).contains("contextSwitchesPerRequest"), "absent, as in files written before it");
+        // The table has a cs/req column only where a result knows the figure.
+        BenchReport.WorkloadEntry with = new BenchReport.WorkloadEntry("io-100", Plan.Group.IO, "", "/io", 100, 200, 10, null, null, List.of(none, r));
+        BenchReport.WorkloadEntry without = new BenchReport.WorkloadEntry("io-100", Plan.Group.IO, "", "/io", 100, 200, 10, null, null, List.of(none));
+        assertTrue(Report.switchesShown(with) && !Report.switchesShown(without));
+        assertEquals(List.of("2.5", "12", "0.42", "-"), List.of(Report.switches(2.5), Report.switches(12.4), Report.switches(0.4213), Report.switches(null)));
     }
 }

@@ -77,6 +77,12 @@ final class BenchRaceChecks {
             int runs = r.runs() == null ? 0 : r.runs().size();
             check(who + ": 2 measured runs and 1 warm-up, kept raw", runs == 2 && r.warmups() != null && r.warmups().size() == 1, "runs " + runs);
             check(who + ": no errors, timeouts or non-2xx answers", r.errors() + r.non2xx() == 0 && r.flags().isEmpty(), "flags " + r.flags());
+            // Linux's /proc shows each thread's switches; the portable inspection (as on macOS) does not, and the JSON then has none.
+            boolean proc = Inspect.procWanted();
+            check(who + ": " + (proc ? "each run counts" : "no run claims") + " the server's context switches per request",
+                    r.runs() != null && (r.contextSwitchesPerRequest() != null) == proc
+                            && r.runs().stream().allMatch(x -> (x.contextSwitchesPerRequest() != null) == proc),
+                    "contextSwitchesPerRequest " + r.contextSwitchesPerRequest() + ", runs " + r.runs());
             check(who + ": each run says what other processes used meanwhile, and none was busy (a quiet machine)", r.runs() != null
                     && r.runs().stream().allMatch(x -> x.othersCores() != null && !Others.busy(x.othersCores())), "runs " + r.runs());
             double ratio = r.ratio() == null ? Double.NaN : Stats.known(r.ratio().rps());

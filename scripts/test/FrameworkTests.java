@@ -1,5 +1,7 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -8,7 +10,10 @@ import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** Unit tests of the framework servers' place in the race ({@link Framework}): who races, with what, against which bound. */
+/**
+ * Unit tests of who races with --all: the framework servers ({@link Framework}), with what,
+ * against which bound, and the chapters --chapters picks.
+ */
 class FrameworkTests {
     @Test
     @DisplayName("frameworks: --all races Spring Boot (platform and virtual threads), Helidon, Vert.x and Spring WebFlux after Netty, unless --no-frameworks; a chapter's race never")
@@ -39,5 +44,39 @@ class FrameworkTests {
         assertEquals(List.of("--virtual", "true"), servers.get(2).args);
         assertEquals(demo.mode().warmups(), demo.mode().warmupsFor(Plan.SPRING_DEMO), "the demo's workload warms up: no group shares it");
         assertEquals(60, Plan.SPRING_DEMO.timeoutSeconds(), "16 threads answer the last of 2000 connections after 50 s: it is awaited");
+    }
+
+    @Test
+    @DisplayName("--all --chapters 05,6,09 races those chapters' solutions and Netty, in course order; its words are in the report's command")
+    void chaptersPicked() {
+        String root = BenchTests.ROOT.toString();
+        String[] args = {"--all", "--chapters", "09,6,05", "--no-frameworks", "--root", root};
+        Options o = Options.parse(args);
+        assertEquals(java.util.Set.of("05", "06", "09"), o.chapters());
+        List<Server> servers = Server.lineUp(o, Chapters.read(BenchTests.ROOT));
+        assertEquals(List.of("05", "06", "09", "netty"), servers.stream().map(s -> s.id).toList());
+        assertEquals("scripts/bench.sh --all --chapters 09,6,05 --no-frameworks", Options.command(args));
+        assertEquals(List.of("03", "netty"), Server.lineUp(Options.parse(new String[] {"--all", "--chapters", "3", "--no-frameworks", "--root", root}),
+                Chapters.read(BenchTests.ROOT)).stream().map(s -> s.id).toList());
+        assertNull(Options.parse(new String[] {"--all", "--root", root}).chapters(), "without --chapters, every chapter of the showdown");
+    }
+
+    @Test
+    @DisplayName("--chapters is refused, in one sentence with the usage, without --all, and for a chapter --all does not race (none such, 07 the showdown, 08 on its own)")
+    void chaptersRefused() {
+        String root = BenchTests.ROOT.toString();
+        Map<String, String> refused = Map.of(
+                "03 --chapters 05", "--chapters picks the chapters of --all",
+                "--spring-demo --chapters 05", "--chapters picks the chapters of --all",
+                "--all --chapters 05,42", "the course has no chapter '42'",
+                "--all --chapters 5x", "the course has no chapter '5x'",
+                "--all --chapters 07", "chapter 07 is the showdown itself",
+                "--all --chapters 06,08", "chapter 08 races on its own (scripts/bench.sh 08)");
+        refused.forEach((line, words) -> {
+            String[] args = (line + " --root " + root).split(" ");
+            CommandError e = assertThrows(CommandError.class, () -> Options.parse(args), line);
+            assertTrue(e.usage && e.exit == 2 && e.getMessage().contains(words), line + ": " + e.getMessage());
+            assertFalse(e.getMessage().contains(". "), "one sentence: " + e.getMessage());
+        });
     }
 }
