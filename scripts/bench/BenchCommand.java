@@ -86,7 +86,7 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--ramp", description = {"instead of the workloads, the ramp: GET /io?ms=200 at 100, 250, 500, 1000, 2500, 5000 and",
             "10,000 connections, one run of 5 s a step (thorough 10 s), each server until a step breaks",
-            "it (over 1% of requests fail, or p99 over 1 s): about 1.5 minutes for a chapter, 4.5 for",
+            "it (over 1%% of requests fail, or p99 over 1 s): about 1.5 minutes for a chapter, 4.5 for",
             "--all --no-frameworks on a 2-core machine (site/measured/workshop.json)"})
     void ramp(boolean on) {
         phases.add(new Phase.Ramping());
@@ -123,7 +123,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--connections", paramLabel = "N", arity = "0..1", fallbackValue = "", description = {
             "instead of the workloads, N keep-alive connections held at once (default 20,000; thorough",
             "100,000; smoke 2000), each server in turn, from source addresses 127.0.0.2, 127.0.0.3, ...",
-            "(20,000 each); while all are open, 1% of them ask GET /io?ms=200 once a second for 10 s",
+            "(20,000 each); while all are open, 1%% of them ask GET /io?ms=200 once a second for 10 s",
             "(thorough 30, smoke 3): time to open them, answers and p99 of that share, heap (after GC),",
             "RSS and kernel socket memory per connection, threads; and where and why a server stopped",
             "accepting. Needs open files: 'ulimit -n' of N + 1000 or more for this shell and the servers"})
