@@ -153,7 +153,6 @@ final class CarriedHandler extends ChannelInboundHandlerAdapter {
         }
         updateReading(ctx);
     }
-    // end::offload[]
 
     /** Does the work on this thread (virtual, or of the pool); a handler that throws gets 500. */
     private static Response perform(Endpoints.Work work) {
