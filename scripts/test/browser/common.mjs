@@ -149,4 +149,4 @@ export async function test(name, fn, contextOptions) {
 
 export const relative = (address) => address.replace(base, "") || "home";
 
-export const CHAPTERS = ["01-blocking", "02-thread-pool", "03-reactor", "04-multi-reactor", "05-virtual-threads", "06-netty-hybrid", "08-fan-out"];
+export const CHAPTERS = ["01-blocking", "02-thread-pool", "03-reactor", "04-multi-reactor", "05-virtual-threads", "06-netty-hybrid", "08-fan-out", "09-loop-carriers"];
