@@ -127,6 +127,20 @@ class CourseFilesTests {
         }
     }
 
+    @Test
+    @DisplayName("kit: the connection in kit/chapter-06/HybridConnection.java is chapter 06's solution, line for line")
+    void sameAsChapter06() throws IOException {
+        String solution = normalize(Files.readString(ROOT.resolve("solutions/06-netty-hybrid.java")));
+        String kit = normalize(Files.readString(ROOT.resolve("exercises/kit/chapter-06/HybridConnection.java")));
+        // Where slow work runs is the subclass's (start), so accept differs; the rest is chapter 06's answer.
+        for (String member : List.of("public void channelRead(", "private static Response perform(", "private void finish(",
+                "private void updateReading(", "public void channelWritabilityChanged(", "public void userEventTriggered(",
+                "public void exceptionCaught(", "private static final class Slot {")) {
+            assertEquals(block(solution, member), block(kit, member),
+                    "'" + member + "' differs between solutions/06-netty-hybrid.java and kit/chapter-06/HybridConnection.java: change both");
+        }
+    }
+
     /** Drops tag lines, which only the solution has (the pages include its regions). */
     static String normalize(String source) {
         return source.lines().filter(l -> !l.strip().matches("// (tag|end)::[a-z0-9-]+\\[]")).reduce("", (a, l) -> a + l + "\n");

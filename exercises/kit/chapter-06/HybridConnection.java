@@ -136,7 +136,7 @@ abstract class HybridConnection extends ChannelInboundHandlerAdapter {
         slot.response = response;
         while (!closing && !inFlight.isEmpty() && inFlight.peek().response != null) {
             Response next = inFlight.poll().response;
-            ChannelFuture sent = ctx.write(new NettyHttp.Body(next)); // the ChunkedWriteHandler sends it as the client reads
+            ChannelFuture sent = ctx.write(new NettyHttp.Body(next)); // Why: ChunkedWriteHandler sends it as the client reads.
             if (next.closes()) {
                 closing = true;
                 inFlight.clear();
@@ -150,7 +150,7 @@ abstract class HybridConnection extends ChannelInboundHandlerAdapter {
     /** Reads more only while this connection keeps up: few answers pending, and a client that reads. */
     private void updateReading(ChannelHandlerContext ctx) {
         boolean keepUp = !closing && inFlight.size() < MAX_IN_FLIGHT && ctx.channel().isWritable();
-        ctx.channel().config().setAutoRead(keepUp);
+        ctx.channel().config().setAutoRead(keepUp); // Why: a client that does not read gets no more of our memory.
     }
 
     @Override
@@ -163,6 +163,7 @@ abstract class HybridConnection extends ChannelInboundHandlerAdapter {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
         if (event instanceof IdleStateEvent) {
+            // Why: a long /io in flight is not idle; a keep-alive connection that says nothing, or a client that never reads, is.
             if (inFlight.isEmpty() || !ctx.channel().isWritable()) ctx.close();
             return;
         }
