@@ -140,7 +140,7 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--server-cpus", paramLabel = "N", description = {"the servers on CPUs 0 to N-1 and Bombardier on the rest, on every workload (default: the",
             "servers on every CPU, Bombardier sharing them, but on hello, where each gets half)"})
-    int serverCpus; // 0: the default split (Cpus)
+    Integer serverCpus; // null: the default split (Cpus)
 
     @Option(names = "--out", paramLabel = "FILE", description = "write the JSON there instead of .results/bench/")
     Path out;
@@ -206,11 +206,11 @@ final class BenchCommand implements Callable<Integer> {
                 throw CommandError.usage(e.getMessage());
             }
         }
-        if (serverCpus < 0 || serverCpus == 0 && List.of(given).contains("--server-cpus")) throw CommandError.usage("--server-cpus needs 1 or more");
+        if (serverCpus != null && serverCpus < 1) throw CommandError.usage("--server-cpus needs 1 or more");
         Path course = root != null ? root.toAbsolutePath().normalize() : Root.find();
         java.util.Set<String> picked = chapters == null ? null : picked(course);
         return new Options(n, every, picked, (baseline || every) && !springDemo, !noFrameworks && every && !springDemo, springDemo, subject,
-                mode, list, phase, serverCpus, course, jbang, bombardier, vegeta, out == null ? null : out.toAbsolutePath(), redraw, color);
+                mode, list, phase, serverCpus == null ? 0 : serverCpus, course, jbang, bombardier, vegeta, out == null ? null : out.toAbsolutePath(), redraw, color);
     }
 
     /**

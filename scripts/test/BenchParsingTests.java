@@ -2,6 +2,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -178,5 +179,28 @@ class BenchParsingTests {
         BenchReport.WorkloadEntry without = new BenchReport.WorkloadEntry("io-100", Plan.Group.IO, "", "/io", 100, 200, 10, null, null, List.of(none));
         assertTrue(Report.switchesShown(with) && !Report.switchesShown(without));
         assertEquals(List.of("2.5", "12", "0.42", "-"), List.of(Report.switches(2.5), Report.switches(12.4), Report.switches(0.4213), Report.switches(null)));
+    }
+
+    @Test
+    @DisplayName("the server under test is named once (SubjectOptions, shared with check.sh): two servers, --pid alone, a missing file, --all with one, a bad URL or --server-cpus 0 are refused in one sentence")
+    void serverUnderTestRefused() {
+        String root = BenchTests.ROOT.toString();
+        Map<String, String> refused = Map.of(
+                "03 --solution --url http://127.0.0.1:9", "one server at a time: --solution or --url, not both",
+                "03 --learner /no/such/server.java --command python3", "one server at a time: --file or --command, not both",
+                "03 --pid 42", "--pid goes with --url",
+                "03 --file /no/such/server.java", "no file /no/such/server.java (--file)",
+                "--all --url http://127.0.0.1:9", "--all races the reference solutions",
+                "03 --url localhost:9", "--url must look like http://127.0.0.1:8080",
+                "03 --server-cpus 0", "--server-cpus needs 1 or more");
+        refused.forEach((line, words) -> {
+            String[] args = (line + " --root " + root).split(" ");
+            CommandError e = assertThrows(CommandError.class, () -> Options.parse(args), line);
+            assertTrue(e.usage && e.exit == 2 && e.getMessage().contains(words), line + ": " + e.getMessage());
+        });
+        assertEquals(new Subject.Solution(), Options.parse(new String[] {"03", "--solution-vs-solution", "--root", root}).subject(),
+                "the race's older spelling of --solution");
+        assertEquals(new Subject.Running("http://127.0.0.1:9", 42L),
+                Options.parse(new String[] {"03", "--url", "http://127.0.0.1:9", "--pid", "42", "--root", root}).subject());
     }
 }
