@@ -153,12 +153,23 @@ class Ch06Checks {
            see = "chapters/06-netty-hybrid#off-the-event-loop",
            after = "ch06.flushes")
     void cpuOffLoop() throws Exception {
+        assertCpuOffLoop(target, false);
+    }
+
+    // tag::cpu-threads[]
+    /**
+     * While 4 requests of /cpu?ms=1500 burn, the threads burning them are not event loops (and,
+     * when {@code platformOnly}, not virtual threads either: chapter 09's, carried by a loop), and
+     * GET / on a new connection answers within 500 ms.
+     */
+    static void assertCpuOffLoop(Target target, boolean platformOnly) throws Exception {
         try (Clients busy = new Clients(target).connect(LOOPS * 2, 10_000).sendAll(Client.request("GET", "/cpu?ms=1500"))) {
             Thread.sleep(300);
             List<Inspect.ThreadInfo> burning = target.inspect().threads().stream()
                     .filter(t -> t.stack().stream().anyMatch(f -> f.contains("burnCpu"))).toList();
             assertFalse(burning.isEmpty(), "no thread was burning CPU for the 4 requests of /cpu?ms=1500");
             for (Inspect.ThreadInfo t : burning) {
+                if (platformOnly) assertFalse(t.virtual(), "/cpu ran on " + t.label() + ": a virtual thread, which holds its carrier while it burns");
                 assertFalse(isEventLoop(t), "/cpu ran on the event loop thread '" + t.label() + "'");
             }
             for (int i = 0; i < LOOPS * 2; i++) {
@@ -170,6 +181,7 @@ class Ch06Checks {
             for (Client c : busy) c.read(); // the burns hold the carriers until they end: let them end here
         }
     }
+    // end::cpu-threads[]
     // end::cpu[]
 
     @Check(order = 12, title = "answers GET / at once during a flood of 500 /io?ms=1000 (no event loop sleeps)",

@@ -1,4 +1,3 @@
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -17,8 +16,6 @@ class Ch09Checks {
     Ch09Checks(Target target) {
         this.target = target;
     }
-
-    static final int LOOPS = 2;
 
     /** The name the JDK gives the carriers of its own scheduler, a ForkJoinPool: ForkJoinPool-1-worker-1. */
     static final String JDK_CARRIER = "ForkJoinPool-\\d+-worker-\\d+";
@@ -44,32 +41,14 @@ class Ch09Checks {
     }
     // end::carried[]
 
-    // tag::burn[]
     @Check(order = 9, title = "burns /cpu on platform threads, not on a virtual thread that a loop carries, so every loop still answers at once",
            hint = "A virtual thread runs on its carrier until it parks, and CPU work does not park: carried by a loop, /cpu holds that loop "
             + "and every connection on it for the whole burn. Give Burn work to a pool of one platform thread per core; only waits "
             + "go to the loop's virtual threads.",
            see = "chapters/09-loop-carriers#cpu-leaves-the-loop")
     void cpuOffLoop() throws Exception {
-        try (Clients busy = new Clients(target).connect(LOOPS * 2, 10_000).sendAll(Client.request("GET", "/cpu?ms=1500"))) {
-            Thread.sleep(300);
-            List<Inspect.ThreadInfo> burning = target.inspect().threads().stream()
-                    .filter(t -> t.stack().stream().anyMatch(f -> f.contains("burnCpu"))).toList();
-            assertTrue(!burning.isEmpty(), "no thread was burning CPU for the 4 requests of /cpu?ms=1500");
-            for (Inspect.ThreadInfo t : burning) {
-                assertTrue(!t.virtual(), "/cpu ran on " + t.label() + ": a virtual thread, which holds its carrier while it burns");
-                assertTrue(!Ch06Checks.isEventLoop(t), "/cpu ran on the event loop thread '" + t.label() + "'");
-            }
-            for (int i = 0; i < LOOPS * 2; i++) {
-                Elapsed start = Elapsed.start();
-                assertEquals(200, Client.get(target, "/").status());
-                long ms = start.ms();
-                assertTrue(ms < 500, "while /cpu ran, GET / on a new connection took " + ms + " ms");
-            }
-            for (Client c : busy) c.read();
-        }
+        Ch06Checks.assertCpuOffLoop(target, true);
     }
-    // end::burn[]
 
     @Check(order = 2, title = "answers GET / at once during a flood of 500 /io?ms=1000: a wait parks, and its loop goes back to its sockets",
            hint = "A wait that runs on the loop itself (not on a virtual thread it carries) sleeps the loop: every connection of it waits. "
