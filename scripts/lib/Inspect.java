@@ -99,9 +99,10 @@ final class Inspect {
     }
 
     /**
-     * Number of open file descriptors: Linux /proc; a JVM's own count (its
-     * UnixOperatingSystemMXBean, read by {@link InspectAgent}); lsof; or, on Windows, the
-     * process's handles, sockets among them. Empty if unknown.
+     * Number of open file descriptors: Linux /proc; else lsof, which looks from outside (a server
+     * out of descriptors cannot take the attach API's connection, so asking the JVM would wait);
+     * else a JVM's own count (its UnixOperatingSystemMXBean, read by {@link InspectAgent}); or, on
+     * Windows, the process's handles, sockets among them. Empty if unknown.
      */
     OptionalInt openFiles() {
         Path fds = Path.of("/proc", String.valueOf(pid), "fd");
@@ -112,16 +113,24 @@ final class Inspect {
                 return OptionalInt.empty();
             }
         }
-        if (Boolean.TRUE.equals(javaProcess())) {
-            String counted = agentProperty(InspectAgent.OPEN_FILES);
-            if (counted != null) return OptionalInt.of(Integer.parseInt(counted));
-        }
         if (Tools.WINDOWS) {
             String handles = output("powershell", "-NoProfile", "-Command", "(Get-Process -Id " + pid + ").HandleCount");
             return handles != null && handles.matches("\\d+") ? OptionalInt.of(Integer.parseInt(handles)) : OptionalInt.empty();
         }
-        String listed = output("lsof", "-p", String.valueOf(pid));
+        OptionalInt listed = openFilesByLsof();
+        return listed.isPresent() ? listed : openFilesByAgent();
+    }
+
+    /** The descriptors lsof lists for the process (numbered ones only: not its mapped libraries); empty without lsof. */
+    OptionalInt openFilesByLsof() {
+        String listed = output("lsof", "-n", "-P", "-a", "-p", String.valueOf(pid), "-d", "0-1048575");
         return listed == null ? OptionalInt.empty() : OptionalInt.of((int) Math.max(0, listed.lines().count() - 1));
+    }
+
+    /** The JVM's own count of its descriptors, through {@link InspectAgent}; empty when it cannot be asked. */
+    OptionalInt openFilesByAgent() {
+        String counted = Boolean.TRUE.equals(javaProcess()) ? agentProperty(InspectAgent.OPEN_FILES) : null;
+        return counted != null && counted.matches("\\d+") ? OptionalInt.of(Integer.parseInt(counted)) : OptionalInt.empty();
     }
 
     /** What {@code command} printed, stripped, when it ran and exited 0; null otherwise (not installed, say). */
@@ -135,12 +144,18 @@ final class Inspect {
         }
     }
 
+    /** The attach API's wait for a JVM to answer (the JDK's default is 10 s). */
+    private static final String ATTACH_TIMEOUT = "sun.tools.attach.attachTimeout";
+
     /**
      * A property {@link InspectAgent} publishes in the server's JVM: attaches, loads the agent
      * (it counts, and returns), reads the JVM's system properties and detaches. Null when the
-     * JVM cannot be attached to, or has no such count (Windows).
+     * JVM cannot be attached to within 3 s, or has no such count (Windows).
      */
     private String agentProperty(String name) {
+        // A JVM out of file descriptors cannot take the attach connection: waiting the
+        // default 10 s for it only slows the check the count serves.
+        if (System.getProperty(ATTACH_TIMEOUT) == null) System.setProperty(ATTACH_TIMEOUT, "3000");
         try {
             com.sun.tools.attach.VirtualMachine vm = com.sun.tools.attach.VirtualMachine.attach(String.valueOf(pid));
             try {
