@@ -124,9 +124,9 @@ serve() {
     esac
     shift
   done
-  # The learner's own results (check.sh and bench.sh write .results/checks and .results/bench)
+  # The learner's own results (check.sh and bench.sh write .results/checks, bench and timeline)
   # are served at /results/, here only: a built copy for hosting carries no one's results.
-  mkdir -p "${ROOT}/.results/checks" "${ROOT}/.results/bench" "${ROOT}/.results/site"
+  mkdir -p "${ROOT}/.results/checks" "${ROOT}/.results/bench" "${ROOT}/.results/timeline" "${ROOT}/.results/site"
   # The list the pages read; check.sh and bench.sh rewrite it with each result.
   [[ -f "${ROOT}/.results/site/results.json" ]] || echo '[]' >"${ROOT}/.results/site/results.json"
   # (A page that refers to a new figure needs this again: restart serve.)
@@ -135,7 +135,7 @@ serve() {
   config="${ROOT}/.results/serve.toml"
   cat >"${config}" <<'TOML'
 # Written by scripts/site.sh serve: the site's static files, plus the learner's gradings, races
-# and their list (.results/checks, bench and site) at /results/: nothing else of .results/ (the
+# timelines and their list (.results/checks, bench, timeline and site) at /results/: nothing else of .results/ (the
 # room's tokens in room.json, logs, launch records) is served.
 [[module.mounts]]
   source = 'site/static'
@@ -146,6 +146,9 @@ serve() {
 [[module.mounts]]
   source = '.results/bench'
   target = 'static/results/bench'
+[[module.mounts]]
+  source = '.results/timeline'
+  target = 'static/results/timeline'
 [[module.mounts]]
   source = '.results/site'
   target = 'static/results/site'

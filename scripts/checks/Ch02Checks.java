@@ -77,7 +77,7 @@ class Ch02Checks {
         assertTrue(slowest < 1000, "4 requests of 500 ms took " + times + " ms: they ran one after another");
     }
 
-    @Check(order = 2, title = "makes the 5th connection wait while 4 workers are busy",
+    @Check(order = 2, timeline = true, title = "makes the 5th connection wait while 4 workers are busy",
            hint = "Throughput is bounded by threads / service time (Little's law). A 5th connection should wait in the queue for a free worker.",
            see = "chapters/02-thread-pool#the-pool")
     void fifthWaits() throws Exception {
@@ -90,7 +90,7 @@ class Ch02Checks {
     }
 
     // tag::releases[]
-    @Check(order = 3, title = "lets a waiting connection in when the workers' keep-alive connections are idle",
+    @Check(order = 3, timeline = true, title = "lets a waiting connection in when the workers' keep-alive connections are idle",
            hint = "A worker serving a keep-alive connection blocks in read() while the client thinks. When connections wait in the queue, "
             + "let the idle one go: BlockingHttp.serve(socket, othersWaiting) closes it when othersWaiting says yes.",
            see = "chapters/02-thread-pool#let-idle-connections-go")
@@ -143,7 +143,7 @@ class Ch02Checks {
     }
     // end::refuses[]
 
-    @Check(order = 5, title = "keeps its thread count bounded under 500 connections",
+    @Check(order = 5, timeline = true, title = "keeps its thread count bounded under 500 connections",
            hint = "A thread per connection makes 500 threads for 500 clients, each with its own stack. The pool's size is fixed.",
            see = "chapters/02-thread-pool#what-a-thread-costs")
     void boundedThreads() throws Exception {

@@ -199,7 +199,7 @@ class Ch03Checks {
     }
 
     // tag::one-thread[]
-    @Check(order = 5, title = "does all its I/O on one thread, and uses no CPU while it waits (no busy polling)",
+    @Check(order = 5, timeline = true, title = "does all its I/O on one thread, and uses no CPU while it waits (no busy polling)",
            hint = "Waiting costs a reactor nothing: select() sleeps until a channel is ready or the next timer is due. A loop spins when it "
             + "calls selectNow() (always, or while a timer is pending), when select() gets a timeout of 0 or less in a loop, or when a key "
             + "asks for an event that is always ready: OP_WRITE with nothing to write (a socket has room almost always), or OP_READ after "

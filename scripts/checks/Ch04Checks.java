@@ -34,7 +34,7 @@ class Ch04Checks {
         }
     }
 
-    @Check(order = 2, title = "spreads connections over the loops: the CPU work of 4 connections runs on 2 threads, not 1",
+    @Check(order = 2, timeline = true, title = "spreads connections over the loops: the CPU work of 4 connections runs on 2 threads, not 1",
            hint = "With --loops 2, four connections should land two on each loop, and each loop does its own connections' work. "
             + "If one thread did nearly all of it, every connection went to the same loop: look at how the acceptor picks a loop.",
            see = "chapters/04-multi-reactor#the-loops")
@@ -72,7 +72,7 @@ class Ch04Checks {
                 "4 connections of /cpu?ms=300 took CPU on these threads: " + used + "; the busiest did over 3 times the work of any other");
     }
 
-    @Check(order = 3, title = "serves connections on other loops while one loop burns CPU",
+    @Check(order = 3, timeline = true, title = "serves connections on other loops while one loop burns CPU",
            hint = "CPU work stalls only the loop it runs on. If every answer waited about 1.5 s, every connection went to the busy loop: "
             + "look at how the acceptor picks a loop. If the first came late but sooner, other programs busy on every core can cause it too.",
            see = "chapters/04-multi-reactor#the-loops")
@@ -148,7 +148,7 @@ class Ch04Checks {
         assertEquals(1000, ok, "of 1000 connections opened at once, " + (1000 - ok) + " got no answer, e.g. " + problems);
     }
 
-    @Check(order = 5, title = "runs exactly one acceptor and --loops event loops",
+    @Check(order = 5, timeline = true, title = "runs exactly one acceptor and --loops event loops",
            hint = "Count the threads that wait for I/O: one in accept(), and one select() per loop.",
            see = "chapters/04-multi-reactor#the-loops")
     void threads() throws Exception {

@@ -27,7 +27,7 @@ class Ch05Checks {
     static final int HEADER_MS = 1500;
 
     // tag::pinning[]
-    @Check(order = 1, title = "does not pin its virtual threads while they wait (no jdk.VirtualThreadPinned over 20 ms)",
+    @Check(order = 1, timeline = true, title = "does not pin its virtual threads while they wait (no jdk.VirtualThreadPinned over 20 ms)",
            hint = "A virtual thread that blocks below a native frame (JNI, a foreign call back into Java) cannot unmount and holds its carrier. Block in plain Java code.",
            see = "chapters/05-virtual-threads#pinning")
     void noPinning() throws Exception {
@@ -52,7 +52,7 @@ class Ch05Checks {
     // end::pinning[]
 
     // tag::two-thousand[]
-    @Check(order = 2, title = "serves 2000 concurrent /io?ms=1000 in about one service time, on virtual threads, with few platform threads",
+    @Check(order = 2, timeline = true, title = "serves 2000 concurrent /io?ms=1000 in about one service time, on virtual threads, with few platform threads",
            hint = "A blocking call on a virtual thread unmounts it and frees its carrier. Thread.ofVirtual() gives each connection one.",
            see = "chapters/05-virtual-threads#virtual-threads")
     void twoThousand() throws Exception {
@@ -284,7 +284,7 @@ class Ch05Checks {
     static final int TIMED_OUT = 6;
 
     // tag::cpu[]
-    @Check(order = 7, title = "answers GET / within 1 s while as many /cpu?ms=2000 as there are carriers (2) burn",
+    @Check(order = 7, timeline = true, title = "answers GET / within 1 s while as many /cpu?ms=2000 as there are carriers (2) burn",
            hint = "Nothing preempts a virtual thread that burns CPU: with a /cpu on every carrier, nothing else runs, not even the JDK's socket poller. "
                    + "Let fewer burn at once than there are carriers (a Semaphore); the rest wait for a permit, unmounted. "
                    + "A slow GET / can also be a machine too busy to run the server: try again with other programs closed.",

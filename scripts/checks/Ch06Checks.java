@@ -147,7 +147,7 @@ class Ch06Checks {
     }
 
     // tag::cpu[]
-    @Check(order = 11, title = "runs /cpu off the event loops, so every event loop still answers at once",
+    @Check(order = 11, timeline = true, title = "runs /cpu off the event loops, so every event loop still answers at once",
            hint = "An event loop that burns CPU serves none of its other connections meanwhile. Hand the work to a virtual thread, "
             + "or to a small pool of platform threads sized to the cores; either way, not to the loop.",
            see = "chapters/06-netty-hybrid#off-the-event-loop",
@@ -184,7 +184,7 @@ class Ch06Checks {
     // end::cpu-threads[]
     // end::cpu[]
 
-    @Check(order = 12, title = "answers GET / at once during a flood of 500 /io?ms=1000 (no event loop sleeps)",
+    @Check(order = 12, timeline = true, title = "answers GET / at once during a flood of 500 /io?ms=1000 (no event loop sleeps)",
            hint = "/io stands for a blocking call, like JDBC. On an event loop it stalls every connection of that loop; on a virtual thread it stalls nobody.",
            see = "chapters/06-netty-hybrid#off-the-event-loop",
            after = "ch06.flushes")

@@ -83,7 +83,7 @@ class Ch08Checks {
     // end::parallel[]
 
     // tag::fail-fast[]
-    @Check(order = 3, title = "a failing leg answers 502 at once and cancels the others (the backend sees their calls closed)",
+    @Check(order = 3, timeline = true, title = "a failing leg answers 502 at once and cancels the others (the backend sees their calls closed)",
            hint = "Joiner.allSuccessfulOrThrow() makes the first failure end join() with FailedException and interrupts the other legs, and an "
                    + "interrupted HttpClient.send() closes its connection. A join that waits for every leg (awaitAll, or futures joined in turn) is too late.",
            see = "chapters/08-fan-out#cancellation")
@@ -108,7 +108,7 @@ class Ch08Checks {
     }
     // end::fail-fast[]
 
-    @Check(order = 4, title = "a trip past its deadline answers 504 then, and cancels the legs still out",
+    @Check(order = 4, timeline = true, title = "a trip past its deadline answers 504 then, and cancels the legs still out",
            hint = "open(joiner, cf -> cf.withTimeout(Duration.ofMillis(deadline))): join() throws TimeoutException when it passes, "
                    + "and the scope interrupts the legs still running. A 504 sent without that leaves them calling the backend. "
                    + "One deadline for the whole trip, from its start: a timeout per call (HttpRequest.timeout) "
@@ -238,7 +238,7 @@ class Ch08Checks {
         assertTrue(backend.opened() <= 2 * 4, "20 trips of 4 legs, one after another, opened " + backend.opened() + " connections to the backend");
     }
 
-    @Check(order = 9, title = "leaves nothing behind: after 1000 trips (some failing, some late) no call, thread or file is left",
+    @Check(order = 9, timeline = true, title = "leaves nothing behind: after 1000 trips (some failing, some late) no call, thread or file is left",
            hint = "Every leg must end with its trip: a scope closed by try-with-resources joins or cancels all it forked. "
                    + "What happened names what to look at: trips that stall wait for lost permits; missing 504s, a deadline; "
                    + "calls still in flight, legs never cancelled; threads or files that grow, a client per call.",

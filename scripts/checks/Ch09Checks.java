@@ -21,7 +21,7 @@ class Ch09Checks {
     static final String JDK_CARRIER = "ForkJoinPool-\\d+-worker-\\d+";
 
     // tag::carried[]
-    @Check(order = 1, title = "runs each wait on a virtual thread that an event loop carries: the JDK's own scheduler starts no carrier",
+    @Check(order = 1, timeline = true, title = "runs each wait on a virtual thread that an event loop carries: the JDK's own scheduler starts no carrier",
            hint = "Thread.ofVirtual() hands its threads to the JDK's scheduler, a ForkJoinPool whose workers (ForkJoinPool-1-worker-1, ...) "
             + "carry them. A builder made with a scheduler of your own (LoopCarriers.on(ctx.executor())) hands each start and each "
             + "wake-up to the connection's event loop instead, which runs it as a task between two selects.",
@@ -41,7 +41,7 @@ class Ch09Checks {
     }
     // end::carried[]
 
-    @Check(order = 9, title = "burns /cpu on platform threads, not on a virtual thread that a loop carries, so every loop still answers at once",
+    @Check(order = 9, timeline = true, title = "burns /cpu on platform threads, not on a virtual thread that a loop carries, so every loop still answers at once",
            hint = "A virtual thread runs on its carrier until it parks, and CPU work does not park: carried by a loop, /cpu holds that loop "
             + "and every connection on it for the whole burn. Give Burn work to a pool of one platform thread per core; only waits "
             + "go to the loop's virtual threads.",
@@ -50,7 +50,7 @@ class Ch09Checks {
         Ch06Checks.assertCpuOffLoop(target, true);
     }
 
-    @Check(order = 2, title = "answers GET / at once during a flood of 500 /io?ms=1000: a wait parks, and its loop goes back to its sockets",
+    @Check(order = 2, timeline = true, title = "answers GET / at once during a flood of 500 /io?ms=1000: a wait parks, and its loop goes back to its sockets",
            hint = "A wait that runs on the loop itself (not on a virtual thread it carries) sleeps the loop: every connection of it waits. "
             + "Start the wait on the connection's virtual threads; when it sleeps, its continuation leaves the loop free.",
            see = "chapters/09-loop-carriers#the-carrier")

@@ -52,6 +52,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
      */
     boolean basic() default false;
 
+    /**
+     * A check about the server's threads (which one did the work, what they waited for):
+     * {@code check.sh NN --timeline} records them while it runs ({@link Recorder}), and its
+     * failure prints that command.
+     */
+    boolean timeline() default false;
+
     @Retention(RetentionPolicy.RUNTIME)
     @Target({})
     @interface In {
@@ -97,11 +104,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
     /**
      * A class of checks: run in {@code order}, named by {@code title}, handed what the run holds
-     * ({@link RunContext}), and stopped early when the server dies ({@link Alive}).
+     * ({@link RunContext}), stopped early when the server dies ({@link Alive}), and recorded
+     * when asked ({@link Recorder}).
      */
     @Retention(RetentionPolicy.RUNTIME)
     @Target(ElementType.TYPE)
-    @ExtendWith({RunContext.class, Alive.class})
+    @ExtendWith({RunContext.class, Alive.class, Recorder.class})
     @TestMethodOrder(Check.InOrder.class)
     @DisplayNameGeneration(Check.Titles.class)
     @interface Suite {

@@ -5,7 +5,7 @@
 //SOURCES ../lib/Lib.java GradeCommand.java
 //SOURCES CheckReport.java Client.java Clients.java Elapsed.java Check.java Alive.java Runner.java
 //SOURCES ProtocolChecks.java Ch01Checks.java Ch02Checks.java Ch03Checks.java Ch04Checks.java Ch05Checks.java Ch06Checks.java
-//SOURCES Ch08Checks.java Ch09Checks.java Backend.java Tips.java RunContext.java
+//SOURCES Ch08Checks.java Ch09Checks.java Backend.java Tips.java RunContext.java Recorder.java
 
 import java.io.IOException;
 import java.nio.file.FileSystems;
@@ -49,32 +49,42 @@ final class Grade {
      * when set, hears of each check's result as it comes.
      */
     record Options(Path root, String jbang, Subject subject, boolean json, boolean saves, java.io.PrintStream log,
-                   List<String> only, Runner.Progress listener) {
+                   List<String> only, Runner.Progress listener, Path timelines) {
+        Options(Path root, String jbang, Subject subject, boolean json, boolean saves, java.io.PrintStream log,
+                List<String> only, Runner.Progress listener) {
+            this(root, jbang, subject, json, saves, log, only, listener, null);
+        }
+
         static Options of(Path root) {
             return new Options(root, JBANG, new Subject.Exercise(), false, true, null, List.of(), null);
         }
 
+        /** The same options, recording the threads of the checks about them into {@code timelines} ({@link Recorder}); null records none. */
+        Options recording(Path timelines) {
+            return new Options(root, jbang, subject, json, saves, log, only, listener, timelines);
+        }
+
         Options grading(Subject subject) {
-            return new Options(root, jbang, subject, json, saves, log, only, listener);
+            return new Options(root, jbang, subject, json, saves, log, only, listener, timelines);
         }
 
         Options loggingTo(java.io.PrintStream log) {
-            return new Options(root, jbang, subject, json, saves, log, only, listener);
+            return new Options(root, jbang, subject, json, saves, log, only, listener, timelines);
         }
 
         /** The same options, keeping no progress record. */
         Options notSaving() {
-            return new Options(root, jbang, subject, json, false, log, only, listener);
+            return new Options(root, jbang, subject, json, false, log, only, listener, timelines);
         }
 
         /** The same options, running only the checks {@code ids} (all when empty). */
         Options running(List<String> ids) {
-            return new Options(root, jbang, subject, json, saves, log, List.copyOf(ids), listener);
+            return new Options(root, jbang, subject, json, saves, log, List.copyOf(ids), listener, timelines);
         }
 
         /** The same options, telling {@code listener} each check's result as it comes, with its time (the self-test's timings). */
         Options telling(Runner.Progress listener) {
-            return new Options(root, jbang, subject, json, saves, log, only, listener);
+            return new Options(root, jbang, subject, json, saves, log, only, listener, timelines);
         }
     }
 
@@ -139,7 +149,10 @@ final class Grade {
         }
         List<Runner.Result> results;
         try {
-            List<Object> given = backend == null ? List.of(target, chapter) : List.of(target, backend, chapter);
+            List<Object> given = new ArrayList<>(backend == null ? List.of(target, chapter) : List.of(target, backend, chapter));
+            if (options.timelines() != null) {
+                given.add(new Recorder.Request(options.root(), options.timelines(), chapter.number(), options.only(), label, options.subject().word()));
+            }
             results = Runner.run(checkClasses(chapter), chapter.number(), options.only(), given, r -> {
                 say(line(chapter, r));
                 if (options.listener() != null) options.listener().finished(r);
@@ -289,8 +302,21 @@ final class Grade {
                     + note(r)
                     + (r.hint().isEmpty() ? "" : "\n        hint: " + r.hint())
                     + "\n        work on: " + whereToWork(chapter, r)
-                    + dim("\n        this check alone: scripts/check.sh " + chapter.number() + " --only " + r.id() + target());
+                    + dim("\n        this check alone: scripts/check.sh " + chapter.number() + " --only " + r.id() + target()
+                            + (aboutThreads(chapter, r.id()) && options.timelines() == null ? "\n        its threads over time: scripts/check.sh " + chapter.number()
+                            + " --only " + r.id() + target() + " --timeline" : ""));
         };
+    }
+
+    /** Whether the check {@code id} is about the server's threads ({@link Check#timeline}), so its timeline shows its failure. */
+    static boolean aboutThreads(Chapters.Chapter chapter, String id) {
+        for (Class<?> type : checkClasses(chapter)) {
+            for (java.lang.reflect.Method m : type.getDeclaredMethods()) {
+                Check check = m.getAnnotation(Check.class);
+                if (check != null && check.timeline() && Runner.id(m).equals(id)) return true;
+            }
+        }
+        return false;
     }
 
     /** What the check or the harness noted beside its result, on a line of its own. */

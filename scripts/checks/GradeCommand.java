@@ -36,6 +36,10 @@ final class GradeCommand implements Callable<Integer> {
             "a partial run: it keeps no progress record; a suite's name runs all of its checks: --only protocol)"})
     List<String> only = List.of();
 
+    @Option(names = "--timeline", description = {"record the server's threads during the checks about them (or those named with --only)",
+            "into .results/timeline/, which the chapter's page draws beside the reference solution's"})
+    boolean timeline;
+
     @Option(names = "--json", description = "print the results as JSON (a whole grading of your exercise is kept as your progress)")
     boolean json;
 
@@ -52,7 +56,8 @@ final class GradeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Path course = root != null ? root.toAbsolutePath().normalize() : Root.find();
         Subject subject = server.subject();
-        Grade grade = new Grade(new Grade.Options(course, jbang, subject, json, true, null, List.copyOf(only), null));
+        Grade grade = new Grade(new Grade.Options(course, jbang, subject, json, true, null, List.copyOf(only), null,
+                timeline ? course.resolve(Timeline.LEARNER) : null));
         List<String> numbers = new ArrayList<>();
         if (all) numbers.addAll(grade.chapters.keySet());
         for (String given : chapters) {
@@ -68,6 +73,7 @@ final class GradeCommand implements Callable<Integer> {
             throw CommandError.usage("--watch grades a file again when it is saved: it goes with the exercise, --solution or --file");
         }
         if (!only.isEmpty() && !one) throw CommandError.usage("--only names checks of one chapter");
+        if (timeline && (!one || watch)) throw CommandError.usage("--timeline records one chapter's grading at a time, without --watch");
 
         if (watch) grade.watch(grade.chapters.get(numbers.get(0)));
         int worst = 0;

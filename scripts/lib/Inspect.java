@@ -21,13 +21,17 @@ import jdk.jfr.consumer.RecordingFile;
  */
 final class Inspect {
     /** One thread from a thread dump. */
-    record ThreadInfo(String name, String state, boolean virtual, List<String> stack, String tid) {
+    record ThreadInfo(String name, String state, boolean virtual, List<String> stack, String tid, String carrier) {
         ThreadInfo {
             stack = stack == null ? List.of() : stack;
         }
 
         ThreadInfo(String name, String state, boolean virtual, List<String> stack) {
-            this(name, state, virtual, stack, null);
+            this(name, state, virtual, stack, null, null);
+        }
+
+        ThreadInfo(String name, String state, boolean virtual, List<String> stack, String tid) {
+            this(name, state, virtual, stack, tid, null);
         }
 
         /** The thread's name, or what it is where it has none: "a virtual thread without a name (#41)". */
@@ -419,20 +423,33 @@ final class Inspect {
         String name = "check-" + System.nanoTime();
         Path file = Files.createTempFile("check-", ".jfr");
         try {
-            List<String> start = new ArrayList<>(List.of("JFR.start", "name=" + name));
-            start.addAll(settings);
-            jcmd(start.toArray(String[]::new));
+            jfrStart(name, settings);
             try {
                 during.run();
             } finally {
-                jcmd("JFR.dump", "name=" + name, "filename=" + file);
-                jcmd("JFR.stop", "name=" + name);
+                jfrStop(name, file);
             }
             List<String> wanted = List.of(eventNames);
             return RecordingFile.readAllEvents(file).stream()
                     .filter(e -> wanted.contains(e.getEventType().getName())).toList();
         } finally {
             Files.deleteIfExists(file);
+        }
+    }
+
+    /** Starts a flight recording named {@code name}, with {@code settings} (the JDK's defaults when empty). */
+    void jfrStart(String name, List<String> settings) throws IOException {
+        List<String> start = new ArrayList<>(List.of("JFR.start", "name=" + name));
+        start.addAll(settings);
+        jcmd(start.toArray(String[]::new));
+    }
+
+    /** Writes the recording {@code name} to {@code file} and stops it. */
+    void jfrStop(String name, Path file) throws IOException {
+        try {
+            jcmd("JFR.dump", "name=" + name, "filename=" + file);
+        } finally {
+            jcmd("JFR.stop", "name=" + name);
         }
     }
 

@@ -16,7 +16,7 @@ import java.util.stream.Stream;
  * is written ({@link RoomLink#sendLater}).
  */
 final class Results {
-    static final List<String> KINDS = List.of("checks", "bench");
+    static final List<String> KINDS = List.of("checks", "bench", "timeline");
 
     private Results() {}
 

@@ -7,7 +7,7 @@
 //SOURCES ../lib/Cli.java ../lib/CommandError.java
 //SOURCES ../checks/Grade.java ../../exercises/kit/Kit.java ../../exercises/kit/NativeFrame.java
 //SOURCES ../../exercises/kit/chapter-01/BlockingHttp.java ../../exercises/kit/chapter-03/EventLoop.java
-//SOURCES KitTests.java CourseFilesTests.java HarnessTests.java HarnessGradingTests.java HarnessProcessTests.java SkippingChecks.java BuildingChecks.java ../lib/Outcomes.java ../lib/Frameworks.java WithoutSockets.java Mutants.java
+//SOURCES KitTests.java CourseFilesTests.java HarnessTests.java TimelineTests.java HarnessGradingTests.java HarnessProcessTests.java SkippingChecks.java BuildingChecks.java ../lib/Outcomes.java ../lib/Frameworks.java WithoutSockets.java Mutants.java Trees.java
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -76,7 +76,7 @@ class SelfTest implements Callable<Integer> {
 
         section("Unit tests: the kit and the grading harness");
         System.setProperty("course.root", root.toString());
-        for (Runner.Result r : Runner.run(List.of(KitTests.class, CourseFilesTests.class, HarnessTests.class), null)) {
+        for (Runner.Result r : Runner.run(List.of(KitTests.class, CourseFilesTests.class, HarnessTests.class, TimelineTests.class), null)) {
             record(r.id(), !r.failed(), r.message());
         }
 
@@ -85,7 +85,9 @@ class SelfTest implements Callable<Integer> {
             Map<String, Mutants.Mutant> mutants = spec(root.resolve("scripts/test/spoilers/" + chapter.number() + ".txt"));
 
             section("Chapter " + chapter.number() + ": the solution passes every check");
-            expect(graded.grading(new Subject.Solution()), chapter, "solution", Set.of(), null);
+            // Chapter 04's gradings are also recorded (check.sh --timeline): one busy loop must show as one busy lane.
+            Path timelines = chapter.number().equals("04") ? Files.createTempDirectory("selftest-timelines-") : null;
+            expect(graded.grading(new Subject.Solution()).recording(timelines), chapter, "solution", Set.of(), null);
 
             section("Chapter " + chapter.number() + ": the solution passes every check with the portable inspection (as on macOS or Windows: no /proc), none skipped");
             portable(graded.grading(new Subject.Solution()), chapter);
@@ -99,7 +101,8 @@ class SelfTest implements Callable<Integer> {
                     tags.equals(chapter.todos().keySet()), "the registry lists " + chapter.todos().keySet());
             Set<String> union = new TreeSet<>();
             chapter.todos().values().forEach(union::addAll);
-            expect(graded.grading(new Subject.Exercise()), chapter, "exercise", union, null);
+            expect(graded.grading(new Subject.Exercise()).recording(timelines), chapter, "exercise", union, null);
+            if (timelines != null) busyLanes(timelines);
 
             // A chapter's tests without sockets (its spoilers/NN-without-sockets.txt): pass the solution, fail the exercise and its variants.
             WithoutSockets.run(root, chapter, quick);
@@ -366,6 +369,27 @@ class SelfTest implements Callable<Integer> {
         } finally {
             System.clearProperty("course.inspect");
         }
+    }
+
+    /**
+     * Chapter 04's spread check, recorded on the solution and on the untouched exercise: the
+     * timeline of the solution has two busy lanes (its loops), the exercise's (one thread does
+     * every connection's work) one. Busy: 300 ms of CPU or more, a quarter of the 1.2 s the
+     * check's four /cpu?ms=300 burn; the JVM's own threads are not the server's.
+     */
+    static void busyLanes(Path timelines) throws IOException {
+        for (var expected : Map.of("04-ch04.spread-solution", 2, "04-ch04.spread", 1).entrySet()) {
+            Path file = timelines.resolve(expected.getKey() + ".json");
+            String what = "timeline " + expected.getKey() + ": " + expected.getValue() + " busy lane(s), one a thread that did the work";
+            if (!Files.isRegularFile(file)) {
+                record(what, false, "no timeline was written (" + file + ")");
+                continue;
+            }
+            Timeline.Doc doc = Jackson.read(Files.readString(file), Timeline.Doc.class);
+            List<String> busy = doc.lanes().stream().filter(l -> !l.role().equals("jvm") && l.cpuMs() >= 300).map(l -> l.name() + " " + l.cpuMs() + " ms").toList();
+            record(what, busy.size() == expected.getValue(), "busy lanes: " + busy + " of " + doc.lanes().stream().map(Timeline.Lane::name).toList());
+        }
+        Trees.delete(timelines);
     }
 
     static void record(String name, boolean ok, String detail) {

@@ -13,13 +13,15 @@
 // This file runs the parts in order; each part is a module in scripts/test/browser/: common.mjs
 // (what they share: the command line, the results, the browser, test()), site.mjs (the crawl, the
 // phone layout, the screenshots), chapter.mjs (a chapter page's features), results.mjs (progress
-// and the bench charts), room.mjs (the slides and the room), widgets.mjs (the interactive figures).
+// and the bench charts), room.mjs (the slides and the room), widgets.mjs (the interactive figures), timelines.mjs (the
+// timelines of threads).
 import { fail, finish, launchBrowser, closeBrowser } from "./browser/common.mjs";
 import { crawl, phoneLayout, screenshots, featureShots } from "./browser/site.mjs";
 import { chapterPage } from "./browser/chapter.mjs";
 import { progressAndCharts } from "./browser/results.mjs";
 import { classroom } from "./browser/room.mjs";
 import { widgets } from "./browser/widgets.mjs";
+import { timelines } from "./browser/timelines.mjs";
 
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, async () => {
@@ -42,6 +44,7 @@ async function features() {
   await progressAndCharts();
   await classroom();
   await widgets();
+  await timelines();
   await phoneLayout();
 }
 

@@ -1,6 +1,6 @@
 // The course pages' own behaviour, one module per feature: copy buttons, progress, hints and
 // reveals, quizzes, the Little's-law calculator, the selector-loop animation, search, the
-// colour theme, the benchmark panels, and the slides' keys. Loaded by partials/head.html with
+// colour theme, the benchmark panels, the timelines of threads, and the slides' keys. Loaded by partials/head.html with
 // <script type="module">, so it needs the site served over HTTP (scripts/start.sh), not file://.
 //
 // Everything works on the HTML that Asciidoctor and Hugo wrote; each feature looks for its
@@ -17,10 +17,11 @@ import { selectorAnimation } from "./selector-loop.js";
 import { search } from "./search.js";
 import { benchPanels } from "./bench.js";
 import { slides } from "./slides.js";
+import { timelinePanels } from "./timeline.js";
 
 // Each feature on its own: one that throws must not take the others down.
 [theme, copyButtons, doneToggle, showProgress, loadGrades, hints, reveals, quizzes, littlesLaw,
-  selectorAnimation, search, benchPanels, slides].forEach(function (feature) {
+  selectorAnimation, search, benchPanels, timelinePanels, slides].forEach(function (feature) {
   try {
     feature();
   } catch (e) {
