@@ -2,7 +2,7 @@
 #
 # Races a chapter's server against the reference solution, on the same workloads, honestly.
 #
-# Usage: scripts/bench.sh NN [--quick | --thorough | --smoke] [--workloads LIST] [--url URL [--pid PID]]
+# Usage: scripts/bench.sh NN [--quick | --thorough | --smoke] [--workloads LIST] [--url URL [--pid PID]] [--timeline WORKLOAD]
 #        scripts/bench.sh --all [--quick | --thorough] [--workloads LIST]
 #
 # Starts exercises/NN-*.java and solutions/NN-*.java with JBang (or uses --url), loads them in

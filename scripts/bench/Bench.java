@@ -3,7 +3,7 @@
 //SOURCES Options.java BenchCommand.java Plan.java Server.java LoadRace.java Tally.java Sampler.java IdleRace.java
 //SOURCES MachineFacts.java Cpus.java Ramp.java Spike.java Soak.java BenchReport.java Report.java Verdict.java Stats.java
 //SOURCES Bombardier.java Progress.java Framework.java OpenLoop.java Vegeta.java Phase.java GoTools.java Connections.java ConnectionsRace.java ConnectionsReport.java ConnectionOutcome.java Opening.java ActiveShare.java
-//SOURCES Others.java ../../exercises/kit/CpuWork.java
+//SOURCES Others.java TimelineTurn.java ../../exercises/kit/CpuWork.java
 //SOURCES ../lib/Lib.java
 
 import java.io.FileDescriptor;
@@ -46,6 +46,7 @@ class Bench {
         Options o = given.workloads() != null ? given
                 : given.racing(own != null && own.benchWorkloads() != null ? Plan.pick(own.benchWorkloads())
                         : given.mode().smoke() ? Plan.pick("hello") : Plan.standard());
+        Plan.Workload recorded = o.timelineWorkload(); // --timeline's, one of these: a usage error before anything starts
         boolean backend = servers.stream().anyMatch(Server::callsBackend) || o.workloads().stream().anyMatch(Plan.Workload::callsBackend);
         if (o.running() != null) {
             Subject.Running r = o.running();
@@ -70,7 +71,8 @@ class Bench {
         machine = machine.withOthersBefore(Stats.figure(othersBefore));
 
         // Start the servers, all at once, and keep them running for the whole race.
-        Progress progress = new Progress(o.tty(), o.mode(), o.workloads(), servers.size(), o.phase().secondsPerServer(o.mode()));
+        Progress progress = new Progress(o.tty(), o.mode(), o.workloads(), servers.size(),
+                o.phase().secondsPerServer(o.mode()) + (recorded == null ? 0 : 2 * TimelineTurn.SECONDS + 3));
         Target calls = backend ? Server.startBackend(o) : null;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             servers.forEach(Server::stop);
@@ -114,6 +116,12 @@ class Bench {
                 case Phase.Ramping r -> throw new IllegalStateException("the ramp runs as workloads");
             }
         }
+        // --timeline: one more turn of its workload a server, recorded, once the measured turns are over.
+        BenchReport.Timelines timelines = null;
+        if (recorded != null) {
+            LoadRace load = new LoadRace(o.mode(), share(cpus, cpus.of(recorded), servers, calls, bombardier), progress, o.workloads());
+            timelines = TimelineTurn.run(o, recorded, servers, load, progress);
+        }
         progress.done();
         servers.forEach(Server::stop);
         if (calls != null) calls.stop();
@@ -122,9 +130,10 @@ class Bench {
                 began.toString(), flags.isEmpty() ? 0 : 1, compareTo, machine, Plan.methodology(o.mode(), cpus, idle.note(), backend),
                 servers.stream().map(s -> s.entry(o.root())).toList(), entries,
                 o.phase() instanceof Phase.Ramping ? Ramp.summarize(entries, servers.stream().map(s -> s.id).toList()) : null, spike, soak, openLoop, connections, flags,
-                Duration.between(began, Instant.now()).toSeconds());
+                Duration.between(began, Instant.now()).toSeconds(), timelines);
 
         Report.print(out, report, o.color());
+        if (timelines != null) TimelineTurn.print(out, timelines, p);
         Path file;
         if (o.out() != null) {
             file = o.out();
@@ -166,6 +175,10 @@ class Bench {
                 + (mode.ioRunSeconds() != mode.runSeconds() ? " (io: " + mode.ioRunSeconds() + " s)" : "")
                 + " per server, taking turns (who goes first alternates); median reported, and a verdict from the turns"
                 + (mode.warmGroupOnce() ? "; io-1000 and io-2000 reuse io-100's warm-up" : "")));
+        if (o.timeline() != null) {
+            out.println(p.dim("  then, for its timeline, two more turns of " + TimelineTurn.SECONDS + " s of " + o.timeline()
+                    + " a server, the second while the flight recorder records it: not among the measured turns"));
+        }
         out.println(p.dim("  " + machine.pinning()));
         out.println(p.dim("  " + machine.cores() + " CPUs, " + machine.java() + ", " + machine.bombardier()
                 + "; other work on this machine skews the figures"));

@@ -138,6 +138,13 @@ final class BenchCommand implements Callable<Integer> {
         phases.add(new Phase.Connecting(connections));
     }
 
+    @Option(names = "--timeline", paramLabel = "WORKLOAD", description = {"after the race, one more turn of " + TimelineTurn.SECONDS + " s of WORKLOAD (one the race runs, such as hello) for",
+            "your server, then the reference, while the JVM's flight recorder records their threads:",
+            ".results/timeline/NN-WORKLOAD.json and NN-WORKLOAD-reference.json, which the chapter's",
+            "page draws, with what recording cost each in CPU per request (not with --all or a stress",
+            "phase; with --url, give --pid)"})
+    String timeline;
+
     @Option(names = "--server-cpus", paramLabel = "N", description = {"the servers on CPUs 0 to N-1 and Bombardier on the rest, on every workload (default: the",
             "servers on every CPU, Bombardier sharing them, but on hello, where each gets half)"})
     Integer serverCpus; // null: the default split (Cpus)
@@ -206,11 +213,19 @@ final class BenchCommand implements Callable<Integer> {
                 throw CommandError.usage(e.getMessage());
             }
         }
+        if (timeline != null) {
+            if (every) throw CommandError.usage("--timeline records a turn of a chapter's race, such as scripts/bench.sh 04 --timeline hello: not with --all or --spring-demo");
+            if (!(phase instanceof Phase.Workloads)) throw CommandError.usage("--timeline records a turn of a workload: not with " + phase.option());
+            if (subject instanceof Subject.Running r && r.pid() == null) throw CommandError.usage("--timeline records the server's threads, which needs its process: give --pid with --url");
+        }
         if (serverCpus != null && serverCpus < 1) throw CommandError.usage("--server-cpus needs 1 or more");
         Path course = root != null ? root.toAbsolutePath().normalize() : Root.find();
         java.util.Set<String> picked = chapters == null ? null : picked(course);
-        return new Options(n, every, picked, (baseline || every) && !springDemo, !noFrameworks && every && !springDemo, springDemo, subject,
-                mode, list, phase, serverCpus == null ? 0 : serverCpus, course, jbang, bombardier, vegeta, out == null ? null : out.toAbsolutePath(), redraw, color);
+        Options o = new Options(n, every, picked, (baseline || every) && !springDemo, !noFrameworks && every && !springDemo, springDemo, subject,
+                mode, list, phase, serverCpus == null ? 0 : serverCpus, course, jbang, bombardier, vegeta, out == null ? null : out.toAbsolutePath(), redraw, color,
+                timeline);
+        if (list != null) o.timelineWorkload(); // a --timeline that --workloads leaves out stops here; else Bench asks once it has picked them
+        return o;
     }
 
     /**

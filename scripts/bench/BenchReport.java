@@ -28,6 +28,7 @@ import java.util.Map;
  * @param connections with --connections, how many keep-alive connections each server held and what they cost it ({@link ConnectionsRace}); else absent
  * @param flags       every result's flags, each with its workload and server
  * @param seconds     how long the whole race took
+ * @param timeline    with --timeline, the workload recorded after the race and what recording cost each server ({@link TimelineTurn}); else absent
  */
 record BenchReport(String schema, Kind kind, String command, String chapter, String date, int exit, String compareTo,
                    Machine machine, Methodology methodology, List<ServerEntry> servers, List<WorkloadEntry> workloads,
@@ -35,7 +36,8 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
                    @JsonInclude(JsonInclude.Include.NON_NULL) SpikeSummary spike,
                    @JsonInclude(JsonInclude.Include.NON_NULL) SoakSummary soak,
                    @JsonInclude(JsonInclude.Include.NON_NULL) OpenLoopSummary openLoop,
-                   @JsonInclude(JsonInclude.Include.NON_NULL) ConnectionsReport.Summary connections, List<String> flags, long seconds) {
+                   @JsonInclude(JsonInclude.Include.NON_NULL) ConnectionsReport.Summary connections, List<String> flags, long seconds,
+                   @JsonInclude(JsonInclude.Include.NON_NULL) Timelines timeline) {
     static final String SCHEMA = "course-bench/1";
 
     /** What a server is in the race; reports spell it in lower case ({@link #label}). */
@@ -84,7 +86,15 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
                 Machine machine, Methodology methodology, List<ServerEntry> servers, List<WorkloadEntry> workloads,
                 RampSummary ramp, SpikeSummary spike, SoakSummary soak, OpenLoopSummary openLoop, List<String> flags, long seconds) {
         this(schema, kind, command, chapter, date, exit, compareTo, machine, methodology, servers, workloads, ramp, spike, soak, openLoop,
-                null, flags, seconds);
+                null, flags, seconds, null);
+    }
+
+    /** A report without --timeline. */
+    BenchReport(String schema, Kind kind, String command, String chapter, String date, int exit, String compareTo,
+                Machine machine, Methodology methodology, List<ServerEntry> servers, List<WorkloadEntry> workloads, RampSummary ramp,
+                SpikeSummary spike, SoakSummary soak, OpenLoopSummary openLoop, ConnectionsReport.Summary connections, List<String> flags, long seconds) {
+        this(schema, kind, command, chapter, date, exit, compareTo, machine, methodology, servers, workloads, ramp, spike, soak, openLoop,
+                connections, flags, seconds, null);
     }
 
     /** The role of the server whose id is {@code server} in this race, or null when it names none. */
@@ -383,6 +393,16 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
      */
     record OpenLoopServer(String server, String skipReason, Double warmupRps, long warmupLost, OpenLoopRun openLoop,
                           OpenLoopRun closedLoop, List<String> flags) {}
+
+    /** With --timeline: the {@code workload} recorded, one more turn of it a server after the measured ones; the learner's, then the reference's. */
+    record Timelines(String workload, int seconds, List<Recorded> servers) {}
+
+    /**
+     * One server's recorded turn: its timeline {@code file} (null when it has none), its CPU time
+     * per 2xx answer while recorded and in the race's measured turns of the workload, in µs (null
+     * when unknown); {@code note}, why it has no timeline, or what may have skewed the cost.
+     */
+    record Recorded(String server, String file, Double cpuMicrosPerRequestRecorded, Double cpuMicrosPerRequestMeasured, String note) {}
 
     /**
      * One load at the fixed rate, by {@code tool} ("vegeta" or "bombardier"): the requests

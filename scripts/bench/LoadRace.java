@@ -119,9 +119,10 @@ final class LoadRace {
     /**
      * One Bombardier load against a server, sampling its memory and threads meanwhile, and what
      * other processes used; its CPU time and its threads' context switches are read just before
-     * the load starts and just after it ends, as the run's.
+     * the load starts and just after it ends, as the run's. The turns above call it, and so does
+     * the recorded turn of --timeline ({@link TimelineTurn}), which is held to them.
      */
-    private Tally.Run measureOnce(Plan.Workload w, Server s, int seconds) throws IOException {
+    Tally.Run measureOnce(Plan.Workload w, Server s, int seconds) throws IOException {
         Sampler sampler = new Sampler(s);
         Others.Snapshot othersFrom = Others.take();
         Process background = w.background() == null ? null

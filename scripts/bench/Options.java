@@ -8,12 +8,12 @@ import java.util.List;
  * numbered in {@code chapters} only, null for every one), how ({@code mode}, {@code workloads},
  * {@code phase}), against what ({@code subject}, the server under test; {@code baseline}, {@code frameworks}),
  * and the wrapper's own options (where the course, JBang, Bombardier and Vegeta are, {@code out},
- * whether to redraw progress and use colours). Bombardier and Vegeta are null until
- * {@link #withTools} has found them.
+ * whether to redraw progress and use colours); {@code timeline}, the workload --timeline records
+ * after the race, or null. Bombardier and Vegeta are null until {@link #withTools} has found them.
  */
 record Options(String chapter, boolean all, java.util.Set<String> chapters, boolean baseline, boolean frameworks, boolean springDemo,
                Subject subject, Plan.Mode mode, List<Plan.Workload> workloads, Phase phase, int serverCpus, Path root, String jbang,
-               String bombardier, String vegeta, Path out, boolean tty, boolean color) {
+               String bombardier, String vegeta, Path out, boolean tty, boolean color, String timeline) {
 
     /** The options {@code args} give, as the race reads them; a picocli ParameterException or a {@link CommandError} when it cannot. */
     static Options parse(String[] args) {
@@ -31,7 +31,7 @@ record Options(String chapter, boolean all, java.util.Set<String> chapters, bool
         String b = bombardier != null ? bombardier : tool("bombardier");
         String v = vegeta != null || !(phase instanceof Phase.OpenLoops) ? vegeta : tool("vegeta");
         return new Options(chapter, all, chapters, baseline, frameworks, springDemo, subject, mode, workloads, phase, serverCpus, root, jbang,
-                b, v, out, tty, color);
+                b, v, out, tty, color, timeline);
     }
 
     private String tool(String name) {
@@ -46,7 +46,21 @@ record Options(String chapter, boolean all, java.util.Set<String> chapters, bool
     /** The same options, racing {@code list}: the chapter's own workloads when none were named. */
     Options racing(List<Plan.Workload> list) {
         return new Options(chapter, all, chapters, baseline, frameworks, springDemo, subject, mode, list, phase, serverCpus,
-                root, jbang, bombardier, vegeta, out, tty, color);
+                root, jbang, bombardier, vegeta, out, tty, color, timeline);
+    }
+
+    /**
+     * The workload --timeline records, one of those this race runs under load (after --workloads,
+     * or the chapter's own); null without --timeline; a {@link CommandError} (usage) when it names
+     * none of them. BenchCommand asks it as soon as the workloads are named, Bench once it has
+     * picked them, before any server starts.
+     */
+    Plan.Workload timelineWorkload() {
+        if (timeline == null) return null;
+        List<Plan.Workload> loaded = workloads == null ? List.of() : workloads.stream().filter(w -> !w.idle()).toList();
+        return loaded.stream().filter(w -> w.id().equals(timeline)).findFirst().orElseThrow(() -> CommandError.usage(
+                "--timeline takes one workload this race runs under load (" + (loaded.isEmpty() ? "it runs none"
+                        : String.join(", ", loaded.stream().map(Plan.Workload::id).toList())) + "), not '" + timeline + "'"));
     }
 
     /** The wrapper's own options, which the learner did not type. */

@@ -341,7 +341,8 @@ final class Report {
                 : String.format(Locale.ROOT, "%.2f", n);
     }
 
-    private static String micros(double us) {
+    /** Microseconds as the table shows them: 41.2, 128; "-" when unknown. */
+    static String micros(double us) {
         return Double.isNaN(us) ? "-" : us >= 100 ? String.format(Locale.ROOT, "%.0f", us) : String.format(Locale.ROOT, "%.1f", us);
     }
 

@@ -106,7 +106,6 @@ final class Tally {
                 switches = new ArrayList<>();
         long ok = 0, non2xx = 0, errors = 0, timeouts = 0, peakRss = -1;
         int peakThreads = -1;
-        double cpuTotal = 0;
         Map<String, Long> kinds = new LinkedHashMap<>();
         for (Run r : runs) {
             rps.add(r.rps());
@@ -115,7 +114,6 @@ final class Tally {
             cpu.add(r.cpuSeconds());
             if (!Double.isNaN(r.loadCpuPercent())) loadCpu.add(r.loadCpuPercent());
             if (!Double.isNaN(r.contextSwitchesPerRequest())) switches.add(r.contextSwitchesPerRequest());
-            cpuTotal += r.cpuSeconds();
             ok += r.load().ok();
             non2xx += r.load().non2xx();
             errors += r.load().errors();
@@ -145,11 +143,26 @@ final class Tally {
         return new BenchReport.LoadResult(server.id, status, Stats.figure(medianRps),
                 new BenchReport.Latency(Stats.figure(Stats.median(p50)), Stats.figure(Stats.median(p99))),
                 ok, non2xx, errors, timeouts, kinds, Stats.figure(Stats.median(cpu)),
-                Stats.figure(ok == 0 ? Double.NaN : cpuTotal * 1000 / ok), switches.isEmpty() ? null : Stats.figure(Stats.median(switches)),
+                Stats.figure(cpuMillisPerRequest(runs)), switches.isEmpty() ? null : Stats.figure(Stats.median(switches)),
                 peakRss < 0 ? null : peakRss,
                 peakThreads < 0 ? null : peakThreads, Stats.figure(bound), Stats.figure(Stats.percentOf(medianRps, bound)),
                 Stats.figure(loadCpuPercent), null, runs.stream().map(Run::figures).toList(),
                 warmups.stream().map(Run::figures).toList(), flags, notes(loadCpuPercent));
+    }
+
+    /**
+     * The server's CPU time per 2xx answer over {@code runs}, in ms: all their CPU over all their
+     * answers. A result's cpuMillisPerRequest, and what --timeline's recorded turn is held to
+     * ({@link TimelineTurn}); NaN when nothing was answered.
+     */
+    static double cpuMillisPerRequest(List<Run> runs) {
+        double cpu = 0;
+        long ok = 0;
+        for (Run r : runs) {
+            cpu += r.cpuSeconds();
+            ok += r.load().ok();
+        }
+        return ok == 0 ? Double.NaN : cpu * 1000 / ok;
     }
 
     /** What is worth knowing about a result without being a failure. */

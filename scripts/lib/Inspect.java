@@ -133,7 +133,7 @@ final class Inspect {
 
     /** The JVM's own count of its descriptors, through {@link InspectAgent}; empty when it cannot be asked. */
     OptionalInt openFilesByAgent() {
-        String counted = Boolean.TRUE.equals(javaProcess()) ? agentProperty(InspectAgent.OPEN_FILES) : null;
+        String counted = Boolean.TRUE.equals(javaProcess()) ? InspectAgent.property(pid, InspectAgent.OPEN_FILES) : null;
         return counted != null && counted.matches("\\d+") ? OptionalInt.of(Integer.parseInt(counted)) : OptionalInt.empty();
     }
 
@@ -145,73 +145,6 @@ final class Inspect {
             return p.waitFor() == 0 ? out : null;
         } catch (IOException | InterruptedException e) {
             return null;
-        }
-    }
-
-    /** The attach API's wait for a JVM to answer (the JDK's default is 10 s). */
-    private static final String ATTACH_TIMEOUT = "sun.tools.attach.attachTimeout";
-
-    /**
-     * A property {@link InspectAgent} publishes in the server's JVM: attaches, loads the agent
-     * (it counts, and returns), reads the JVM's system properties and detaches. Null when the
-     * JVM cannot be attached to within 3 s, or has no such count (Windows).
-     */
-    private String agentProperty(String name) {
-        // A JVM out of file descriptors cannot take the attach connection: waiting the
-        // default 10 s for it only slows the check the count serves.
-        if (System.getProperty(ATTACH_TIMEOUT) == null) System.setProperty(ATTACH_TIMEOUT, "3000");
-        try {
-            com.sun.tools.attach.VirtualMachine vm = com.sun.tools.attach.VirtualMachine.attach(String.valueOf(pid));
-            try {
-                vm.loadAgent(agentJar().toString());
-                return vm.getSystemProperties().getProperty(name);
-            } finally {
-                vm.detach();
-            }
-        } catch (Exception e) {
-            return null;
-        }
-    }
-
-    /**
-     * A jar of {@link InspectAgent} alone, made from this program's own class the first time an
-     * inspection needs it (the holder's class is loaded then, once), and deleted on exit.
-     */
-    private static Path agentJar() throws IOException {
-        if (AgentJar.JAR == null) throw new IOException("cannot make the inspection agent's jar: " + AgentJar.PROBLEM);
-        return AgentJar.JAR;
-    }
-
-    private static final class AgentJar {
-        static final String PROBLEM;
-        static final Path JAR;
-
-        static {
-            Path jar = null;
-            String problem = null;
-            try {
-                jar = make();
-            } catch (IOException | RuntimeException e) {
-                problem = e.getMessage();
-            }
-            JAR = jar;
-            PROBLEM = problem;
-        }
-
-        private static Path make() throws IOException {
-            Path jar = Files.createTempFile("inspect-agent-", ".jar");
-            jar.toFile().deleteOnExit();
-            java.util.jar.Manifest manifest = new java.util.jar.Manifest();
-            manifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
-            manifest.getMainAttributes().putValue("Agent-Class", InspectAgent.class.getName());
-            try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar), manifest);
-                 var in = InspectAgent.class.getResourceAsStream(InspectAgent.class.getSimpleName() + ".class")) {
-                if (in == null) throw new IOException("cannot find InspectAgent.class beside the grader");
-                out.putNextEntry(new java.util.jar.JarEntry(InspectAgent.class.getName().replace('.', '/') + ".class"));
-                in.transferTo(out);
-                out.closeEntry();
-            }
-            return jar;
         }
     }
 
@@ -390,7 +323,7 @@ final class Inspect {
     OptionalLong maxOpenFiles() {
         Path limits = Path.of("/proc", String.valueOf(pid), "limits");
         if (!proc || !Files.isReadable(limits)) {
-            String max = Boolean.TRUE.equals(javaProcess()) ? agentProperty(InspectAgent.MAX_OPEN_FILES) : null;
+            String max = Boolean.TRUE.equals(javaProcess()) ? InspectAgent.property(pid, InspectAgent.MAX_OPEN_FILES) : null;
             return max != null && max.matches("\\d+") ? OptionalLong.of(Long.parseLong(max)) : OptionalLong.empty();
         }
         try {
@@ -461,7 +394,8 @@ final class Inspect {
         return jcmd.run(command);
     }
 
-    private Boolean javaProcess() {
+    /** Whether the server is a JVM: true, false, or null when it cannot be told ({@link Jcmd#javaProcess}). */
+    Boolean javaProcess() {
         return jcmd.javaProcess();
     }
 }

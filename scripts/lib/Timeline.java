@@ -60,7 +60,7 @@ final class Timeline {
     /** Something that happened at {@code atMs} for {@code ms}: "gc" or "pinned". */
     record Event(String kind, long atMs, long ms, String text) {}
 
-    /** What recording cost the server, when the race measured it (bench.sh --timeline): its CPU per 2xx answer while recorded, and in the race's measured turns, in µs. */
+    /** What recording cost the server, when the race measured it (bench.sh --timeline): its CPU per 2xx answer while recorded, and in a turn as long just before, unrecorded, in µs. */
     record Overhead(Double cpuMicrosPerRequestRecorded, Double cpuMicrosPerRequestMeasured) {}
 
     /** The file's content; {@code overhead} absent when the recording's cost was not measured (a check's). */
@@ -141,7 +141,7 @@ final class Timeline {
     }
 
     /** The slice a time falls in, or -1 outside the window. */
-    private record Window(Instant from, int sliceMs, int slices) {
+    record Window(Instant from, int sliceMs, int slices) {
         int slice(Instant t) {
             long ms = Duration.between(from, t).toMillis();
             if (ms < 0) return -1;
@@ -162,42 +162,6 @@ final class Timeline {
         }
     }
 
-    /** One thread's slices while they are read. */
-    private static final class Track {
-        final long tid;
-        String name;
-        final double[] cpu;
-        final char[] state;
-        final int[] stateMs;
-        char before = ThreadStates.NONE; // the wait the first dump showed
-        char after = ThreadStates.NONE; // and the last
-        boolean inBefore;
-        boolean inAfter;
-
-        Track(long tid, String name, int slices) {
-            this.tid = tid;
-            this.name = name;
-            this.cpu = new double[slices];
-            this.state = new char[slices];
-            this.stateMs = new int[slices];
-            java.util.Arrays.fill(state, ThreadStates.NONE);
-        }
-
-        /** Marks {@code code} over [start, end], in each slice where it covers more than what is there. */
-        void waited(Window w, Instant start, Instant end, char code) {
-            int[] span = w.span(start, end);
-            if (span == null) return;
-            for (int s = span[0]; s <= span[1]; s++) {
-                long sliceStart = (long) s * w.sliceMs();
-                long covered = Math.min(sliceStart + w.sliceMs(), w.ms(end)) - Math.max(sliceStart, w.ms(start));
-                if (covered > stateMs[s]) {
-                    stateMs[s] = (int) covered;
-                    state[s] = code;
-                }
-            }
-        }
-    }
-
     /** Turns the events and the two thread dumps into the picture. */
     static Doc draw(List<RecordedEvent> events, List<Inspect.ThreadInfo> before, List<Inspect.ThreadInfo> after,
                     Instant from, Instant to, String chapter, String what, String title, String server) {
@@ -210,21 +174,21 @@ final class Timeline {
             notes.add("the recording ran " + Duration.between(from, to).toSeconds() + " s; its first " + LONGEST.toSeconds() + " s are drawn");
         }
 
-        Map<Long, Track> tracks = new LinkedHashMap<>();
-        java.util.function.BiFunction<Long, String, Track> track = (tid, name) -> {
-            Track t = tracks.computeIfAbsent(tid, k -> new Track(k, name, slices));
+        Map<Long, TimelineLanes.Track> tracks = new LinkedHashMap<>();
+        java.util.function.BiFunction<Long, String, TimelineLanes.Track> track = (tid, name) -> {
+            TimelineLanes.Track t = tracks.computeIfAbsent(tid, k -> new TimelineLanes.Track(k, name, slices));
             if ((t.name == null || t.name.isBlank()) && name != null) t.name = name;
             return t;
         };
         for (Inspect.ThreadInfo t : before) {
             if (t.virtual() || t.tid() == null) continue;
-            Track k = track.apply(Long.parseLong(t.tid()), t.name());
+            TimelineLanes.Track k = track.apply(Long.parseLong(t.tid()), t.name());
             k.before = ThreadStates.fromDump(t.state(), t.stack());
             k.inBefore = true;
         }
         for (Inspect.ThreadInfo t : after) {
             if (t.virtual() || t.tid() == null) continue;
-            Track k = track.apply(Long.parseLong(t.tid()), t.name());
+            TimelineLanes.Track k = track.apply(Long.parseLong(t.tid()), t.name());
             k.after = ThreadStates.fromDump(t.state(), t.stack());
             k.inAfter = true;
         }
@@ -277,7 +241,7 @@ final class Timeline {
                     int s = w.slice(e.getStartTime().minusMillis(PERIOD_MS / 2));
                     if (s < 0) continue;
                     double load = (e.getFloat("user") + e.getFloat("system")) * cores;
-                    Track t = track.apply(thread.getJavaThreadId(), thread.getJavaName());
+                    TimelineLanes.Track t = track.apply(thread.getJavaThreadId(), thread.getJavaName());
                     t.cpu[s] += load * PERIOD_MS / sliceMs;
                 }
                 default -> {
@@ -295,13 +259,13 @@ final class Timeline {
                 }
             }
         }
-        for (Track t : tracks.values()) {
-            fill(t);
+        for (TimelineLanes.Track t : tracks.values()) {
+            TimelineLanes.fill(t);
             // Carriers held as the recording began or ended (a pin that never ended wrote no event).
             for (int s = 0; s < slices; s++) if (t.state[s] == ThreadStates.HELD) pinnedMs[s] = Math.min(cores * sliceMs, pinnedMs[s] + sliceMs);
         }
 
-        List<Lane> lanes = lanes(tracks.values(), sliceMs, notes);
+        List<Lane> lanes = TimelineLanes.lanes(tracks.values(), sliceMs, notes);
         List<Integer> alive = new ArrayList<>();
         int running = aliveAtStart;
         for (int s = 0; s < slices; s++) {
@@ -318,11 +282,11 @@ final class Timeline {
     }
 
     /** Marks the carriers whose mounted virtual thread waits, in a dump: held, from the start ({@code first}) or until the end. */
-    private static void held(List<Inspect.ThreadInfo> dump, Map<Long, Track> tracks, boolean first) {
+    private static void held(List<Inspect.ThreadInfo> dump, Map<Long, TimelineLanes.Track> tracks, boolean first) {
         for (Inspect.ThreadInfo t : dump) {
             if (!t.virtual() || t.carrier() == null || !t.carrier().matches("\\d+")) continue;
             if (!List.of("WAITING", "TIMED_WAITING", "BLOCKED").contains(t.state())) continue;
-            Track carrier = tracks.get(Long.parseLong(t.carrier()));
+            TimelineLanes.Track carrier = tracks.get(Long.parseLong(t.carrier()));
             if (carrier == null) continue;
             if (first) carrier.before = ThreadStates.HELD; else carrier.after = ThreadStates.HELD;
         }
@@ -351,111 +315,4 @@ final class Timeline {
         return code == ThreadStates.NONE ? ThreadStates.PARKED : code;
     }
 
-    /**
-     * Slices no event explains, off the CPU: from the start, the wait the first dump showed, until
-     * the thread first ran or an event began; back from the end, the wait the last dump showed.
-     * A wait still going on when the recording stopped wrote no event, and one that began before
-     * and went on throughout wrote none either; between events, nothing is made up.
-     */
-    private static void fill(Track t) {
-        int n = t.state.length;
-        int first = 0;
-        while (first < n && quiet(t, first)) first++;
-        int last = n - 1;
-        while (last >= 0 && quiet(t, last)) last--;
-        char before = t.inBefore ? t.before : ThreadStates.NONE;
-        char after = t.inAfter ? t.after : ThreadStates.NONE;
-        if (first == n) { // it neither ran nor wrote an event: one wait throughout, if the dumps agree
-            char throughout = before == after || after == ThreadStates.NONE ? before : before == ThreadStates.NONE ? after : ThreadStates.NONE;
-            java.util.Arrays.fill(t.state, throughout);
-            return;
-        }
-        for (int s = 0; s < first; s++) t.state[s] = before;
-        for (int s = last + 1; s < n; s++) t.state[s] = after;
-    }
-
-    /** A slice in which the thread neither ran (a fifth of a core or more) nor wrote an event. */
-    private static boolean quiet(Track t, int s) {
-        return t.state[s] == ThreadStates.NONE && t.cpu[s] < 0.2;
-    }
-
-    /** The tracks as lanes: the server's threads by role and name, the JVM's folded into one, and past the cap the quietest folded too. */
-    private static List<Lane> lanes(java.util.Collection<Track> tracks, int sliceMs, List<String> notes) {
-        List<Track> own = new ArrayList<>();
-        List<Track> jvm = new ArrayList<>();
-        for (Track t : tracks) {
-            if (ThreadStates.role(t.name).equals("jvm")) jvm.add(t); else if (active(t)) own.add(t);
-        }
-        own.sort(Comparator.comparingInt((Track t) -> ThreadStates.ROLES.indexOf(ThreadStates.role(t.name))).thenComparing(t -> t.name, Timeline::natural));
-        List<Track> kept = own;
-        List<Track> rest = List.of();
-        if (own.size() > MAX_LANES - 2) {
-            List<Track> busiest = new ArrayList<>(own);
-            busiest.sort(Comparator.comparingDouble(Timeline::activity).reversed());
-            java.util.Set<Track> keep = new java.util.HashSet<>(busiest.subList(0, MAX_LANES - 2));
-            kept = own.stream().filter(keep::contains).toList();
-            rest = own.stream().filter(t -> !keep.contains(t)).toList();
-            notes.add(rest.size() + " quieter threads are folded into one lane, which shows their CPU summed and the wait most of them shared");
-        }
-        List<Lane> lanes = new ArrayList<>();
-        for (Track t : kept) lanes.add(lane(t.name, ThreadStates.role(t.name), List.of(t), sliceMs));
-        if (!rest.isEmpty()) lanes.add(lane(rest.size() + " more threads", "other", rest, sliceMs));
-        if (!jvm.isEmpty()) lanes.add(lane("the JVM's own threads (compiler, GC, flight recorder, attach)", "jvm", jvm, sliceMs));
-        return lanes;
-    }
-
-    /** A thread that lived in the window: it ran, waited, or was in both dumps. */
-    private static boolean active(Track t) {
-        for (int s = 0; s < t.cpu.length; s++) if (t.cpu[s] > 0.005 || t.state[s] != ThreadStates.NONE) return true;
-        return t.inBefore || t.inAfter;
-    }
-
-    private static double activity(Track t) {
-        double sum = 0;
-        for (int s = 0; s < t.cpu.length; s++) sum += t.cpu[s] + (t.state[s] == ThreadStates.NONE || t.state[s] == ThreadStates.IDLE ? 0 : 0.1);
-        return sum;
-    }
-
-    /** One lane from one or more tracks: CPU summed (a digit is tenths of one core, 9 for 90% and over), the commonest wait. */
-    private static Lane lane(String name, String role, List<Track> group, int sliceMs) {
-        int n = group.get(0).cpu.length;
-        StringBuilder cpu = new StringBuilder(n);
-        StringBuilder state = new StringBuilder(n);
-        double totalMs = 0;
-        for (int s = 0; s < n; s++) {
-            double load = 0;
-            Map<Character, Integer> waits = new HashMap<>();
-            for (Track t : group) {
-                load += t.cpu[s];
-                if (t.state[s] != ThreadStates.NONE) waits.merge(t.state[s], 1, Integer::sum);
-            }
-            totalMs += load * sliceMs;
-            cpu.append((char) ('0' + Math.max(0, Math.min(9, (int) Math.floor(load * 10 + 0.25)))));
-            char wait = ThreadStates.NONE;
-            int most = 0;
-            for (var e : waits.entrySet()) {
-                if (e.getValue() > most || (e.getValue() == most && e.getKey() < wait)) {
-                    most = e.getValue();
-                    wait = e.getKey();
-                }
-            }
-            state.append(group.size() > 1 && most * 2 < group.size() ? ThreadStates.NONE : wait);
-        }
-        return new Lane(name, role, cpu.toString(), state.toString(), Math.round(totalMs), group.size() > 1 ? group.size() : null);
-    }
-
-    /** "loop-2" before "loop-10". */
-    static int natural(String a, String b) {
-        var pa = java.util.regex.Pattern.compile("\\d+|\\D+").matcher(a == null ? "" : a);
-        var pb = java.util.regex.Pattern.compile("\\d+|\\D+").matcher(b == null ? "" : b);
-        while (pa.find() && pb.find()) {
-            String x = pa.group();
-            String y = pb.group();
-            int c = Character.isDigit(x.charAt(0)) && Character.isDigit(y.charAt(0))
-                    ? Long.compare(Long.parseLong(x.length() > 18 ? x.substring(0, 18) : x), Long.parseLong(y.length() > 18 ? y.substring(0, 18) : y))
-                    : x.compareTo(y);
-            if (c != 0) return c;
-        }
-        return Integer.compare(a == null ? 0 : a.length(), b == null ? 0 : b.length());
-    }
 }

@@ -6,9 +6,9 @@ import java.util.List;
 /**
  * What the JSON of a race must hold, one method a race: a smoke run, a self-race, a server made
  * slower on purpose, db and mixed, chapter 08's trips, a ramp, an open loop, the connections
- * phase, a server started with --command. TestBench calls one on a file (--smoke FILE and the
- * like), BenchRaces each on the race it runs (--races); each check is recorded in
- * {@link #checked}, named after {@link #about}.
+ * phase, a server started with --command, a race with --timeline (and the timelines it wrote).
+ * TestBench calls one on a file (--smoke FILE and the like), BenchRaces each on the race it runs
+ * (--races); each check is recorded in {@link #checked}, named after {@link #about}.
  */
 final class BenchRaceChecks {
     private BenchRaceChecks() {}
@@ -142,6 +142,40 @@ final class BenchRaceChecks {
         check("--command: hello measured both, the Python server's CPU time per request among them", hello != null && hello.results().size() == 2
                 && hello.results().stream().allMatch(r -> r instanceof BenchReport.LoadResult l && l.measured() && l.rps() != null && l.rps() > 0
                         && l.cpuMillisPerRequest() != null), hello == null ? "no workload" : String.valueOf(hello.results()));
+        List<BenchReport.Recorded> recorded = report.timeline() == null ? List.of() : report.timeline().servers();
+        check("--command --timeline: the Python server has no timeline, and one sentence says why; the reference's is written",
+                recorded.size() == 2 && recorded.get(0).file() == null && recorded.get(0).note() != null && recorded.get(0).note().contains("not a Java process")
+                        && recorded.get(1).file() != null, String.valueOf(report.timeline()));
+    }
+
+    /**
+     * Chapter 04's smoke race with --timeline hello, begun at {@code began}: both timelines written
+     * since, in timeline/ beside the race's JSON {@code file} (--out: the checkout's results are the
+     * learner's), each of schema course-timeline/1 with a
+     * lane of an event loop and the recording's cost, which the race's JSON keeps too.
+     */
+    static void timeline(Path root, java.time.Instant began, Path file) throws Exception {
+        BenchReport.Timelines t = BenchReport.read(Files.readString(file)).timeline();
+        check("the race's JSON names the workload recorded and each server's timeline and cost", t != null && "hello".equals(t.workload())
+                && t.servers().size() == 2 && t.servers().stream().allMatch(r -> r.file() != null && r.cpuMicrosPerRequestRecorded() != null
+                && r.cpuMicrosPerRequestMeasured() != null), String.valueOf(t));
+        for (String name : List.of("04-hello", "04-hello-reference")) {
+            Path path = file.toAbsolutePath().getParent().resolve("timeline").resolve(name + ".json");
+            if (!Files.isRegularFile(path)) {
+                check(name + ".json: written", false, "no " + path);
+                continue;
+            }
+            Timeline.Doc doc = Jackson.read(Files.readString(path), Timeline.Doc.class);
+            check(name + ".json: written by this race, schema " + Timeline.SCHEMA + ", the workload hello", Timeline.SCHEMA.equals(doc.schema())
+                    && !java.time.Instant.parse(doc.recorded()).isBefore(began) && "hello".equals(doc.what())
+                    && Plan.pick("hello").get(0).description().equals(doc.title()), doc.schema() + ", recorded " + doc.recorded() + ", what " + doc.what());
+            check(name + ".json: a lane of an event loop", doc.lanes().stream().anyMatch(l -> "loop".equals(l.role())),
+                    "lanes " + doc.lanes().stream().map(l -> l.name() + " (" + l.role() + ")").toList());
+            Timeline.Overhead o = doc.overhead();
+            check(name + ".json: the recording's cost, CPU per request while recorded and in a turn as long unrecorded", o != null
+                    && o.cpuMicrosPerRequestRecorded() != null && o.cpuMicrosPerRequestRecorded() > 0
+                    && o.cpuMicrosPerRequestMeasured() != null && o.cpuMicrosPerRequestMeasured() > 0, String.valueOf(o));
+        }
     }
 
     /**

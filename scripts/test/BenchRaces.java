@@ -20,7 +20,8 @@ final class BenchRaces {
      * reference against itself, "the same" everywhere; a reactor that spends about 6 µs more CPU
      * a request, "slower" on hello, with no progress line in its piped output; the pool's and
      * the background load's workloads; chapter 08's trips through the backend the race starts;
-     * the ramp's first steps; the open loop; the connections phase at 1500; a Python server started with --command;
+     * the ramp's first steps; the open loop; the connections phase at 1500; a Python server started with --command
+     * and --timeline (the reference's recorded, the Python server's not); chapter 04's smoke race with --timeline hello;
      * and the smoke race with a core kept busy by another process.
      */
     static int races(Path root) throws Exception {
@@ -41,7 +42,15 @@ final class BenchRaces {
         race(root, "ramp", "bench: ", BenchRaceChecks::ramp, "03", "--solution-vs-solution", "--smoke", "--ramp");
         race(root, "open-loop", "bench: ", BenchRaceChecks::openLoop, "03", "--solution-vs-solution", "--smoke", "--open-loop");
         race(root, "connections", "bench: ", BenchRaceChecks::connections, "03", "--solution-vs-solution", "--smoke", "--connections", "1500");
-        race(root, "command", "bench: ", BenchRaceChecks::command, "03", "--command", "python3 -u scripts/test/independent/server.py", "--smoke");
+        race(root, "command", "bench: ", BenchRaceChecks::command, "03", "--command", "python3 -u scripts/test/independent/server.py", "--smoke",
+                "--timeline", "hello");
+        java.time.Instant began = java.time.Instant.now();
+        log = race(root, "timeline", "bench timeline: ", json -> BenchRaceChecks.timeline(root, began, json),
+                "04", "--solution-vs-solution", "--smoke", "--workloads", "hello", "--timeline", "hello");
+        String printed = Files.readString(log);
+        BenchRaceChecks.about = "bench timeline: ";
+        BenchRaceChecks.check("the report prints both timelines' paths and what recording cost each", printed.contains(".results/timeline/04-hello.json")
+                && printed.contains(".results/timeline/04-hello-reference.json") && printed.split("recording cost: ", -1).length == 3, "see " + log);
         return BenchRaceChecks.checked.end();
     }
 

@@ -3,7 +3,7 @@
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-//SOURCES ../bench/Bench.java BenchRaceChecks.java BenchRaces.java BenchTests.java BenchStatsTests.java BenchParsingTests.java BenchReportTests.java VerdictTests.java CpusTests.java PhasesTests.java FrameworkTests.java OpenLoopTests.java ConnectionsTests.java ../lib/Outcomes.java Commands.java Mutants.java
+//SOURCES ../bench/Bench.java BenchRaceChecks.java BenchRaces.java BenchTests.java BenchStatsTests.java BenchParsingTests.java BenchReportTests.java BenchTimelineTests.java VerdictTests.java CpusTests.java PhasesTests.java FrameworkTests.java OpenLoopTests.java ConnectionsTests.java ../lib/Outcomes.java Commands.java Mutants.java
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
@@ -90,7 +90,7 @@ class TestBench {
     static int unitTests() {
         if (System.getProperty("course.root") == null) System.setProperty("course.root", courseRoot().toString());
         Outcomes outcomes = new Outcomes("bench: ");
-        LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(BenchTests.class), selectClass(BenchStatsTests.class), selectClass(BenchParsingTests.class), selectClass(BenchReportTests.class), selectClass(VerdictTests.class), selectClass(CpusTests.class), selectClass(PhasesTests.class), selectClass(FrameworkTests.class), selectClass(OpenLoopTests.class), selectClass(ConnectionsTests.class)).build(),
+        LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(BenchTests.class), selectClass(BenchStatsTests.class), selectClass(BenchParsingTests.class), selectClass(BenchReportTests.class), selectClass(BenchTimelineTests.class), selectClass(VerdictTests.class), selectClass(CpusTests.class), selectClass(PhasesTests.class), selectClass(FrameworkTests.class), selectClass(OpenLoopTests.class), selectClass(ConnectionsTests.class)).build(),
                 new TestExecutionListener() {
                     @Override
                     public void executionFinished(TestIdentifier id, TestExecutionResult result) {

@@ -99,7 +99,7 @@ function draw(panel, doc, span) {
     y += GAP;
     countRow(s, "virtual threads alive", doc.virtual.alive, y, dx, "tl-alive");
     y += LANE * 2 + GAP;
-    countRow(s, "carriers held by a pinned virtual thread", doc.virtual.pinned, y, dx, "tl-pinned", doc.cores);
+    countRow(s, "carriers pinned", doc.virtual.pinned, y, dx, "tl-pinned", doc.cores);
     y += LANE * 2;
   }
   (doc.events || []).forEach(function (e) {
