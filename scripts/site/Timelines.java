@@ -23,7 +23,7 @@ public final class Timelines {
             new Picture("02", "ch02.releasesIdle", List.of("solution", "keeps-idle-connections")),
             new Picture("04", "ch04.spread", List.of("solution", "exercise")),
             new Picture("05", "ch05.noPinning", List.of("solution", "serves-below-a-native-frame")),
-            new Picture("06", "ch06.cpuOffLoop", List.of("solution", "exercise")),
+            new Picture("06", "ch06.ioFlood", List.of("solution", "exercise")),
             new Picture("08", "ch08.failFast", List.of("solution", "joins-without-cancelling")));
 
     public static void main(String[] args) throws Exception {
