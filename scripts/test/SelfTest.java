@@ -380,7 +380,7 @@ class SelfTest implements Callable<Integer> {
     static void busyLanes(Path timelines) throws IOException {
         for (var expected : Map.of("04-ch04.spread-solution", 2, "04-ch04.spread", 1).entrySet()) {
             Path file = timelines.resolve(expected.getKey() + ".json");
-            String what = "timeline " + expected.getKey() + ": " + expected.getValue() + " busy lane(s), one a thread that did the work";
+            String what = "timeline " + expected.getKey() + ": " + expected.getValue() + " busy lane(s) (a thread that used 300 ms of CPU or more)";
             if (!Files.isRegularFile(file)) {
                 record(what, false, "no timeline was written (" + file + ")");
                 continue;
