@@ -49,16 +49,17 @@ final class BenchRaces {
                 "04", "--solution-vs-solution", "--smoke", "--workloads", "hello", "--timeline", "hello");
         String printed = Files.readString(log);
         BenchRaceChecks.about = "bench timeline: ";
-        BenchRaceChecks.check("the report prints both timelines' paths and what recording cost each", printed.contains(".results/timeline/04-hello.json")
-                && printed.contains(".results/timeline/04-hello-reference.json") && printed.split("recording cost: ", -1).length == 3, "see " + log);
+        BenchRaceChecks.check("the report prints both timelines' paths and what recording cost each", printed.contains("timeline/04-hello.json")
+                && printed.contains("timeline/04-hello-reference.json") && printed.split("recording cost: ", -1).length == 3, "see " + log);
         return BenchRaceChecks.checked.end();
     }
 
     /** Runs scripts/bench.sh with {@code args} (its output in .results/bench-NAME.log), then {@code checks} on its JSON; the log. */
     static Path race(Path root, String name, String prefix, Checks checks, String... args) throws Exception {
         Path log = root.resolve(".results/bench-" + name + ".log");
-        Path json = Files.createTempFile("bench-" + name, ".json");
-        Files.delete(json);
+        // A folder of its own: a race with --timeline writes its timelines beside its JSON (timeline/).
+        Path dir = Files.createTempDirectory("bench-" + name);
+        Path json = dir.resolve("race.json");
         Files.createDirectories(log.getParent());
         List<String> command = new ArrayList<>(List.of(root.resolve("scripts/bench.sh").toString()));
         command.addAll(List.of(args));
@@ -75,9 +76,11 @@ final class BenchRaces {
             } catch (Exception | AssertionError e) {
                 BenchRaceChecks.check("its results can be read", false, e.toString());
             }
-            Files.delete(json);
         } else {
             BenchRaceChecks.check("it wrote its results", false, "no " + json + " (see " + log + ")");
+        }
+        try (var files = Files.walk(dir)) {
+            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(p);
         }
         return log;
     }
