@@ -79,9 +79,7 @@ final class BenchRaces {
         } else {
             BenchRaceChecks.check("it wrote its results", false, "no " + json + " (see " + log + ")");
         }
-        try (var files = Files.walk(dir)) {
-            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(p);
-        }
+        Trees.delete(dir);
         return log;
     }
 
