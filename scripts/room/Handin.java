@@ -78,8 +78,8 @@ class Handin implements Callable<Integer> {
         Files.createDirectories(dir);
         Path file = dir.resolve(name + ".json");
         Files.writeString(file, Jackson.write(handin));
-        System.out.println("handin: " + handin.path("checks").size() + " graded chapter(s) and " + handin.path("bench").size()
-                + " race(s) in " + file + "\nhandin: give that file to your instructor (a shared folder, a USB stick, or chat)");
+        System.out.println("handin: " + handin.path("checks").size() + " graded chapter(s), " + handin.path("bench").size()
+                + " race(s) and " + handin.path("timelines").size() + " timeline(s) in " + file + "\nhandin: give that file to your instructor (a shared folder, a USB stick, or chat)");
     }
 
     /** Posts the hand-in, and joins the room: its address, code, the name and the name's token are kept. */

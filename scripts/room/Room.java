@@ -1,4 +1,4 @@
-//SOURCES RoomLink.java Known.java Seat.java Summary.java RoomServer.java ../lib/CommandError.java
+//SOURCES RoomLink.java Known.java Seat.java Summary.java RoomServer.java RoomTimeline.java ../lib/CommandError.java
 //SOURCES ../checks/Grade.java ../bench/Plan.java ../bench/Cpus.java ../bench/Stats.java ../bench/Verdict.java ../bench/BenchReport.java ../bench/ConnectionsReport.java
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -31,10 +31,16 @@ final class Room {
     /** The seats in a folder, by name without case, and the files that could not be read (with why). */
     record Folder(List<Seat> seats, List<String> skipped) {}
 
+    /** What a learner handed in: gradings, races, and timelines as the hand-in carries them ({@link RoomLink#timeline}). */
+    record Handed(List<CheckReport> reports, List<BenchReport> races, List<JsonNode> timelines) {
+        Handed() {
+            this(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        }
+    }
+
     static Folder read(Known known, Path folder) throws IOException {
         Map<String, Seat> seats = new TreeMap<>();
-        Map<String, List<CheckReport>> reports = new LinkedHashMap<>();
-        Map<String, List<BenchReport>> races = new LinkedHashMap<>();
+        Map<String, Handed> handed = new LinkedHashMap<>();
         Map<String, String> spelled = new LinkedHashMap<>();
         Map<String, Instant> received = new LinkedHashMap<>();
         List<String> skipped = new ArrayList<>();
@@ -57,28 +63,29 @@ final class Room {
                 String key = RoomLink.key(name);
                 spelled.putIfAbsent(key, name);
                 received.merge(key, time, (a, b) -> a.isAfter(b) ? a : b);
-                collect(doc, reports.computeIfAbsent(key, k -> new ArrayList<>()), races.computeIfAbsent(key, k -> new ArrayList<>()));
+                collect(doc, handed.computeIfAbsent(key, k -> new Handed()));
             } catch (RuntimeException | IOException e) {
                 skipped.add(f.getFileName() + " (" + e.getMessage() + ")");
             }
         }
         for (String key : spelled.keySet()) {
-            seats.put(key, Seat.of(known, spelled.get(key), reports.get(key), races.get(key), received.get(key), seats.get(key)));
+            seats.put(key, Seat.of(known, spelled.get(key), handed.get(key), received.get(key), seats.get(key)));
         }
         return new Folder(new ArrayList<>(seats.values()), skipped);
     }
 
     /** The check reports and races in a hand-in, a check report (one or a list), or a bench result. */
-    static void collect(JsonNode doc, List<CheckReport> reports, List<BenchReport> races) {
+    static void collect(JsonNode doc, Handed into) {
         if (RoomLink.SCHEMA.equals(doc.path("schema").asText())) {
-            for (JsonNode c : doc.path("checks")) collect(c, reports, races);
-            for (JsonNode b : doc.path("bench")) collect(b, reports, races);
+            for (JsonNode c : doc.path("checks")) collect(c, into);
+            for (JsonNode b : doc.path("bench")) collect(b, into);
+            for (JsonNode t : doc.path("timelines")) into.timelines().add(t); // read, and kept only when whole, by RoomTimeline
         } else if (doc.isArray()) {
-            for (JsonNode o : doc) collect(o, reports, races);
+            for (JsonNode o : doc) collect(o, into);
         } else if (BenchReport.SCHEMA.equals(doc.path("schema").asText())) {
-            races.add(Jackson.convert(doc, BenchReport.class));
+            into.races().add(Jackson.convert(doc, BenchReport.class));
         } else if (doc.has("chapter") && doc.has("exit")) {
-            reports.add(Jackson.convert(doc, CheckReport.class));
+            into.reports().add(Jackson.convert(doc, CheckReport.class));
         } else {
             throw new IllegalArgumentException("neither a hand-in, a check report nor a bench result");
         }

@@ -102,7 +102,40 @@ final class RoomLink {
         handin.put("schema", SCHEMA).put("learner", name).put("time", Instant.now().toString());
         handin.set("checks", checks);
         handin.set("bench", bench);
+        ArrayNode timelines = timelines(root);
+        if (!timelines.isEmpty()) handin.set("timelines", timelines);
         return handin;
+    }
+
+    /**
+     * Per chapter, the newest timeline of the learner's own exercise recorded during a check
+     * ({@code .results/timeline/NN-ID.json} from {@code check.sh NN --timeline}), as the room
+     * takes it ({@link #timeline}); a file over {@link #MAX_TIMELINE} is left out.
+     */
+    static ArrayNode timelines(Path root) throws IOException {
+        java.util.Map<String, JsonNode> newest = new java.util.TreeMap<>();
+        Path dir = root.resolve(".results/timeline");
+        if (Files.isDirectory(dir)) {
+            try (Stream<Path> files = Files.list(dir)) {
+                for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
+                    if (Files.size(f) > MAX_TIMELINE) continue;
+                    JsonNode doc;
+                    try {
+                        doc = Jackson.tree(Files.readString(f));
+                    } catch (RuntimeException e) {
+                        continue; // not a timeline the grader wrote
+                    }
+                    String chapter = doc.path("chapter").asText("");
+                    // A check's id has a dot (ch04.spread); a race's timeline is named by its workload (hello).
+                    if (!"course-timeline/1".equals(doc.path("schema").asText()) || !doc.path("what").asText().contains(".")
+                            || !ownFile(doc.path("server").asText(null), chapter)) continue;
+                    newest.merge(chapter, doc, (a, b) -> b.path("recorded").asText().compareTo(a.path("recorded").asText()) > 0 ? b : a);
+                }
+            }
+        }
+        ArrayNode kept = JsonNodeFactory.instance.arrayNode();
+        newest.values().forEach(doc -> kept.add(timeline(doc)));
+        return kept;
     }
 
     /** A grading as the room takes it: its chapter, time, exit, error and size, and each check's id and status (no messages, hints or paths). */
@@ -136,6 +169,24 @@ final class RoomLink {
         return kept;
     }
 
+    /** A timeline as the room takes it ({@link RoomTimeline}): the check, the lanes' names, roles, CPU digits and wait codes, the virtual threads alive and pinned; no path, notes or events' words. */
+    static ObjectNode timeline(JsonNode doc) {
+        ObjectNode kept = JsonNodeFactory.instance.objectNode();
+        kept.put("chapter", doc.path("chapter").asText());
+        kept.put("check", doc.path("what").asText());
+        kept.put("recorded", doc.path("recorded").asText());
+        kept.put("sliceMs", doc.path("sliceMs").asInt());
+        kept.put("slices", doc.path("slices").asInt());
+        var lanes = kept.putArray("lanes");
+        for (JsonNode l : doc.path("lanes")) {
+            lanes.addObject().put("name", l.path("name").asText()).put("role", l.path("role").asText())
+                    .put("cpu", l.path("cpu").asText()).put("state", l.path("state").asText());
+        }
+        kept.set("alive", doc.path("virtual").path("alive"));
+        kept.set("pinned", doc.path("virtual").path("pinned"));
+        return kept;
+    }
+
     /**
      * Whether the race's learner is the learner's own exercise of its chapter
      * ({@code exercises/NN-*.java}); a race that names no file and no address (written by
@@ -146,16 +197,30 @@ final class RoomLink {
             if (!"learner".equals(server.path("role").asText())) continue;
             String file = server.path("file").asText(null);
             if (file == null) return server.path("url").isMissingNode() || server.path("url").isNull();
-            Path p = Path.of(file);
-            return p.getParent() != null && p.getParent().getFileName() != null && p.getParent().getFileName().toString().equals("exercises")
-                    && p.getFileName().toString().startsWith(race.path("chapter").asText("?") + "-");
+            return ownFile(file, race.path("chapter").asText("?"));
         }
         return false;
     }
 
+    /** Whether {@code file} is the learner's own exercise of {@code chapter}: {@code exercises/NN-*.java}. */
+    static boolean ownFile(String file, String chapter) {
+        if (file == null || chapter == null || chapter.isEmpty()) return false;
+        Path p;
+        try {
+            p = Path.of(file);
+        } catch (RuntimeException e) {
+            return false;
+        }
+        return p.getParent() != null && p.getParent().getFileName() != null && p.getParent().getFileName().toString().equals("exercises")
+                && p.getFileName().toString().startsWith(chapter + "-");
+    }
+
+    /** The most of a timeline file a hand-in reads: the grader writes 2 to 8 KB. */
+    static final int MAX_TIMELINE = 64 * 1024;
+
     /** Whether a hand-in holds nothing: no grading and no race. */
     static boolean empty(JsonNode handin) {
-        return handin.path("checks").isEmpty() && handin.path("bench").isEmpty();
+        return handin.path("checks").isEmpty() && handin.path("bench").isEmpty() && handin.path("timelines").isEmpty();
     }
 
     private static java.util.List<JsonNode> read(Path dir) throws IOException {

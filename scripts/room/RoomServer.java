@@ -284,13 +284,12 @@ final class RoomServer {
     static Answer take(HttpExchange exchange, byte[] body, Known known, Settings settings, ReentrantLock seats,
                        Map<java.net.InetAddress, Integer> named) throws IOException {
         String name = query(exchange.getRequestURI().getRawQuery()).get("name");
-        List<CheckReport> reports = new ArrayList<>();
-        List<BenchReport> races = new ArrayList<>();
+        Room.Handed handed = new Room.Handed();
         try {
             JsonNode doc = Jackson.tree(new String(body, StandardCharsets.UTF_8));
             if (!RoomLink.SCHEMA.equals(doc.path("schema").asText())) throw new IllegalArgumentException("no \"schema\": \"" + RoomLink.SCHEMA + "\"");
             if (!name.equals(doc.path("learner").asText())) return new Answer(400, "the hand-in is " + doc.path("learner").asText() + "'s, not " + name + "'s", null);
-            Room.collect(doc, reports, races);
+            Room.collect(doc, handed);
         } catch (RuntimeException e) {
             return new Answer(400, "not a hand-in from jbang handin (" + e.getMessage() + ")", null);
         }
@@ -332,7 +331,7 @@ final class RoomServer {
                         // an unreadable seat is replaced
                     }
                 }
-                seat = Seat.of(known, name, reports, races, Instant.now(), before);
+                seat = Seat.of(known, name, handed, Instant.now(), before);
                 RoomLink.writeWhole(file, Jackson.write(seat), false);
             } catch (IOException | RuntimeException e) {
                 // Why: a name given out with no seat kept would be locked to a token the learner never received.

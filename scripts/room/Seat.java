@@ -16,9 +16,11 @@ import java.util.Map;
  * @param received when the room last heard from them
  * @param chapters by chapter, in the course's order
  * @param races    by chapter, then workload
+ * @param timelines by chapter, the latest timeline of their own server handed in ({@link RoomTimeline}); absent when none
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-record Seat(String schema, String learner, String received, Map<String, Graded> chapters, Map<String, Map<String, Raced>> races) {
+record Seat(String schema, String learner, String received, Map<String, Graded> chapters, Map<String, Map<String, Raced>> races,
+            Map<String, RoomTimeline> timelines) {
     static final String SCHEMA = "course-room/1";
     /** The most of a could-not-run message the room keeps. */
     static final int MAX_ERROR = 200;
@@ -83,12 +85,20 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
         }
     }
 
+    /** Where a learner's timeline of {@code chapter} is, or null. */
+    RoomTimeline timeline(String chapter) {
+        return timelines == null ? null : timelines.get(chapter);
+    }
+
     /**
-     * The seat of {@code name} after a hand-in of {@code reports} and {@code races}, received at
-     * {@code now} by the room's clock; {@code before}, their seat until now (or null), carries over
-     * the chapters and races this hand-in does not hold and how long they have been stuck.
+     * The seat of {@code name} after a hand-in of {@code handed}'s gradings, races and timelines,
+     * received at {@code now} by the room's clock; {@code before}, their seat until now (or null),
+     * carries over the chapters, races and timelines this hand-in does not hold and how long they
+     * have been stuck.
      */
-    static Seat of(Known known, String name, List<CheckReport> reports, List<BenchReport> races, Instant now, Seat before) {
+    static Seat of(Known known, String name, Room.Handed handed, Instant now, Seat before) {
+        List<CheckReport> reports = handed.reports();
+        List<BenchReport> races = handed.races();
         Map<String, CheckReport> latest = new LinkedHashMap<>();
         for (CheckReport r : reports) {
             if (r == null || !known.chapters().containsKey(r.chapter())) continue;
@@ -125,7 +135,35 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
                 raced.put(chapter, before.races().get(chapter));
             }
         }
-        return new Seat(SCHEMA, name, now.toString(), chapters, raced);
+        return new Seat(SCHEMA, name, now.toString(), chapters, raced, timelines(known, handed.timelines(), now, before));
+    }
+
+    /**
+     * Per chapter, the newest timeline handed in that the room can keep ({@link RoomTimeline#of});
+     * one the room already had keeps the time it first came; a chapter with none handed in keeps
+     * the one before. Null when there is none.
+     */
+    private static Map<String, RoomTimeline> timelines(Known known, List<com.fasterxml.jackson.databind.JsonNode> handed, Instant now, Seat before) {
+        Map<String, RoomTimeline> latest = new LinkedHashMap<>();
+        for (var t : handed) {
+            String chapter = t.path("chapter").asText();
+            if (!known.chapters().containsKey(chapter)) continue;
+            RoomTimeline read = RoomTimeline.of(known, chapter, t, now.toString());
+            if (read == null) continue;
+            latest.merge(chapter, read, (a, b) -> String.valueOf(b.recorded()).compareTo(String.valueOf(a.recorded())) > 0 ? b : a);
+        }
+        Map<String, RoomTimeline> kept = new LinkedHashMap<>();
+        for (String chapter : known.chapters().keySet()) {
+            RoomTimeline was = before == null ? null : before.timeline(chapter), now_ = latest.get(chapter);
+            if (now_ == null) {
+                if (was != null) kept.put(chapter, was);
+            } else if (was != null && was.recorded() != null && was.recorded().equals(now_.recorded())) {
+                kept.put(chapter, was);
+            } else {
+                kept.put(chapter, now_);
+            }
+        }
+        return kept.isEmpty() ? null : kept;
     }
 
     private static Graded graded(Known known, String chapter, CheckReport r, Graded was, Instant now) {
@@ -198,7 +236,12 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
             }
             if (!kept.isEmpty()) raced.put(chapter, kept);
         }
-        return new Seat(SCHEMA, learner, time(received), graded, raced);
+        Map<String, RoomTimeline> threads = new LinkedHashMap<>();
+        for (String chapter : known.chapters().keySet()) {
+            RoomTimeline t = timeline(chapter) == null ? null : timeline(chapter).checked(known, chapter);
+            if (t != null) threads.put(chapter, t);
+        }
+        return new Seat(SCHEMA, learner, time(received), graded, raced, threads.isEmpty() ? null : threads);
     }
 
     /** A could-not-run message as the room keeps it: at most {@link #MAX_ERROR} characters. */

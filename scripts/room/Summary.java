@@ -40,7 +40,7 @@ final class Summary {
                 .append("table{border-collapse:collapse;margin:1rem 0}th,td{border-bottom:1px solid #e3e6ec;padding:.3rem .7rem;text-align:left;vertical-align:top}")
                 .append("td.done{color:#1a7f37;font-weight:600}td.todo{color:#b35900}td.none{color:#9aa3b2}td.long{color:#b3261e;font-weight:600}")
                 .append("details ul{margin:.3rem 0;padding-left:1.1rem;font-weight:400;color:#1d2330}.num{text-align:right;font-variant-numeric:tabular-nums}")
-                .append("small{color:#5b6474}#room-status{color:#b3261e}")
+                .append("small{color:#5b6474}#room-status{color:#b3261e}").append(RoomTimeline.STYLE)
                 .append("@media (prefers-color-scheme:dark){body{background:#12151b;color:#e4e7ec}th,td{border-color:#2a303b}details ul{color:#e4e7ec}small{color:#9aa3b2}}")
                 .append("</style></head><body>\n<h1>Room summary</h1>\n<p id=\"room-status\" role=\"status\"></p>\n<main id=\"room\">\n")
                 .append(body(known, seats, now, refreshSeconds, skipped))
@@ -88,6 +88,7 @@ final class Summary {
                 .append(" (this machine's clock)")
                 .append(refreshSeconds > 0 ? "; the page updates itself every " + refreshSeconds + " s" : "").append(".</p>\n");
         stuck(h, known, seats, now);
+        threads(h, known, seats, now);
         progress(h, known, seats, now);
         races(h, known, seats);
         if (!skipped.isEmpty()) {
@@ -118,15 +119,51 @@ final class Summary {
                 .append(" steps, since when it has been the first (this machine's clock), and how many gradings have failed it since.")
                 .append(" Fifteen minutes or more is red.</p>\n")
                 .append("<table><thead><tr><th>Learner</th><th>Chapter</th><th>First failing check</th><th>Since</th>")
-                .append("<th class=\"num\">For</th><th class=\"num\">Gradings</th></tr></thead><tbody>\n");
+                .append("<th class=\"num\">For</th><th class=\"num\">Gradings</th><th>Timeline</th></tr></thead><tbody>\n");
         for (Stuck s : all) {
             long minutes = Math.max(0, Duration.between(s.since(), now).toMinutes());
             h.append("<tr><td>").append(esc(s.seat().learner())).append("</td><td>").append(esc(s.chapter())).append("</td><td>")
                     .append(esc(known.title(s.chapter(), s.graded().stuckOn()))).append(" <small>").append(esc(s.graded().stuckOn()))
                     .append("</small></td><td>").append(CLOCK.format(s.since())).append("</td><td class=\"num").append(minutes >= 15 ? " long" : "")
-                    .append("\">").append(minutes).append(" min</td><td class=\"num\">").append(s.graded().gradings()).append(" grading(s)</td></tr>\n");
+                    .append("\">").append(minutes).append(" min</td><td class=\"num\">").append(s.graded().gradings()).append(" grading(s)</td><td>")
+                    .append(s.seat().timeline(s.chapter()) == null ? "" : "<a href=\"#" + threadsId(s.seat(), s.chapter()) + "\">their threads</a>")
+                    .append("</td></tr>\n");
         }
         h.append("</tbody></table>\n");
+    }
+
+    /** Where a learner's timeline of a chapter is on the page. */
+    static String threadsId(Seat seat, String chapter) {
+        return "threads-" + RoomLink.key(seat.learner()) + "-" + chapter;
+    }
+
+    /**
+     * Each learner's latest timeline of each shown chapter, the newest first: the threads of their
+     * own server during one check ({@code check.sh NN --only ID --timeline}), drawn as the room
+     * keeps it ({@link RoomTimeline}).
+     */
+    private static void threads(StringBuilder h, Known known, List<Seat> seats, Instant now) {
+        record Shown(Seat seat, String chapter, RoomTimeline t) {}
+        List<Shown> all = new ArrayList<>();
+        for (Seat s : seats) {
+            for (String chapter : known.shown()) {
+                RoomTimeline t = s.timeline(chapter);
+                if (t != null) all.add(new Shown(s, chapter, t));
+            }
+        }
+        if (all.isEmpty()) return;
+        all.sort(Comparator.comparing((Shown x) -> Seat.parse(x.t().received(), Instant.EPOCH)).reversed());
+        h.append("<h2>Threads</h2>\n<p>The latest timeline each learner handed in per chapter: their own server's threads while one check")
+                .append(" ran (<code>scripts/check.sh NN --only ID --timeline</code>). A row is a thread: its colour what it waited for,")
+                .append(" its dark bar the share of a core it used. The chapter's page shows the reference solution's beside a mistake's.</p>\n");
+        for (Shown x : all) {
+            h.append("<section id=\"").append(threadsId(x.seat(), x.chapter())).append("\"><h3>").append(esc(x.seat().learner()))
+                    .append(", chapter ").append(esc(x.chapter())).append(": ").append(esc(known.title(x.chapter(), x.t().check())))
+                    .append(" <small>").append(esc(x.t().check())).append(", handed in ")
+                    .append(x.t().received() == null ? "" : CLOCK.format(Seat.parse(x.t().received())) + ", ")
+                    .append(age(Seat.parse(x.t().received(), null), now)).append("</small></h3>\n")
+                    .append(x.t().svg()).append(x.t().key()).append("</section>\n");
+        }
     }
 
     private static void progress(StringBuilder h, Known known, List<Seat> seats, Instant now) {

@@ -17,8 +17,8 @@ final class BenchRaces {
 
     /**
      * The races the self-test runs end to end, each checked on its JSON: a smoke race; the
-     * reference against itself, "the same" everywhere; a reactor that spends about 6 µs more CPU
-     * a request, "slower" on hello, with no progress line in its piped output; the pool's and
+     * reference against itself, never "faster" or "slower" and "the same" somewhere; a reactor that
+     * spends about 12 µs more CPU a request, "slower" on hello, with no progress line in its piped output; the pool's and
      * the background load's workloads; chapter 08's trips through the backend the race starts;
      * the ramp's first steps; the open loop; the connections phase at 1500; a Python server started with --command
      * and --timeline (the reference's recorded, the Python server's not); chapter 04's smoke race with --timeline hello;

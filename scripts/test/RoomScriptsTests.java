@@ -85,10 +85,11 @@ final class RoomScriptsTests {
         JsonNode ada = packed.isEmpty() ? Jackson.MAPPER.createObjectNode() : Jackson.tree(packed);
         List<String> raced = new ArrayList<>();
         ada.path("bench").forEach(b -> raced.add(b.path("chapter").asText()));
-        RoomTest.outcomes.record("handin.sh packs a learner's checks and races of their own exercise into NAME.json, and only what the room shows",
+        RoomTest.outcomes.record("handin.sh packs a learner's checks, races and timelines of their own exercise into NAME.json, and only what the room shows",
                 handedIn == 0 && raced.equals(List.of("03", "05")) && !packed.contains("\"hint\"") && !packed.contains("what ada's server said")
                         && !packed.contains("ada's laptop") && !packed.contains("bench.sh 05") && !packed.contains("4242") && !packed.contains("exercises/")
-                        && ada.path("checks").get(0).path("checks").get(0).path("status").isTextual(),
+                        && ada.path("checks").get(0).path("checks").get(0).path("status").isTextual()
+                        && ada.path("timelines").size() == 1 && "03".equals(ada.path("timelines").get(0).path("chapter").asText()),
                 "exit " + handedIn + ", races " + raced + " (see " + dir.resolve("handin.log") + " and " + folder.resolve("ada.json") + ")");
         Files.delete(learner.resolve(".results/bench/05.json"));
         Files.delete(learner.resolve(".results/bench/04.json"));
@@ -98,10 +99,11 @@ final class RoomScriptsTests {
         String html = Files.exists(page) ? Files.readString(page) : "";
         List<String> missing = new ArrayList<>();
         for (String expected : List.of("2 learner(s)", "<td class=\"done\"", "<summary>4 to fix</summary>", "<summary>1 to fix</summary>",
-                "06<br><small>Netty and virtual threads</small>", "req/s</small> 0.82× <small>the reference")) {
+                "06<br><small>Netty and virtual threads</small>", "req/s</small> 0.82× <small>the reference",
+                "<section id=\"threads-ada-03\">", "<a href=\"#threads-ada-03\">their threads</a>")) {
             if (!html.contains(expected)) missing.add(expected);
         }
-        RoomTest.outcomes.record("room.sh summarises the hand-ins: progress in every registry chapter, failing checks, races as labelled ratios",
+        RoomTest.outcomes.record("room.sh summarises the hand-ins: progress in every registry chapter, failing checks, races as labelled ratios, a learner's threads",
                 summarised == 0 && missing.isEmpty(), "exit " + summarised + "; the page lacks " + missing + " (" + page + ")");
         if (missing.isEmpty()) {
             Files.createDirectories(RoomTest.root.resolve(".results"));

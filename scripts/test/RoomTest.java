@@ -2,7 +2,7 @@
 //JAVA 25
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES ../room/Room.java ../lib/Outcomes.java ../lib/Results.java Trees.java Commands.java RoomLoad.java
-//SOURCES RoomLiveTests.java RoomScriptsTests.java RoomLimitsTests.java RoomTrustTests.java
+//SOURCES RoomLiveTests.java RoomScriptsTests.java RoomLimitsTests.java RoomTrustTests.java RoomTimelineTests.java
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -29,8 +29,8 @@ import java.util.stream.Stream;
  * ROOT. One ok/FAIL line per test, then "N passed, N failed".
  *
  * <p>The tests are in RoomLiveTests (one room in use), RoomScriptsTests (handin.sh and room.sh),
- * RoomLimitsTests (slow senders, the Wi-Fi, a day's load, a flood) and RoomTrustTests (claims
- * held to what the course knows); {@link #main} runs them in their order, and this class holds
+ * RoomLimitsTests (slow senders, the Wi-Fi, a day's load, a flood), RoomTrustTests (claims
+ * held to what the course knows) and RoomTimelineTests (a learner's timeline, handed in and drawn); {@link #main} runs them in their order, and this class holds
  * what they share: the room's codes, each learner's token, hand-ins as a learner's copy sends
  * them, and the requests a laptop and the projector make.
  */
@@ -67,6 +67,8 @@ class RoomTest {
         RoomLimitsTests.slowBodies();
         RoomTrustTests.seatNotKept();
         RoomTrustTests.untrusted();
+        RoomTimelineTests.handedIn();
+        RoomTimelineTests.drawnAndChecked();
         RoomLimitsTests.wifi();
         RoomLimitsTests.tricklingRoom();
         RoomLimitsTests.dayInTheRoom();

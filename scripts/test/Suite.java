@@ -160,7 +160,7 @@ final class Suite implements Callable<Integer> {
 
     /**
      * The benchmark's unit tests, then its races end to end, each checked on its JSON: a smoke race,
-     * a self-race whose verdict must be "the same", a reactor made slower on purpose (about 6 µs of
+     * a self-race that must never say "faster" or "slower", a reactor made slower on purpose (about 12 µs of
      * CPU a request) whose verdict on hello must be "slower", with no progress line in its piped
      * output, the db and mixed workloads, chapter 08's trips, the ramp's first steps, the open loop
      * (scripts/test/TestBench.java --races; logs in .results/bench-*.log).

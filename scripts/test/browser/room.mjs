@@ -68,7 +68,7 @@ export async function classroom() {
     check(Math.abs(await topOf(0)) <= 2, "Home did not go back to the first slide");
   });
 
-  await test("room summary (scripts/room.sh): self-contained, and a learner's failing checks unfold on a click", async (make) => {
+  await test("room summary (scripts/room.sh): self-contained, a learner's failing checks unfold on a click, and their threads are drawn, linked from Stuck", async (make) => {
     const page = await make();
     await open(page, url("room-check.html"));
     check((await page.title()) === "Room summary", `no room summary (did the room step run?): title '${await page.title()}'`);
@@ -78,6 +78,15 @@ export async function classroom() {
     await folded.locator("summary").click();
     check(await list.isVisible() && (await list.locator("li").count()) > 0, "clicking 'N to fix' shows no failing checks");
     check((await page.locator("tfoot").innerText()).includes("Most stuck on"), "no 'Most stuck on' row");
+    // ada's timeline of chapter 03 (handin.sh packed it from the fixture's .results/timeline/): drawn, and linked from Stuck.
+    const threads = page.locator("#threads-ada-03 svg.tl");
+    check(await threads.isVisible(), "ada's timeline of chapter 03 is not drawn under Threads");
+    const rows = await threads.locator("text").allInnerTexts();
+    check(rows.some((t) => /^loop/.test(t) || /reactor/i.test(t)), `ada's timeline has no event loop's row: ${rows.join(" | ")}`);
+    check(await threads.locator("rect.cpu").count() > 0, "ada's timeline shows no thread on a CPU");
+    await page.locator('a[href="#threads-ada-03"]').click();
+    check(new URL(page.url()).hash === "#threads-ada-03", "the Stuck table's 'their threads' does not lead to the timeline");
+    await page.locator("#threads-ada-03").screenshot({ path: path.join(outDir, "room-threads.png") });
   });
 
   // The live room (scripts/room.sh serve), when scripts/test.sh started one: ROOM_URL, its
