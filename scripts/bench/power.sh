@@ -21,7 +21,11 @@ usage() {
 }
 
 main() {
-  local races=5 spins="3000" out="${ROOT}/.results/bench/power.json" keep=0 command="scripts/bench/power.sh $*"
+  local races=5 spins="3000" out="${ROOT}/.results/bench/power.json" keep=0 command="scripts/bench/power.sh" arg
+  # The command as it was typed: a word with a space in double quotes, so it can be run again.
+  for arg in "$@"; do
+    if [[ "${arg}" == *" "* ]]; then command+=" \"${arg}\""; else command+=" ${arg}"; fi
+  done
   while [[ $# -gt 0 ]]; do
     case "$1" in
       --races) races="${2:?--races needs a number}"; shift 2 ;;
