@@ -1,7 +1,8 @@
 // What the site shows of a learner's work and of the races: "Mark this chapter done" and the
 // grader's results in the sidebar, and the bench charts (the committed runs, and a learner's own).
 // Imported by scripts/test/browser.mjs, which runs progressAndCharts() after chapter.mjs's tests.
-import { url, PAGES, open, check, test } from "./common.mjs";
+import path from "node:path";
+import { url, outDir, PAGES, open, check, test } from "./common.mjs";
 
 export async function progressAndCharts() {
   await test("progress: Mark this chapter done shows in the sidebar after a reload", async (make) => {
@@ -78,7 +79,7 @@ export async function progressAndCharts() {
     check(legend.includes("heap") && legend.includes("RSS") && legend.includes("kernel"), `the legend says: ${legend}`);
   });
 
-  await test("bench charts: a learner's results/bench/03.json shows as 'yours' against the reference, with the verdict (and a busy machine beside it); none shows a hint", async (make) => {
+  await test("bench charts: a learner's results/bench/03.json shows as 'yours' against the reference, with the verdict (and a busy machine beside it), and its --timeline turn's threads; none shows a hint", async (make) => {
     const page = await make();
     // Without results (a built copy), the panel says how to get some, and fetches nothing.
     await open(page, PAGES.ch03);
@@ -91,7 +92,14 @@ export async function progressAndCharts() {
       await route.fulfill({ response, body: html });
     });
     await page.route(url("results/site/results.json"), (route) => route.fulfill({ contentType: "application/json",
-      body: JSON.stringify(["bench/03.json"]) }));
+      body: JSON.stringify(["bench/03.json", "timeline/03-hello.json", "timeline/03-hello-reference.json"]) }));
+    // Its --timeline turn's two recordings (committed timelines stand in for them: what is drawn is the same kind).
+    for (const [mine, committed] of [["03-hello", "04-ch04.spread-exercise"], ["03-hello-reference", "04-ch04.spread-solution"]]) {
+      await page.route(url(`results/timeline/${mine}.json`), async (route) => {
+        const response = await route.fetch({ url: url(`timeline/${committed}.json`) });
+        await route.fulfill({ response });
+      });
+    }
     const hello = (server, rps) => ({ server, status: "measured", rps, latencyMs: { p50: 3, p99: 9 }, errors: 0, non2xx: 0, flags: [] });
     await page.route(url("results/bench/03.json"), (route) => route.fulfill({ contentType: "application/json", body: JSON.stringify({
       schema: "course-bench/1", command: "scripts/bench.sh 03", kind: "chapter", date: "2026-01-01T00:00:00Z",
@@ -101,11 +109,14 @@ export async function progressAndCharts() {
         notes: ["the load generator used 95% of its CPU"], ratio: { rps: 0.8247, rpsInterval: { low: 0.61, high: 1.12, turns: 3,
           confidence: 0.95, verdict: "same", advice: "this race cannot tell a difference under 39%" },
           busy: "the machine was busy during 2 of 3 turns: other processes used up to 0.9 of a core, so this verdict may be the machine's, not the servers'; race again when it is quiet" } },
-        hello("reference", 50000)] }], flags: [] }) }));
+        hello("reference", 50000)] }], flags: [],
+      timeline: { workload: "hello", seconds: 4, servers: [
+        { server: "learner", file: ".results/timeline/03-hello.json", cpuMicrosPerRequestRecorded: 12.1, cpuMicrosPerRequestMeasured: 10.9 },
+        { server: "reference", file: ".results/timeline/03-hello-reference.json", cpuMicrosPerRequestRecorded: 11.0, cpuMicrosPerRequestMeasured: 10.2 }] } }) }));
     await open(page, PAGES.ch03);
     await mine.and(page.locator(".ready")).waitFor({ timeout: 5000 });
     const text = await mine.innerText();
-    check(await mine.locator("svg rect").count() === 2, "expected two bars: yours and the reference");
+    check(await mine.locator("svg:not(.tl-chart) rect").count() === 2, "expected two bars: yours and the reference");
     check(text.includes("yours") && text.includes("41,234 req/s") && text.includes("50,000 req/s"), `the panel shows: ${text}`);
     check(text.includes("scripts/bench.sh 03"), "the panel does not name the command that measured it");
     const note = await mine.locator(".bench-note").first().textContent();
@@ -116,5 +127,12 @@ export async function progressAndCharts() {
     check((await mine.textContent()).includes("under 39%"), "the advice of a race too close to call is not listed");
     const busy = await mine.locator(".bench-busy").textContent();
     check(busy.includes("the machine was busy during 2 of 3 turns"), `a verdict measured on a busy machine does not say so under the chart: ${busy}`);
+    // bench.sh --timeline: both servers' threads under the chart, on one time scale.
+    const threads = mine.locator(".timeline-race .timeline-panel:has(svg.tl-chart)");
+    await threads.nth(1).waitFor({ timeout: 10000 }).catch(() => {});
+    check(await threads.count() === 2, `the race's two timelines are not drawn under its chart (${await threads.count()} drawn)`);
+    const titles = await mine.locator(".timeline-race .tl-title").allInnerTexts();
+    check(titles.join(" | ") === "Your server, on hello | The reference, on hello", `the race's timelines are titled: ${titles.join(" | ")}`);
+    await mine.locator(".timeline-race").screenshot({ path: path.join(outDir, "race-timelines.png") });
   });
 }

@@ -6,6 +6,7 @@
 // data-missing is the text shown when the file is not there (e.g. before a learner's first run).
 
 import { el, svg, num, root, learnerResults } from "./shared.js";
+import { drawTimelines } from "./timeline.js";
 import { bytes, serverLabel, rampChart, spikeChart, soakChart, openLoopChart, connectionsChart } from "./bench-phases.js";
 
 
@@ -296,9 +297,30 @@ function fetchBenchPanel(panel, src) {
   }).then(function (doc) {
     if (doc.schema !== "course-bench/1") throw new Error("unknown schema " + doc.schema);
     render(panel, doc);
+    if (src.indexOf("results/") === 0) raceTimelines(panel, doc);
   }).catch(function () {
     missing(panel, src);
   });
+}
+
+// A learner's race with --timeline: the threads of both servers during one more turn of the
+// workload, drawn under the chart on one time scale, from the learner's results/timeline/.
+function raceTimelines(panel, doc) {
+  var t = doc.timeline;
+  var recorded = t && t.servers ? t.servers.filter(function (s) { return s.file; }) : [];
+  if (!recorded.length) return;
+  var box = el("div", { "class": "timeline-race" });
+  box.appendChild(el("p", { "class": "bench-title" }, "Threads on " + t.workload + ": one more turn of " + t.seconds
+    + " s for each server, recorded after the race (bench.sh --timeline)"));
+  var panels = recorded.map(function (s) {
+    var p = el("div", { "class": "timeline-panel", "data-src": "results/timeline/" + s.file.split(/[\\/]/).pop(),
+      "data-title": (s.server === "reference" ? "The reference" : "Your server") + ", on " + t.workload,
+      "data-missing": "Not among your results: a race run with --out keeps its timelines beside its JSON." });
+    box.appendChild(p);
+    return p;
+  });
+  panel.appendChild(box);
+  drawTimelines(panels);
 }
 
 export function benchPanels() {

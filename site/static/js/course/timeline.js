@@ -202,20 +202,23 @@ function load(panel) {
   }).catch(function () { return null; });
 }
 
+// Draws panels together, on the longest one's time scale (bench.js draws a race's this way).
+export function drawTimelines(panels) {
+  Promise.all(panels.map(load)).then(function (docs) {
+    var span = Math.max.apply(null, docs.map(function (d) { return d ? d.slices * d.sliceMs : 0; }).concat([0]));
+    panels.forEach(function (panel, i) {
+      if (docs[i]) render(panel, docs[i], span); else missing(panel);
+    });
+  });
+}
+
 export function timelinePanels() {
-  // The panels of one block are drawn together, on the longest one's time scale.
+  // The panels of one block are drawn together.
   var groups = new Map();
   document.querySelectorAll(".timeline-panel").forEach(function (panel) {
     var key = panel.parentElement;
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push(panel);
   });
-  groups.forEach(function (panels) {
-    Promise.all(panels.map(load)).then(function (docs) {
-      var span = Math.max.apply(null, docs.map(function (d) { return d ? d.slices * d.sliceMs : 0; }).concat([0]));
-      panels.forEach(function (panel, i) {
-        if (docs[i]) render(panel, docs[i], span); else missing(panel);
-      });
-    });
-  });
+  groups.forEach(drawTimelines);
 }
