@@ -182,8 +182,9 @@ final class RoomLink {
             lanes.addObject().put("name", l.path("name").asText()).put("role", l.path("role").asText())
                     .put("cpu", l.path("cpu").asText()).put("state", l.path("state").asText());
         }
-        kept.set("alive", doc.path("virtual").path("alive"));
-        kept.set("pinned", doc.path("virtual").path("pinned"));
+        for (String counts : java.util.List.of("alive", "pinned")) { // absent from a file the grader did not write: the room drops it
+            if (doc.path("virtual").path(counts).isArray()) kept.set(counts, doc.path("virtual").path(counts));
+        }
         return kept;
     }
 
