@@ -91,6 +91,8 @@ record RoomTimeline(String check, String recorded, String received, int sliceMs,
     // ---- Drawing ----
 
     private static final int LABEL = 150, PLOT = 480, LANE = 12, GAP = 3;
+    /** The most of a name drawn beside its row, so that it ends before the row begins. */
+    private static final int LABEL_CHARS = 26;
 
     /** What the room says a wait code is, in a few words (the course's pages say it at length). */
     static String word(char code) {
@@ -124,7 +126,8 @@ record RoomTimeline(String check, String recorded, String received, int sliceMs,
                 .append(Summary.esc(words())).append("</title>");
         int y = 0;
         for (Lane l : lanes) {
-            s.append("<text x=\"0\" y=\"").append(y + LANE - 2).append("\">").append(Summary.esc(l.name())).append("</text>");
+            String label = l.name().length() > LABEL_CHARS ? l.name().substring(0, LABEL_CHARS - 1) + "…" : l.name(); // the title has it whole
+            s.append("<text x=\"0\" y=\"").append(y + LANE - 2).append("\">").append(Summary.esc(label)).append("</text>");
             int i = 0;
             while (i < slices) { // runs of one wait code as one rectangle
                 int j = i;
