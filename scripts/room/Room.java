@@ -74,7 +74,7 @@ final class Room {
         return new Folder(new ArrayList<>(seats.values()), skipped);
     }
 
-    /** The check reports and races in a hand-in, a check report (one or a list), or a bench result. */
+    /** The check reports, races and timelines in a hand-in, or a check report (one or a list), or a bench result. */
     static void collect(JsonNode doc, Handed into) {
         if (RoomLink.SCHEMA.equals(doc.path("schema").asText())) {
             for (JsonNode c : doc.path("checks")) collect(c, into);

@@ -30,9 +30,8 @@ record RoomTimeline(String check, String recorded, String received, int sliceMs,
 
     /** The most of a lane's name the room keeps. */
     static final int MAX_NAME = 40;
-    /** The wait codes a lane's state may hold ({@link ThreadStates}). */
-    static final String CODES = "" + ThreadStates.IDLE + ThreadStates.ACCEPT + ThreadStates.READ + ThreadStates.WRITE + ThreadStates.SLEEP
-            + ThreadStates.PARKED + ThreadStates.LOCK + ThreadStates.HELD + ThreadStates.NONE;
+    /** The wait codes a lane's state may hold: those {@link ThreadStates#WORDS} says, in a fixed order for the key. */
+    static final String CODES = ThreadStates.WORDS.keySet().stream().sorted().map(String::valueOf).collect(java.util.stream.Collectors.joining());
 
     /**
      * The timeline a hand-in's entry holds, as the room keeps it for {@code chapter}; null when
@@ -76,9 +75,8 @@ record RoomTimeline(String check, String recorded, String received, int sliceMs,
         if (alive == null || alive.size() != slices || alive.stream().anyMatch(a -> a == null || a < 0 || a > 10_000_000)) return null;
         if (pinned == null || pinned.size() != slices
                 || pinned.stream().anyMatch(p -> p == null || !Double.isFinite(p) || p < 0 || p > Timeline.MAX_LANES)) return null;
-        String when = recorded == null ? null : Seat.parse(recorded, null) == null ? null : Seat.parse(recorded).toString();
-        String since = received == null ? null : Seat.parse(received, null) == null ? null : Seat.parse(received).toString();
-        return new RoomTimeline(check, when, since, sliceMs, slices, List.copyOf(kept), List.copyOf(alive), List.copyOf(pinned));
+        return new RoomTimeline(check, Seat.time(recorded), Seat.time(received), sliceMs, slices, List.copyOf(kept), List.copyOf(alive),
+                List.copyOf(pinned));
     }
 
     /** Whether {@code s} is {@code slices} characters long, each one of {@code allowed}. */
@@ -93,21 +91,6 @@ record RoomTimeline(String check, String recorded, String received, int sliceMs,
     private static final int LABEL = 150, PLOT = 480, LANE = 12, GAP = 3;
     /** The most of a name drawn beside its row, so that it ends before the row begins. */
     private static final int LABEL_CHARS = 26;
-
-    /** What the room says a wait code is, in a few words (the course's pages say it at length). */
-    static String word(char code) {
-        return switch (code) {
-            case ThreadStates.IDLE -> "waiting for work";
-            case ThreadStates.ACCEPT -> "accepting";
-            case ThreadStates.READ -> "blocked reading";
-            case ThreadStates.WRITE -> "blocked writing";
-            case ThreadStates.SLEEP -> "sleeping";
-            case ThreadStates.PARKED -> "parked";
-            case ThreadStates.LOCK -> "waiting for a lock or permit";
-            case ThreadStates.HELD -> "held by a pinned virtual thread";
-            default -> "off the CPU";
-        };
-    }
 
     /**
      * A small picture of the timeline, self-contained SVG: a row per lane, its background the
@@ -174,7 +157,7 @@ record RoomTimeline(String check, String recorded, String received, int sliceMs,
             int[] seen = new int[128];
             char common = '.';
             for (char c : l.state().toCharArray()) if (c != '.' && ++seen[c] > seen[common]) common = c;
-            said.add(l.name() + ": up to " + most + " tenths of a core" + (common == '.' ? "" : ", mostly " + word(common)));
+            said.add(l.name() + ": up to " + most + " tenths of a core" + (common == '.' ? "" : ", mostly " + ThreadStates.WORDS.get(common)));
         }
         return String.join("; ", said);
     }
@@ -199,7 +182,7 @@ record RoomTimeline(String check, String recorded, String received, int sliceMs,
         for (char code : CODES.toCharArray()) {
             if (code == ThreadStates.NONE || lanes.stream().noneMatch(l -> l.state().indexOf(code) >= 0)) continue;
             k.append(" <svg class=\"tl\" width=\"10\" height=\"10\" aria-hidden=\"true\"><rect class=\"s-").append(code)
-                    .append("\" width=\"10\" height=\"10\"/></svg> ").append(word(code));
+                    .append("\" width=\"10\" height=\"10\"/></svg> ").append(ThreadStates.WORDS.get(code));
         }
         return k.append("</p>").toString();
     }

@@ -154,14 +154,10 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
         }
         Map<String, RoomTimeline> kept = new LinkedHashMap<>();
         for (String chapter : known.chapters().keySet()) {
-            RoomTimeline was = before == null ? null : before.timeline(chapter), now_ = latest.get(chapter);
-            if (now_ == null) {
-                if (was != null) kept.put(chapter, was);
-            } else if (was != null && was.recorded() != null && was.recorded().equals(now_.recorded())) {
-                kept.put(chapter, was);
-            } else {
-                kept.put(chapter, now_);
-            }
+            RoomTimeline was = before == null ? null : before.timeline(chapter), handedIn = latest.get(chapter);
+            boolean same = was != null && handedIn != null && was.recorded() != null && was.recorded().equals(handedIn.recorded());
+            RoomTimeline keep = handedIn == null || same ? was : handedIn; // the one the room had keeps when it first came
+            if (keep != null) kept.put(chapter, keep);
         }
         return kept.isEmpty() ? null : kept;
     }
@@ -238,8 +234,8 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
         }
         Map<String, RoomTimeline> threads = new LinkedHashMap<>();
         for (String chapter : known.chapters().keySet()) {
-            RoomTimeline t = timeline(chapter) == null ? null : timeline(chapter).checked(known, chapter);
-            if (t != null) threads.put(chapter, t);
+            RoomTimeline t = timeline(chapter);
+            if (t != null && (t = t.checked(known, chapter)) != null) threads.put(chapter, t);
         }
         return new Seat(SCHEMA, learner, time(received), graded, raced, threads.isEmpty() ? null : threads);
     }
@@ -250,7 +246,7 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
     }
 
     /** A time as the room writes it, or null when there is none or it cannot be read. */
-    private static String time(String text) {
+    static String time(String text) {
         Instant t = text == null ? null : parse(text, null);
         return t == null ? null : t.toString();
     }
