@@ -7,7 +7,7 @@
 //SOURCES ../lib/Cli.java ../lib/CommandError.java
 //SOURCES ../checks/Grade.java ../../exercises/kit/Kit.java ../../exercises/kit/NativeFrame.java
 //SOURCES ../../exercises/kit/chapter-01/BlockingHttp.java ../../exercises/kit/chapter-03/EventLoop.java
-//SOURCES KitTests.java CourseFilesTests.java HarnessTests.java TimelineTests.java HarnessGradingTests.java HarnessProcessTests.java SkippingChecks.java BuildingChecks.java ../lib/Outcomes.java ../lib/Frameworks.java WithoutSockets.java Mutants.java Trees.java
+//SOURCES KitTests.java CourseFilesTests.java HarnessTests.java TimelineTests.java HarnessGradingTests.java HarnessProcessTests.java SkippingChecks.java BuildingChecks.java ../lib/Outcomes.java ../lib/Frameworks.java WithoutSockets.java Mutants.java Trees.java Lanes.java
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -34,13 +34,16 @@ import picocli.CommandLine.Parameters;
  * must fail exactly those listed, cascades included (about 10 minutes more on a 2-core machine:
  * the broken variants that stall a server wait out the other checks' timeouts). A chapter with
  * tests without sockets (chapter 06's exercises/demos/HybridHandlerTests.java) runs them too:
- * see WithoutSockets. Ends with "N passed, N failed". The command line is read by picocli
- * through {@link Cli}; scripts/test/Suite.java runs it as a program.
+ * see WithoutSockets. With {@code --share DIR}, it runs beside other self-tests given the same
+ * DIR, each part in the first to claim it (see {@link Lanes}); scripts/test/Suite.java runs two so,
+ * then the busy-laptop pass alone. Ends with "N passed, N failed". The command line is read by
+ * picocli through {@link Cli}; Suite runs it as a program.
  */
 @Command(name = "selftest", sortOptions = false,
-        customSynopsis = {"usage: jbang scripts/test/SelfTest.java [ROOT] [--quick | --exact] [--only NN,NN]", ""},
+        customSynopsis = {"usage: jbang scripts/test/SelfTest.java [ROOT] [--quick | --exact] [--only NN,NN] [--no-units]",
+                "                                        [--share DIR | --times-from DIR]", ""},
         footer = {"", "Ends with \"N passed, N failed\"; exit 0 when all passed. The grader's full output goes to",
-                "ROOT/.results/selftest.log."})
+                "ROOT/.results/selftest.log (selftest-lane-N.log with --share)."})
 class SelfTest implements Callable<Integer> {
     static final Outcomes outcomes = new Outcomes("");
 
@@ -58,8 +61,23 @@ class SelfTest implements Callable<Integer> {
             "busy; --only none runs the unit tests alone"})
     List<String> only = new ArrayList<>();
 
+    @Option(names = "--no-units", description = "without the unit tests")
+    boolean noUnits;
+
+    @Option(names = "--share", paramLabel = "DIR", description = {"run beside other self-tests given the same new DIR: each part (the",
+            "unit tests, a chapter, the independent server, the framework servers) runs in the first",
+            "to claim it, after the first builds the servers; no busy-laptop pass (run it alone after)"})
+    Path share;
+
+    @Option(names = "--times-from", paramLabel = "DIR", description = {"the table of the slowest checks adds the times of the runs",
+            "given --share DIR"})
+    Path timesFrom;
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
     boolean help;
+
+    /** The lane this run is, when it shares its parts with others (--share); null when alone. */
+    Lanes lanes;
 
     public static void main(String[] args) {
         System.exit(Cli.run("selftest", new SelfTest(), args));
@@ -68,26 +86,40 @@ class SelfTest implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path root = (given != null ? given : Path.of(".")).toAbsolutePath().normalize();
-        Path log = root.resolve(".results/selftest.log");
+        lanes = share == null ? null : Lanes.join(share);
+        Path log = root.resolve(".results/selftest" + (lanes == null ? "" : "-lane-" + lanes.number()) + ".log");
         Files.createDirectories(log.getParent());
         Grade.Options graded = Grade.Options.of(root).notSaving() // the checkout's own progress records stay as they are
                 .loggingTo(new java.io.PrintStream(Files.newOutputStream(log), true, java.nio.charset.StandardCharsets.UTF_8));
         System.out.println("(the grader's full output goes to " + root.relativize(log) + ")");
 
-        section("Unit tests: the kit and the grading harness");
+        if (lanes != null && lanes.number() == 1) {
+            try {
+                lanes.build(root, Tools.jbang(root, graded.jbang()), only);
+            } finally {
+                lanes.built();
+            }
+        } else if (lanes != null && !lanes.awaitBuilt()) {
+            System.out.println("(lane 1 did not build the servers within " + Lanes.BUILD_LIMIT.toMinutes() + " minutes: going on)");
+        }
+
         System.setProperty("course.root", root.toString());
-        for (Runner.Result r : Runner.run(List.of(KitTests.class, CourseFilesTests.class, HarnessTests.class, TimelineTests.class), null)) {
-            record(r.id(), !r.failed(), r.message());
+        if (!noUnits && claim("units")) {
+            section("Unit tests: the kit and the grading harness");
+            for (Runner.Result r : Runner.run(List.of(KitTests.class, CourseFilesTests.class, HarnessTests.class, TimelineTests.class), null)) {
+                record(r.id(), !r.failed(), r.message());
+            }
         }
 
         for (Chapters.Chapter chapter : Chapters.graded(root).values()) {
             if (!only.isEmpty() && !only.contains(chapter.number())) continue;
+            if (!claim(chapter.number())) continue;
             Map<String, Mutants.Mutant> mutants = spec(root.resolve("scripts/test/spoilers/" + chapter.number() + ".txt"));
 
             section("Chapter " + chapter.number() + ": the solution passes every check");
             // Chapter 04's gradings are also recorded (check.sh --timeline): one busy loop must show as one busy lane.
             Path timelines = chapter.number().equals("04") ? Files.createTempDirectory("selftest-timelines-") : null;
-            expect(graded.grading(new Subject.Solution()).recording(timelines), chapter, "solution", Set.of(), null);
+            expect(graded.grading(new Subject.Solution()).recording(timelines), chapter, "solution", Set.of(), null, null, List.of());
 
             section("Chapter " + chapter.number() + ": the solution passes every check with the portable inspection (as on macOS or Windows: no /proc), none skipped");
             portable(graded.grading(new Subject.Solution()), chapter);
@@ -101,7 +133,7 @@ class SelfTest implements Callable<Integer> {
                     tags.equals(chapter.todos().keySet()), "the registry lists " + chapter.todos().keySet());
             Set<String> union = new TreeSet<>();
             chapter.todos().values().forEach(union::addAll);
-            expect(graded.grading(new Subject.Exercise()).recording(timelines), chapter, "exercise", union, null);
+            expect(graded.grading(new Subject.Exercise()).recording(timelines), chapter, "exercise", union, null, null, List.of());
             if (timelines != null) busyLanes(timelines);
 
             // A chapter's tests without sockets (its spoilers/NN-without-sockets.txt): pass the solution, fail the exercise and its variants.
@@ -151,11 +183,21 @@ class SelfTest implements Callable<Integer> {
                         named, mutant.says());
             }
         }
-        if (only.isEmpty() || only.contains("independent")) independent(root, graded);
-        if (only.isEmpty() || only.contains("frameworks")) frameworks(root, graded);
-        if (only.isEmpty() || only.contains("busy")) busyLaptop(root, graded);
-        printSlowest();
+        if ((only.isEmpty() || only.contains("independent")) && claim("independent")) independent(root, graded);
+        if ((only.isEmpty() || only.contains("frameworks")) && claim("frameworks")) frameworks(root, graded);
+        if ((only.isEmpty() || only.contains("busy")) && lanes == null) busyLaptop(root, graded); // alone: another lane would be a second busy core
+        if (lanes != null) {
+            lanes.saveTimes(checkTime);
+        } else {
+            if (timesFrom != null) Lanes.addTimes(timesFrom, checkTime);
+            printSlowest();
+        }
         return outcomes.end();
+    }
+
+    /** Whether this run does {@code part}: always alone, else when this lane claims it first. */
+    boolean claim(String part) throws IOException {
+        return lanes == null || lanes.claim(part);
     }
 
     /**
@@ -288,15 +330,8 @@ class SelfTest implements Callable<Integer> {
      * With {@code named}, that check alone runs, and must fail: the variant is caught by the
      * check named for its mistake (the others listed may be cascades, which need the checks
      * before them). With none, every check runs (a variant that names none must pass them all).
-     */
-    static void expect(Grade.Options options, Chapters.Chapter chapter, String what, Set<String> expected, String named)
-            throws IOException {
-        expect(options, chapter, what, expected, named, named, List.of());
-    }
-
-    /**
-     * The same; {@code says}: words the failure of the check named for the mistake ({@code sayer},
-     * the first its spec lists) must hold, in what happened or its hint, so that a hint names the cause.
+     * {@code says}: words the failure of the check named for the mistake ({@code sayer}, the first
+     * its spec lists) must hold, in what happened or its hint, so that a hint names the cause.
      */
     static void expect(Grade.Options options, Chapters.Chapter chapter, String what, Set<String> expected, String named, String sayer,
                        List<String> says) throws IOException {

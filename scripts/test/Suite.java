@@ -152,11 +152,48 @@ final class Suite implements Callable<Integer> {
                         : "read " + shown.size() + " lines of 2");
     }
 
+    /**
+     * SelfTest in two lanes at once, each part (the unit tests, a chapter, the independent and the
+     * framework servers) in the first lane to claim it ({@link #LANES}; see scripts/test/Lanes.java:
+     * grading mostly waits, so two lanes take about half the time), then the busy-laptop pass alone,
+     * which prints where the grading time went in all three. Each result is shown as it is printed,
+     * under its lane's section title (printed again when the other lane printed in between).
+     */
     void selfTest() throws Exception {
-        List<String> args = new ArrayList<>(List.of(script("SelfTest.java"), root.toString()));
-        args.addAll(selfTestOptions);
-        program("SelfTest.java", jbang(args), Duration.ofMinutes(60));
+        // Built once first: two JBang processes that build the same script at once break each other's build.
+        Commands.Ended built = Commands.run(jbang(List.of("build", script("SelfTest.java"))), logs.resolve("suite-SelfTest-build.log"),
+                Duration.ofMinutes(15));
+        if (!built.ok()) {
+            outcomes.record("SelfTest.java builds", false, built.said(3));
+            return;
+        }
+        Path shared = Files.createTempDirectory("selftest-lanes");
+        try {
+            try (var lanes = Executors.newVirtualThreadPerTaskExecutor()) { // its close waits for both
+                for (int lane = 1; lane <= LANES; lane++) {
+                    List<String> args = new ArrayList<>(List.of(script("SelfTest.java"), root.toString(), "--share", shared.toString()));
+                    args.addAll(selfTestOptions);
+                    String name = "SelfTest.java (lane " + lane + ")";
+                    lanes.submit(() -> {
+                        try {
+                            program(name, jbang(args), Duration.ofMinutes(60));
+                        } catch (Exception e) {
+                            outcomes.record(name + " ran to its end", false, e.toString());
+                        }
+                    });
+                }
+            }
+            List<String> args = new ArrayList<>(List.of(script("SelfTest.java"), root.toString(), "--only", "busy", "--no-units",
+                    "--times-from", shared.toString()));
+            args.addAll(selfTestOptions);
+            program("SelfTest.java --only busy", jbang(args), Duration.ofMinutes(30));
+        } finally {
+            Trees.delete(shared);
+        }
     }
+
+    /** How many SelfTest lanes run at once: two, this machine's cores, each lane keeping about a fifth of one busy. */
+    static final int LANES = 2;
 
     /**
      * The benchmark's unit tests, then its races end to end, each checked on its JSON: a smoke race,
@@ -310,11 +347,29 @@ final class Suite implements Callable<Integer> {
         }
     }
 
+    /** The relay whose line was shown last: programs run at once (SelfTest's lanes) share the screen. */
+    private Relay shownLast;
+
+    /**
+     * Shows what {@code from} prints, under its section title: when another program's line was
+     * shown since, its title is shown again first, so that each result reads under its own section.
+     */
+    synchronized void show(Relay from, Runnable print) {
+        if (shownLast != null && shownLast != from && from.section != null) {
+            System.out.println();
+            System.out.println(from.section);
+        }
+        shownLast = from;
+        print.run();
+    }
+
     /** Reads a program's lines: each result recorded here as it comes, section titles and reasons shown. */
     final class Relay implements Consumer<String> {
         String last = "";
         int passed;
         int failed;
+        /** The program's section title now, to show again above its next line when another program printed between. */
+        String section;
         private String failing;
 
         @Override
@@ -327,14 +382,19 @@ final class Suite implements Callable<Integer> {
             flush();
             if ((m = OK.matcher(line)).matches()) {
                 passed++;
-                outcomes.record(m.group(1), true, null);
+                String name = m.group(1);
+                show(this, () -> outcomes.record(name, true, null));
             } else if ((m = FAIL.matcher(line)).matches()) {
                 failing = m.group(1);
             } else if (line.startsWith("== ")) {
-                System.out.println();
-                System.out.println(line);
+                section = null; // shown here: not again above its own first line
+                show(this, () -> {
+                    System.out.println();
+                    System.out.println(line);
+                });
+                section = line;
             } else if (line.startsWith("(") || WHY.matcher(line).matches()) {
-                System.out.println(line);
+                show(this, () -> System.out.println(line));
             }
             if (!line.isBlank()) last = line;
         }
@@ -346,7 +406,8 @@ final class Suite implements Callable<Integer> {
 
         private void fail(String why) {
             failed++;
-            outcomes.record(failing, false, why);
+            String name = failing;
+            show(this, () -> outcomes.record(name, false, why));
             failing = null;
         }
     }

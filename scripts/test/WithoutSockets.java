@@ -69,6 +69,13 @@ final class WithoutSockets {
         }
     }
 
+    /** The chapter's test file, when it has tests without sockets (the self-test builds it before lanes share the parts). */
+    static java.util.Optional<Path> testsFile(Path root, Chapters.Chapter chapter) throws IOException {
+        Path specFile = root.resolve("scripts/test/spoilers/" + chapter.number() + "-without-sockets.txt");
+        if (!Files.isRegularFile(specFile)) return java.util.Optional.empty();
+        return java.util.Optional.of(root.resolve(read(specFile, root.resolve("scripts/test/spoilers/" + chapter.number() + ".txt")).file()));
+    }
+
     /** The test file with its //SOURCES line for the exercise replaced, written to {@code dir}. */
     private static Path copy(Path dir, String fileName, String source, String include, String instead) throws IOException {
         Path file = dir.resolve(fileName);
