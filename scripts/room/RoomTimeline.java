@@ -15,7 +15,7 @@ import java.util.Locale;
  * ({@link #checked}): a check the course knows, at most {@link Timeline#MAX_SLICES} slices and
  * {@link Timeline#MAX_LANES} lanes, strings exactly {@code slices} long holding digits or the
  * known wait codes, a known role, counts that are counts. Anything else drops the timeline and
- * keeps the rest of the hand-in. {@link #svg} draws it for the room's page, with no script.
+ * keeps the rest of the hand-in. {@link #drawing} draws it for the room's page, with no script, in at most {@link #MAX_DRAWN} bytes.
  *
  * @param check    the course's id of the check it was recorded during
  * @param recorded the recording's own time, only to tell one timeline from the next (the learner's clock)
@@ -92,17 +92,37 @@ record RoomTimeline(String check, String recorded, String received, int sliceMs,
     /** The most of a name drawn beside its row, so that it ends before the row begins. */
     private static final int LABEL_CHARS = 26;
 
+    /** The most bytes one drawing takes on the room's page: a longer one is drawn with wider slices ({@link #drawing}). */
+    static final int MAX_DRAWN = 24 * 1024;
+
+    /** A drawing for the page, and the width of its slices: the timeline's own, or a multiple of it. */
+    record Drawing(String svg, int sliceMs) {}
+
     /**
-     * A small picture of the timeline, self-contained SVG: a row per lane, its background the
-     * wait code of each slice and its dark bar the share of a core it used; then the virtual
-     * threads alive and the carriers pinned, when there were any. Its {@code <title>} says each
-     * lane's busiest use of a core in words, for a reader that does not see the picture.
+     * The timeline drawn in at most {@link #MAX_DRAWN} bytes: at its own slices when that fits, else
+     * with 2, 4, 8... slices drawn as one (a real grading's fits; one with every slice of every lane
+     * different needs wider ones).
      */
-    String svg() {
+    Drawing drawing() {
+        for (int per = 1; ; per *= 2) {
+            String svg = svg(per);
+            if (svg.length() <= MAX_DRAWN || per >= slices) return new Drawing(svg, per * sliceMs);
+        }
+    }
+
+    /**
+     * A small picture of the timeline, self-contained SVG, {@code per} slices drawn as one (their
+     * share of a core the mean, their wait the most common one, the counts the most): a row per
+     * lane, its background the wait code of each slice and its dark bar the share of a core it
+     * used; then the virtual threads alive and the carriers pinned, when there were any. Its
+     * {@code <title>} says each lane's busiest use of a core in words, for a reader that does not see the picture.
+     */
+    String svg(int per) {
         boolean virtual = alive.stream().anyMatch(a -> a > 0), pins = pinned.stream().anyMatch(p -> p > 0);
         int rows = lanes.size() + (virtual ? 1 : 0) + (pins ? 1 : 0);
         int height = rows * (LANE + GAP) + 14;
         double dx = (double) PLOT / slices;
+        int groups = (slices + per - 1) / per;
         StringBuilder s = new StringBuilder();
         s.append("<svg class=\"tl\" viewBox=\"0 0 ").append(LABEL + PLOT).append(' ').append(height)
                 .append("\" width=\"").append(LABEL + PLOT).append("\" role=\"img\"><title>")
@@ -111,41 +131,66 @@ record RoomTimeline(String check, String recorded, String received, int sliceMs,
         for (Lane l : lanes) {
             String label = l.name().length() > LABEL_CHARS ? l.name().substring(0, LABEL_CHARS - 1) + "…" : l.name(); // the title has it whole
             s.append("<text x=\"0\" y=\"").append(y + LANE - 2).append("\">").append(Summary.esc(label)).append("</text>");
+            StringBuilder state = new StringBuilder();
+            for (int g = 0; g < groups; g++) state.append(mostCommon(l.state(), g * per, Math.min(slices, (g + 1) * per)));
             int i = 0;
-            while (i < slices) { // runs of one wait code as one rectangle
+            while (i < groups) { // runs of one wait code as one rectangle
                 int j = i;
-                while (j < slices && l.state().charAt(j) == l.state().charAt(i)) j++;
-                s.append("<rect class=\"s-").append(l.state().charAt(i) == '.' ? "n" : l.state().charAt(i)).append("\" x=\"")
-                        .append(fmt(LABEL + i * dx)).append("\" y=\"").append(y).append("\" width=\"").append(fmt((j - i) * dx))
-                        .append("\" height=\"").append(LANE).append("\"/>");
+                while (j < groups && state.charAt(j) == state.charAt(i)) j++;
+                s.append("<rect class=\"s-").append(state.charAt(i) == '.' ? "n" : state.charAt(i)).append("\" x=\"")
+                        .append(fmt(LABEL + i * per * dx)).append("\" y=\"").append(y).append("\" width=\"")
+                        .append(fmt((Math.min(slices, j * per) - i * per) * dx)).append("\" height=\"").append(LANE).append("\"/>");
                 i = j;
             }
-            for (int k = 0; k < slices; k++) {
-                int tenths = l.cpu().charAt(k) - '0';
-                if (tenths == 0) continue;
-                double h = Math.max(1, LANE * Math.min(10, tenths) / 10.0);
-                s.append("<rect class=\"cpu\" x=\"").append(fmt(LABEL + k * dx)).append("\" y=\"").append(fmt(y + LANE - h))
-                        .append("\" width=\"").append(fmt(dx)).append("\" height=\"").append(fmt(h)).append("\"/>");
-            }
+            List<Double> cpu = new ArrayList<>();
+            for (int k = 0; k < slices; k++) cpu.add((double) (l.cpu().charAt(k) - '0'));
+            bars(s, "cpu", grouped(cpu, per, true), 10, y, dx * per);
             y += LANE + GAP;
         }
-        if (virtual) y = counts(s, "virtual threads alive", alive.stream().map(Integer::doubleValue).toList(), "alive", y, dx);
-        if (pins) y = counts(s, "carriers pinned", pinned, "pinned", y, dx);
+        if (virtual) y = counts(s, "virtual threads alive", alive.stream().map(Integer::doubleValue).toList(), "alive", y, dx, per);
+        if (pins) y = counts(s, "carriers pinned", pinned, "pinned", y, dx, per);
         s.append("<text class=\"axis\" x=\"").append(LABEL).append("\" y=\"").append(y + 10).append("\">0 s</text>")
                 .append("<text class=\"axis\" x=\"").append(LABEL + PLOT).append("\" y=\"").append(y + 10).append("\" text-anchor=\"end\">")
                 .append(String.format(Locale.ROOT, "%.1f s", slices * sliceMs / 1000.0)).append("</text></svg>");
         return s.toString();
     }
 
-    private int counts(StringBuilder s, String label, List<Double> values, String cls, int y, double dx) {
-        double max = values.stream().mapToDouble(Double::doubleValue).max().orElse(1);
-        s.append("<text x=\"0\" y=\"").append(y + LANE - 2).append("\">").append(label).append("</text>");
+    /** The wait code most common in {@code state} from {@code from} to {@code to}, none ('.') only when there is no other. */
+    private static char mostCommon(String state, int from, int to) {
+        int[] seen = new int[128];
+        char common = '.';
+        for (int k = from; k < to; k++) {
+            char c = state.charAt(k);
+            if (c != '.' && ++seen[c] > seen[common]) common = c;
+        }
+        return common;
+    }
+
+    /** {@code values}, {@code per} at a time as one: their mean ({@code mean}) or their most. */
+    private static List<Double> grouped(List<Double> values, int per, boolean mean) {
+        List<Double> out = new ArrayList<>();
+        for (int from = 0; from < values.size(); from += per) {
+            List<Double> group = values.subList(from, Math.min(values.size(), from + per));
+            out.add(mean ? group.stream().mapToDouble(Double::doubleValue).average().orElse(0)
+                    : group.stream().mapToDouble(Double::doubleValue).max().orElse(0));
+        }
+        return out;
+    }
+
+    /** A bar for each value above 0, up from the row's foot, {@code full} the row's height. */
+    private static void bars(StringBuilder s, String cls, List<Double> values, double full, int y, double width) {
         for (int k = 0; k < values.size(); k++) {
             if (values.get(k) <= 0) continue;
-            double h = Math.max(1, LANE * values.get(k) / max);
-            s.append("<rect class=\"").append(cls).append("\" x=\"").append(fmt(LABEL + k * dx)).append("\" y=\"").append(fmt(y + LANE - h))
-                    .append("\" width=\"").append(fmt(dx)).append("\" height=\"").append(fmt(h)).append("\"/>");
+            double h = Math.max(1, LANE * Math.min(full, values.get(k)) / full);
+            s.append("<rect class=\"").append(cls).append("\" x=\"").append(fmt(LABEL + k * width)).append("\" y=\"").append(fmt(y + LANE - h))
+                    .append("\" width=\"").append(fmt(Math.min(width, PLOT - k * width))).append("\" height=\"").append(fmt(h)).append("\"/>");
         }
+    }
+
+    private int counts(StringBuilder s, String label, List<Double> values, String cls, int y, double dx, int per) {
+        double max = values.stream().mapToDouble(Double::doubleValue).max().orElse(1);
+        s.append("<text x=\"0\" y=\"").append(y + LANE - 2).append("\">").append(label).append("</text>");
+        bars(s, cls, grouped(values, per, false), max, y, dx * per);
         return y + LANE + GAP;
     }
 

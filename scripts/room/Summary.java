@@ -24,6 +24,16 @@ final class Summary {
     /** The failing checks a cell lists; the first is the one to work on, and the page stays light. */
     static final int LISTED = 5;
 
+    /**
+     * The most bytes the page takes, so that a projector on a room's Wi-Fi fetches it every few
+     * seconds: the timelines drawn are those that fit in what the rest leaves ({@link #threads}).
+     */
+    static final int PAGE_BYTES = 400 * 1024;
+    /** What the page's head, styles and script take at most: the body gets the rest of {@link #PAGE_BYTES}. */
+    static final int HEAD_BYTES = 16 * 1024;
+    /** The most the Threads section's drawings take, however much the rest leaves. */
+    static final int THREADS_BYTES = 160 * 1024;
+
     static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneId.systemDefault());
 
     /** The whole page; {@code refreshSeconds} above 0 makes it the live room's, which updates itself. */
@@ -87,23 +97,33 @@ final class Summary {
         h.append("<p>").append(seats.size()).append(" learner(s), as of ").append(CLOCK.format(now))
                 .append(" (this machine's clock)")
                 .append(refreshSeconds > 0 ? "; the page updates itself every " + refreshSeconds + " s" : "").append(".</p>\n");
-        stuck(h, known, seats, now);
-        threads(h, known, seats, now);
-        progress(h, known, seats, now);
-        races(h, known, seats);
+        StringBuilder rest = new StringBuilder();
+        progress(rest, known, seats, now);
+        races(rest, known, seats);
         if (!skipped.isEmpty()) {
-            h.append("<h2>Skipped files</h2>\n<ul>");
-            skipped.forEach(s -> h.append("<li>").append(esc(s)).append("</li>"));
-            h.append("</ul>\n");
+            rest.append("<h2>Skipped files</h2>\n<ul>");
+            skipped.forEach(s -> rest.append("<li>").append(esc(s)).append("</li>"));
+            rest.append("</ul>\n");
         }
-        return h.toString();
+        // The timelines get what the rest leaves: Stuck linking every one is the most it can take.
+        StringBuilder most = new StringBuilder();
+        stuck(most, known, seats, now, null);
+        int budget = Math.min(THREADS_BYTES, PAGE_BYTES - HEAD_BYTES - bytes(h) - bytes(most) - bytes(rest));
+        StringBuilder threads = new StringBuilder();
+        java.util.Set<String> drawn = threads(threads, known, seats, now, budget);
+        stuck(h, known, seats, now, drawn);
+        return h.append(threads).append(rest).toString();
+    }
+
+    private static int bytes(CharSequence s) {
+        return s.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
     }
 
     /**
      * Who is stuck where: every chapter of each learner where a check fails (an unfinished chapter
      * stays when they move on), the longest first.
      */
-    private static void stuck(StringBuilder h, Known known, List<Seat> seats, Instant now) {
+    private static void stuck(StringBuilder h, Known known, List<Seat> seats, Instant now, java.util.Set<String> drawn) {
         record Stuck(Seat seat, String chapter, Seat.Graded graded, Instant since) {}
         List<Stuck> all = new ArrayList<>();
         for (Seat s : seats) {
@@ -126,7 +146,8 @@ final class Summary {
                     .append(esc(known.title(s.chapter(), s.graded().stuckOn()))).append(" <small>").append(esc(s.graded().stuckOn()))
                     .append("</small></td><td>").append(CLOCK.format(s.since())).append("</td><td class=\"num").append(minutes >= 15 ? " long" : "")
                     .append("\">").append(minutes).append(" min</td><td class=\"num\">").append(s.graded().gradings()).append(" grading(s)</td><td>")
-                    .append(s.seat().timeline(s.chapter()) == null ? "" : "<a href=\"#" + threadsId(s.seat(), s.chapter()) + "\">their threads</a>")
+                    .append(s.seat().timeline(s.chapter()) == null || drawn != null && !drawn.contains(threadsId(s.seat(), s.chapter())) ? ""
+                            : "<a href=\"#" + threadsId(s.seat(), s.chapter()) + "\">their threads</a>")
                     .append("</td></tr>\n");
         }
         h.append("</tbody></table>\n");
@@ -138,32 +159,57 @@ final class Summary {
     }
 
     /**
-     * Each learner's latest timeline of each shown chapter, the newest first: the threads of their
-     * own server during one check ({@code check.sh NN --only ID --timeline}), drawn as the room
-     * keeps it ({@link RoomTimeline}).
+     * Each learner's latest timeline of each shown chapter: the threads of their own server during
+     * one check ({@code check.sh NN --only ID --timeline}), drawn as the room keeps it
+     * ({@link RoomTimeline#drawing}). Those of a chapter where the learner is stuck come first, the
+     * longest stuck first, then the rest, the newest first; each is drawn when it fits in what is
+     * left of {@code budget} bytes, and those that do not are counted. Returns the ids of the
+     * sections drawn, which the Stuck table links to.
      */
-    private static void threads(StringBuilder h, Known known, List<Seat> seats, Instant now) {
-        record Shown(Seat seat, String chapter, RoomTimeline t) {}
+    private static java.util.Set<String> threads(StringBuilder h, Known known, List<Seat> seats, Instant now, int budget) {
+        record Shown(Seat seat, String chapter, RoomTimeline t, Instant stuck) {}
         List<Shown> all = new ArrayList<>();
         for (Seat s : seats) {
             for (String chapter : known.shown()) {
                 RoomTimeline t = s.timeline(chapter);
-                if (t != null) all.add(new Shown(s, chapter, t));
+                Seat.Graded g = s.chapters().get(chapter);
+                if (t != null) all.add(new Shown(s, chapter, t, g == null || g.stuckOn() == null ? null : Seat.parse(g.since(), now)));
             }
         }
-        if (all.isEmpty()) return;
-        all.sort(Comparator.comparing((Shown x) -> Seat.parse(x.t().received(), Instant.EPOCH)).reversed());
+        java.util.Set<String> drawn = new java.util.HashSet<>();
+        if (all.isEmpty()) return drawn;
+        all.sort(Comparator.comparing((Shown x) -> x.stuck() == null).thenComparing(x -> x.stuck() == null ? Instant.EPOCH : x.stuck())
+                .thenComparing(Comparator.comparing((Shown x) -> Seat.parse(x.t().received(), Instant.EPOCH)).reversed()));
         h.append("<h2>Threads</h2>\n<p>The latest timeline each learner handed in per chapter: their own server's threads while one check")
-                .append(" ran (<code>scripts/check.sh NN --only ID --timeline</code>). A row is a thread: its colour what it waited for,")
-                .append(" its dark bar the share of a core it used. The chapter's page shows the reference solution's beside a mistake's.</p>\n");
+                .append(" ran (<code>scripts/check.sh NN --only ID --timeline</code>), those of a chapter they are stuck on first.")
+                .append(" A row is a thread: its colour what it waited for, its dark bar the share of a core it used.")
+                .append(" The chapter's page shows the reference solution's beside a mistake's.</p>\n");
+        int left = budget - bytes(h) - 200; // the line that counts those not drawn
+        int notDrawn = 0;
         for (Shown x : all) {
-            h.append("<section id=\"").append(threadsId(x.seat(), x.chapter())).append("\"><h3>").append(esc(x.seat().learner()))
+            RoomTimeline.Drawing d = x.t().drawing();
+            StringBuilder one = new StringBuilder();
+            one.append("<section id=\"").append(threadsId(x.seat(), x.chapter())).append("\"><h3>").append(esc(x.seat().learner()))
                     .append(", chapter ").append(esc(x.chapter())).append(": ").append(esc(known.title(x.chapter(), x.t().check())))
                     .append(" <small>").append(esc(x.t().check())).append(", handed in ")
                     .append(x.t().received() == null ? "" : CLOCK.format(Seat.parse(x.t().received())) + ", ")
-                    .append(age(Seat.parse(x.t().received(), null), now)).append("</small></h3>\n")
-                    .append(x.t().svg()).append(x.t().key()).append("</section>\n");
+                    .append(age(Seat.parse(x.t().received(), null), now))
+                    .append(d.sliceMs() == x.t().sliceMs() ? "" : ", drawn " + d.sliceMs() + " ms a slice").append("</small></h3>\n")
+                    .append(d.svg()).append(x.t().key()).append("</section>\n");
+            int size = bytes(one);
+            if (size > left) {
+                notDrawn++;
+                continue;
+            }
+            left -= size;
+            h.append(one);
+            drawn.add(threadsId(x.seat(), x.chapter()));
         }
+        if (notDrawn > 0) {
+            h.append("<p class=\"note\">").append(notDrawn).append(" more timeline(s) not drawn, so that the page stays under ")
+                    .append(PAGE_BYTES / 1024).append(" KiB: a stuck learner's are drawn first, then the newest.</p>\n");
+        }
+        return drawn;
     }
 
     private static void progress(StringBuilder h, Known known, List<Seat> seats, Instant now) {

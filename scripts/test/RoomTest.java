@@ -39,7 +39,7 @@ class RoomTest {
     static final String CODE = "sesame";
     static final String VIEW = "viewer-test";
     /** The page, for 30 learners at their largest real hand-ins, stays under this. */
-    static final int PAGE_LIMIT = 400 * 1024;
+    static final int PAGE_LIMIT = Summary.PAGE_BYTES;
     static final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     static Known known;
     static Path root;
@@ -69,6 +69,7 @@ class RoomTest {
         RoomTrustTests.untrusted();
         RoomTimelineTests.handedIn();
         RoomTimelineTests.drawnAndChecked();
+        RoomTimelineTests.budget();
         RoomLimitsTests.wifi();
         RoomLimitsTests.tricklingRoom();
         RoomLimitsTests.dayInTheRoom();

@@ -120,6 +120,68 @@ final class RoomTimelineTests {
         }
     }
 
+    /**
+     * A room of 60 learners, each with a timeline of every chapter at the largest the room keeps
+     * (every lane, every slice, each slice unlike the one before), ten of them stuck on chapter 05:
+     * the page stays under its size, each drawing under {@link RoomTimeline#MAX_DRAWN} (drawn with
+     * wider slices, and says so), the stuck learners' drawn first, each link from Stuck lands on a
+     * drawing, and those not drawn are counted.
+     */
+    static void budget() {
+        java.time.Instant now = java.time.Instant.now();
+        List<Seat> seats = new ArrayList<>();
+        for (int i = 1; i <= 60; i++) {
+            Map<String, Seat.Graded> chapters = new LinkedHashMap<>();
+            Map<String, RoomTimeline> timelines = new LinkedHashMap<>();
+            for (String chapter : RoomTest.known.shown()) {
+                String check = RoomTest.known.checks().get(chapter).keySet().iterator().next();
+                boolean stuck = i <= 10 && chapter.equals("05");
+                chapters.put(chapter, new Seat.Graded(3, stuck ? 1 : 0, false, stuck ? List.of(check) : List.of(), null, now.toString(),
+                        stuck ? check : null, stuck ? now.minusSeconds(600L * i).toString() : null, 1, now.toString(), null));
+                timelines.put(chapter, largest(check, now.minusSeconds(i * 10L + chapter.hashCode() % 7)));
+            }
+            seats.add(new Seat(Seat.SCHEMA, "busy-" + i, now.toString(), chapters, Map.of(), timelines));
+        }
+        String page = Summary.page(RoomTest.known, seats, now, 5, List.of());
+        int size = page.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        List<String> drawn = new ArrayList<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("<section id=\"(threads-[^\"]+)\">").matcher(page);
+        while (m.find()) drawn.add(m.group(1));
+        int largestDrawing = 0;
+        m = java.util.regex.Pattern.compile("<svg class=\"tl\" viewBox.*?</svg>", java.util.regex.Pattern.DOTALL).matcher(page);
+        while (m.find()) largestDrawing = Math.max(largestDrawing, m.group().length());
+        List<String> dead = new ArrayList<>();
+        m = java.util.regex.Pattern.compile("href=\"#(threads-[^\"]+)\"").matcher(page);
+        while (m.find()) if (!drawn.contains(m.group(1))) dead.add(m.group(1));
+        int all = 60 * RoomTest.known.shown().size();
+        boolean stuckFirst = !drawn.isEmpty() && drawn.subList(0, Math.min(10, drawn.size())).stream().allMatch(id -> id.endsWith("-05"));
+        RoomTest.outcomes.record("60 learners with the largest timelines the room keeps, " + all + " in all: the page is " + size / 1024 + " KiB, under "
+                        + RoomTest.PAGE_LIMIT / 1024 + " KiB; " + drawn.size() + " drawn (the stuck first, at most " + RoomTimeline.MAX_DRAWN / 1024
+                        + " KiB each, with wider slices), the rest counted, each Stuck link landing",
+                size < RoomTest.PAGE_LIMIT && drawn.size() >= 3 && stuckFirst && largestDrawing <= RoomTimeline.MAX_DRAWN
+                        && page.contains("ms a slice") && dead.isEmpty() && page.contains((all - drawn.size()) + " more timeline(s) not drawn"),
+                size + " bytes; drawn " + drawn + "; largest drawing " + largestDrawing + " bytes; links to no drawing " + dead);
+    }
+
+    /** A timeline as large as the room keeps: every lane, every slice, each slice's share of a core and wait unlike the one before. */
+    private static RoomTimeline largest(String check, java.time.Instant received) {
+        int slices = Timeline.MAX_SLICES;
+        List<RoomTimeline.Lane> lanes = new ArrayList<>();
+        StringBuilder cpu = new StringBuilder(), state = new StringBuilder();
+        for (int k = 0; k < slices; k++) {
+            cpu.append((char) ('1' + k % 9));
+            state.append(k % 2 == 0 ? ThreadStates.READ : ThreadStates.PARKED);
+        }
+        for (int l = 0; l < Timeline.MAX_LANES; l++) lanes.add(new RoomTimeline.Lane("loop-" + l, "loop", cpu.toString(), state.toString()));
+        List<Integer> alive = new ArrayList<>();
+        List<Double> pinned = new ArrayList<>();
+        for (int k = 0; k < slices; k++) {
+            alive.add(1 + k % 5);
+            pinned.add((double) (k % 3));
+        }
+        return new RoomTimeline(check, received.toString(), received.toString(), 100, slices, lanes, alive, pinned);
+    }
+
     private static void lane(ObjectNode t, Consumer<ObjectNode> change) {
         change.accept((ObjectNode) t.withArray("lanes").get(1));
     }
