@@ -71,14 +71,20 @@ final class RoomTimelineTests {
         HttpServer server = RoomServer.start(RoomTest.root, new RoomServer.Settings(dir, RoomTest.CODE, RoomTest.VIEW), "127.0.0.1", 0);
         String url = "http://127.0.0.1:" + server.getAddress().getPort();
         try {
-            ObjectNode good = withTimeline("tl-tess", t -> ((ObjectNode) t.withArray("lanes").get(0)).put("name", "<script>alert(1)</script>"));
+            String longName = "a-thread-whose-name-runs-on-past-its-row";
+            ObjectNode good = withTimeline("tl-tess", t -> {
+                ((ObjectNode) t.withArray("lanes").get(0)).put("name", "<script>alert(1)</script>");
+                lane(t, l -> l.put("name", longName));
+            });
             int status = RoomTest.post(url, "tl-tess", good.toString(), RoomTest.CODE).statusCode();
             Seat seat = Jackson.read(Files.readString(dir.resolve("tl-tess.json")), Seat.class);
             String page = RoomTest.get(url + "/", RoomTest.viewerCookie(dir)).body();
-            RoomTest.outcomes.record("the room keeps a learner's timeline and draws it under Threads (SVG, its names as text), linked from the Stuck table",
+            RoomTest.outcomes.record("the room keeps a learner's timeline and draws it under Threads (SVG, its names as text, a long one clipped beside its row and whole in its title), linked from the Stuck table",
                     status == 200 && seat.timeline("04") != null && page.contains("<section id=\"threads-tl-tess-04\">") && page.contains("<svg class=\"tl\"")
                             && page.contains("href=\"#threads-tl-tess-04\"") && !page.contains("<script>alert") && page.contains("&lt;script&gt;alert")
-                            && page.contains(RoomTest.known.title("04", "ch04.spread")),
+                            && page.contains(RoomTest.known.title("04", "ch04.spread"))
+                            && page.contains(">" + longName.substring(0, 25) + "…</text>") && page.contains(longName + ": up to")
+                            && !page.contains("ms a slice"),
                     status + "; seat " + (seat.timeline("04") == null ? "without" : "with") + " a timeline");
 
             Map<String, Consumer<ObjectNode>> spoofs = new LinkedHashMap<>();

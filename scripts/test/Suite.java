@@ -178,8 +178,11 @@ final class Suite implements Callable<Integer> {
         }
     }
 
-    /** How many SelfTest lanes run at once: two, this machine's cores, each lane keeping about a fifth of one busy. */
-    static final int LANES = 2;
+    /**
+     * How many SelfTest lanes run at once: two (on the 2-core machine each kept about a fifth of a
+     * core busy), one on a machine with a single core, where a second lane's bursts would be a busy core.
+     */
+    static final int LANES = Math.min(2, Runtime.getRuntime().availableProcessors());
 
     /**
      * The benchmark's unit tests, then its races end to end, each checked on its JSON: a smoke race,
