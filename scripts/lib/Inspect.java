@@ -386,6 +386,11 @@ final class Inspect {
         }
     }
 
+    /** Stops the recording {@code name}, writing nothing of it. */
+    void jfrDiscard(String name) throws IOException {
+        jcmd("JFR.stop", "name=" + name);
+    }
+
     private void jcmd(String... command) throws IOException {
         jcmd.run(command);
     }

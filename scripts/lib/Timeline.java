@@ -103,12 +103,7 @@ final class Timeline {
         /** Stops the recording, keeping nothing (the check it served could not finish). */
         void discard() {
             try {
-                Path file = Files.createTempFile("timeline-", ".jfr");
-                try {
-                    inspect.jfrStop(name, file);
-                } finally {
-                    Files.deleteIfExists(file);
-                }
+                inspect.jfrDiscard(name);
             } catch (IOException | RuntimeException e) {
                 // the server is gone, or was never recorded: nothing to keep
             }

@@ -1,4 +1,5 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -51,7 +52,7 @@ class TimelineTests {
     }
 
     @Test
-    @DisplayName("timeline: a recording of a process with one busy thread shows one busy lane, a selector idle, a blocked read, and folds the threads past the cap")
+    @DisplayName("timeline: a recording of a process with one busy thread shows one busy lane, a selector idle, a blocked read, folds the threads past the cap, and a recording discarded stops")
     void oneBusyLane() throws Exception {
         Path fixture = Path.of(System.getProperty("course.root", ".")).resolve("scripts/test/fixtures/timeline/Threads.java");
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), fixture.toString())
@@ -75,6 +76,10 @@ class TimelineTests {
             Timeline.Lane folded = doc.lanes().stream().filter(l -> l.threads() != null && l.name().endsWith("more threads")).findFirst()
                     .orElseThrow(() -> new AssertionError("no lane folds the threads past the cap: " + summary(doc)));
             assertTrue(share(folded.state(), ThreadStates.SLEEP) >= 0.8, "the folded sleepers sleep: " + folded);
+            // A recording given up (its check could not finish) is stopped, and nothing of it is written.
+            Timeline.start(new Inspect(p.pid())).discard();
+            String left = new Jcmd(p.pid(), false).run("JFR.check");
+            assertFalse(left.contains("timeline-"), "a discarded recording still runs: " + left);
         } finally {
             p.destroyForcibly();
             p.waitFor(10, TimeUnit.SECONDS);
