@@ -106,7 +106,7 @@ record RoomTimeline(String check, String recorded, String received, int sliceMs,
     Drawing drawing() {
         for (int per = 1; ; per *= 2) {
             String svg = svg(per);
-            if (svg.length() <= MAX_DRAWN || per >= slices) return new Drawing(svg, per * sliceMs);
+            if (svg.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= MAX_DRAWN || per >= slices) return new Drawing(svg, per * sliceMs);
         }
     }
 
@@ -199,9 +199,7 @@ record RoomTimeline(String check, String recorded, String received, int sliceMs,
         List<String> said = new ArrayList<>();
         for (Lane l : lanes) {
             int most = l.cpu().chars().map(c -> c - '0').max().orElse(0);
-            int[] seen = new int[128];
-            char common = '.';
-            for (char c : l.state().toCharArray()) if (c != '.' && ++seen[c] > seen[common]) common = c;
+            char common = mostCommon(l.state(), 0, slices);
             said.add(l.name() + ": up to " + most + " tenths of a core" + (common == '.' ? "" : ", mostly " + ThreadStates.WORDS.get(common)));
         }
         return String.join("; ", said);

@@ -33,6 +33,8 @@ final class Summary {
     static final int HEAD_BYTES = 16 * 1024;
     /** The most the Threads section's drawings take, however much the rest leaves. */
     static final int THREADS_BYTES = 160 * 1024;
+    /** The most one timeline's section takes: its drawing, its key and its heading. */
+    static final int SECTION_BYTES = RoomTimeline.MAX_DRAWN + 4 * 1024;
 
     static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneId.systemDefault());
 
@@ -162,9 +164,11 @@ final class Summary {
      * Each learner's latest timeline of each shown chapter: the threads of their own server during
      * one check ({@code check.sh NN --only ID --timeline}), drawn as the room keeps it
      * ({@link RoomTimeline#drawing}). Those of a chapter where the learner is stuck come first, the
-     * longest stuck first, then the rest, the newest first; each is drawn when it fits in what is
-     * left of {@code budget} bytes, and those that do not are counted. Returns the ids of the
-     * sections drawn, which the Stuck table links to.
+     * longest stuck first, then the rest, the newest first; each is drawn while what is left of
+     * {@code budget} bytes holds the largest section ({@link #SECTION_BYTES}), so that no drawing is
+     * made only to be thrown away (the live room draws the page for every fetch, and a worst-case
+     * drawing takes a large share of a second to make), and the rest are counted. Returns the ids
+     * of the sections drawn, which the Stuck table links to.
      */
     private static java.util.Set<String> threads(StringBuilder h, Known known, List<Seat> seats, Instant now, int budget) {
         record Shown(Seat seat, String chapter, RoomTimeline t, Instant stuck) {}
@@ -187,6 +191,10 @@ final class Summary {
         int left = budget - bytes(h) - 200; // the line that counts those not drawn
         int notDrawn = 0;
         for (Shown x : all) {
+            if (left < SECTION_BYTES) {
+                notDrawn++;
+                continue;
+            }
             RoomTimeline.Drawing d = x.t().drawing();
             StringBuilder one = new StringBuilder();
             one.append("<section id=\"").append(threadsId(x.seat(), x.chapter())).append("\"><h3>").append(esc(x.seat().learner()))

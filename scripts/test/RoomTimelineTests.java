@@ -155,7 +155,7 @@ final class RoomTimelineTests {
         while (m.find()) drawn.add(m.group(1));
         int largestDrawing = 0;
         m = java.util.regex.Pattern.compile("<svg class=\"tl\" viewBox.*?</svg>", java.util.regex.Pattern.DOTALL).matcher(page);
-        while (m.find()) largestDrawing = Math.max(largestDrawing, m.group().length());
+        while (m.find()) largestDrawing = Math.max(largestDrawing, m.group().getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
         List<String> dead = new ArrayList<>();
         m = java.util.regex.Pattern.compile("href=\"#(threads-[^\"]+)\"").matcher(page);
         while (m.find()) if (!drawn.contains(m.group(1))) dead.add(m.group(1));
