@@ -3,7 +3,7 @@
 //SOURCES Options.java BenchCommand.java Plan.java Server.java LoadRace.java Tally.java Sampler.java IdleRace.java
 //SOURCES MachineFacts.java Cpus.java Ramp.java Spike.java Soak.java BenchReport.java Report.java Verdict.java Stats.java
 //SOURCES Bombardier.java Progress.java Framework.java OpenLoop.java Vegeta.java Phase.java GoTools.java Connections.java ConnectionsRace.java ConnectionsReport.java ConnectionOutcome.java Opening.java ActiveShare.java
-//SOURCES Others.java TimelineTurn.java ../../exercises/kit/CpuWork.java
+//SOURCES TimelineTurn.java ../../exercises/kit/CpuWork.java
 //SOURCES ../lib/Lib.java
 
 import java.io.FileDescriptor;

@@ -67,7 +67,7 @@ class Ch02Checks {
         }
     }
 
-    @Check(order = 1, title = "serves 4 slow requests in parallel, in about one service time",
+    @Check(timed = true, order = 1, title = "serves 4 slow requests in parallel, in about one service time",
            hint = "With N threads, N requests that each wait 500 ms should take 500 ms together, not N x 500.",
            see = "chapters/02-thread-pool#the-pool")
     void parallel() throws Exception {
@@ -90,7 +90,7 @@ class Ch02Checks {
     }
 
     // tag::releases[]
-    @Check(order = 3, timeline = true, title = "lets a waiting connection in when the workers' keep-alive connections are idle",
+    @Check(timed = true, order = 3, timeline = true, title = "lets a waiting connection in when the workers' keep-alive connections are idle",
            hint = "A worker serving a keep-alive connection blocks in read() while the client thinks. When connections wait in the queue, "
             + "let the idle one go: BlockingHttp.serve(socket, othersWaiting) closes it when othersWaiting says yes.",
            see = "chapters/02-thread-pool#let-idle-connections-go")
@@ -128,7 +128,7 @@ class Ch02Checks {
     // end::releases[]
 
     // tag::refuses[]
-    @Check(order = 4, title = "answers 503 at once when the workers are busy and the queue is full",
+    @Check(timed = true, order = 4, title = "answers 503 at once when the workers are busy and the queue is full",
            hint = "BlockingQueue.offer() returns false instead of waiting when the queue is full. Answer 503 then, and close.",
            see = "chapters/02-thread-pool#when-the-queue-is-full")
     void refuses() throws Exception {
@@ -164,7 +164,7 @@ class Ch02Checks {
         assertTrue(during <= before + 4, "platform threads went from " + before + " to " + during + " with 500 connections");
     }
 
-    @Check(order = 6, title = "keeps all its workers after handlers throw",
+    @Check(timed = true, order = 6, title = "keeps all its workers after handlers throw",
            hint = "An exception that leaves a thread's run() ends that thread. A worker loop must catch what serving one connection throws.",
            see = "chapters/02-thread-pool#the-pool")
     void workersSurvive() throws Exception {

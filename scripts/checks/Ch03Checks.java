@@ -92,7 +92,7 @@ class Ch03Checks {
     }
 
     // tag::slow-loris[]
-    @Check(order = 3, title = "serves others while a client sends its headers one byte every 200 ms (slow loris)",
+    @Check(timed = true, order = 3, title = "serves others while a client sends its headers one byte every 200 ms (slow loris)",
            hint = "A slow client must cost the loop nothing between its bytes. Are you blocking, or looping, until a whole request arrives?",
            see = "chapters/03-reactor#reading-requests")
     void slowLoris() throws Exception {
@@ -112,7 +112,7 @@ class Ch03Checks {
     }
     // end::slow-loris[]
 
-    @Check(order = 4, title = "serves others while a slow reader downloads 64 MiB, and sends it every byte (partial writes)",
+    @Check(timed = true, order = 4, title = "serves others while a slow reader downloads 64 MiB, and sends it every byte (partial writes)",
            hint = "write() takes what fits in the socket's buffer and returns. Keep the rest, ask for OP_WRITE, and go serve others; never loop until it is all gone.",
            see = "chapters/03-reactor#writing-responses")
     void slowReader() throws Exception {
@@ -151,7 +151,7 @@ class Ch03Checks {
         }
     }
 
-    @Check(order = 6, title = "answers 100 concurrent /io?ms=500 in about 0.5 s: the waits overlap",
+    @Check(timed = true, order = 6, title = "answers 100 concurrent /io?ms=500 in about 0.5 s: the waits overlap",
            hint = "The likely causes, most likely first: the loop sleeps (Thread.sleep() stops every connection: schedule a timer instead); "
             + "select() waits past the next deadline (wait only until the first timer is due); due timers run only when some "
             + "other event wakes the loop (run them after every select()). Another program using the CPU can slow this too.",

@@ -22,7 +22,7 @@ class Ch04Checks {
     }
     static final int LOOPS = 2;
 
-    @Check(order = 1, title = "answers a new connection on an idle server at once (wakeup after handover)",
+    @Check(timed = true, order = 1, title = "answers a new connection on an idle server at once (wakeup after handover)",
            hint = "An idle loop sleeps in select() with nothing to wake it. After queueing a connection for it, what makes it look at the queue?",
            see = "chapters/04-multi-reactor#handing-over-connections")
     void idleLoopWakes() throws Exception {
@@ -72,7 +72,7 @@ class Ch04Checks {
                 "4 connections of /cpu?ms=300 took CPU on these threads: " + used + "; the busiest did over 3 times the work of any other");
     }
 
-    @Check(order = 3, timeline = true, title = "serves connections on other loops while one loop burns CPU",
+    @Check(timed = true, order = 3, timeline = true, title = "serves connections on other loops while one loop burns CPU",
            hint = "CPU work stalls only the loop it runs on. If every answer waited about 1.5 s, every connection went to the busy loop: "
             + "look at how the acceptor picks a loop. If the first came late but sooner, other programs busy on every core can cause it too.",
            see = "chapters/04-multi-reactor#the-loops")

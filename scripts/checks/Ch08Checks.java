@@ -88,18 +88,21 @@ class Ch08Checks {
                    + "interrupted HttpClient.send() closes its connection. A join that waits for every leg (awaitAll, or futures joined in turn) is too late.",
            see = "chapters/08-fan-out#cancellation")
     void failFast() throws Exception {
-        answersEarlyAndCancels("legs=4&ms=3000&fail=1", 502, "a trip of 4 legs of 3 s whose leg 1 fails");
+        answersEarlyAndCancels("legs=4&ms=3000&fail=1", 502, "a trip of 4 legs of 3 s whose leg 1 fails", 0);
     }
 
     /**
-     * The trip {@code query} of legs that take 3 s must get {@code status} within 2 s, and every
-     * call to the backend it made must be closed by the server before the backend answered it.
+     * The trip {@code query} of legs that take 3 s must get {@code status}, and every call to the
+     * backend it made must be closed by the server before the backend answered it: the backend, not
+     * a clock, tells a trip that waited for its legs. {@code withinMs}, when above 0, is how soon the
+     * status must come, where that is the behaviour (a deadline's 504).
      */
-    void answersEarlyAndCancels(String query, int status, String trip) throws Exception {
-        Client.Timed t = trip(target, query, "check-cancel", 6000); // a server that waits answers at 3 s: wait for it, so its calls end within this check
+    void answersEarlyAndCancels(String query, int status, String trip, long withinMs) throws Exception {
+        Client.Timed t = trip(target, query, "check-cancel", 10_000); // a server that waits answers at 3 s: wait for it, so its calls end within this check
         assertEquals(status, t.reply().status(), trip + " answered '" + t.reply().statusLine() + "' after " + Client.seconds((int) t.ms()));
-        assertTrue(t.ms() < 2000, trip + " answered after " + Client.seconds((int) t.ms())
-                + ": did it wait for legs it no longer needed? (a busy machine adds some, not seconds)");
+        if (withinMs > 0) {
+            assertTrue(t.ms() < withinMs, trip + " answered after " + Client.seconds((int) t.ms()) + ", not at its deadline");
+        }
         backend.awaitIdle(3000);
         List<Backend.Call> io = ioCalls();
         long answered = io.stream().filter(Predicate.not(Backend.Call::closedEarly)).count();
@@ -108,14 +111,14 @@ class Ch08Checks {
     }
     // end::fail-fast[]
 
-    @Check(order = 4, timeline = true, title = "a trip past its deadline answers 504 then, and cancels the legs still out",
+    @Check(order = 4, timeline = true, timed = true, title = "a trip past its deadline answers 504 then, and cancels the legs still out",
            hint = "open(joiner, cf -> cf.withTimeout(Duration.ofMillis(deadline))): join() throws TimeoutException when it passes, "
                    + "and the scope interrupts the legs still running. A 504 sent without that leaves them calling the backend. "
                    + "One deadline for the whole trip, from its start: a timeout per call (HttpRequest.timeout) "
                    + "does not count a leg's wait for its permit.",
            see = "chapters/08-fan-out#deadlines")
     void deadline() throws Exception {
-        answersEarlyAndCancels("legs=3&ms=3000&deadline=500", 504, "a trip with a deadline of 500 ms, of 3 legs of 3 s,");
+        answersEarlyAndCancels("legs=3&ms=3000&deadline=500", 504, "a trip with a deadline of 500 ms, of 3 legs of 3 s,", 2500);
     }
 
     // tag::outbound[]

@@ -3,7 +3,7 @@
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
 //SOURCES ../lib/Lib.java GradeCommand.java
-//SOURCES CheckReport.java Client.java Clients.java Elapsed.java Check.java Alive.java Runner.java
+//SOURCES CheckReport.java Client.java Clients.java Elapsed.java Watch.java Check.java Alive.java Runner.java
 //SOURCES ProtocolChecks.java Ch01Checks.java Ch02Checks.java Ch03Checks.java Ch04Checks.java Ch05Checks.java Ch06Checks.java
 //SOURCES Ch08Checks.java Ch09Checks.java Backend.java Tips.java RunContext.java Recorder.java
 

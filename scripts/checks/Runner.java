@@ -63,12 +63,23 @@ final class Runner {
                 .build();
         List<Result> results = new ArrayList<>();
         Map<String, Long> started = new java.util.concurrent.ConcurrentHashMap<>();
+        // What other programs used during each check (Check.timed): a server given by its PID is ours too.
+        java.util.Set<Long> outside = given.stream().filter(Target.class::isInstance).map(Target.class::cast)
+                .filter(t -> !t.startedHere() && t.pid() != null).map(Target::pid).collect(java.util.stream.Collectors.toSet());
+        Map<String, Others.Snapshot> machine = new java.util.concurrent.ConcurrentHashMap<>();
+        // Timed checks that failed on a busy machine: run again alone at the end, with what others used the first time.
+        Map<Method, Double> again = new java.util.LinkedHashMap<>();
+        Map<Method, Double> firstBusy = new java.util.concurrent.ConcurrentHashMap<>();
         // Notes published during this run only (Check.NOTE): one run's notes never reach another's results.
         Map<String, List<String>> notes = new java.util.concurrent.ConcurrentHashMap<>();
         TestExecutionListener listener = new TestExecutionListener() {
             @Override
             public void executionStarted(TestIdentifier id) {
                 started.put(id.getUniqueId(), System.nanoTime());
+                if (id.isTest()) {
+                    Others.Snapshot now = Others.take(outside);
+                    if (now != null) machine.put(id.getUniqueId(), now);
+                }
             }
 
             @Override
@@ -114,18 +125,34 @@ final class Runner {
                 String checkId = id.getDisplayName();
                 String hint = "";
                 String see = "";
+                Method method = null;
+                boolean timed = false;
                 if (id.getSource().orElse(null) instanceof MethodSource ms) {
                     checkId = ms.getClassName().replace("Checks", "").toLowerCase() + "." + ms.getMethodName(); // as idPrefix
                     try {
-                        Method m = ms.getJavaMethod();
-                        Check check = m.getAnnotation(Check.class);
+                        method = ms.getJavaMethod();
+                        Check check = method.getAnnotation(Check.class);
                         if (check != null) {
                             hint = hint(check, chapter);
                             see = see(check, chapter);
+                            timed = check.timed();
                         }
                     } catch (RuntimeException e) {
                         // no hint then
                     }
+                }
+                Others.Snapshot from = machine.remove(id.getUniqueId());
+                double others = from == null ? Double.NaN : Others.cores(from, Others.take(outside));
+                Double first = method == null ? null : firstBusy.remove(method); // this run is the one again, alone
+                if (status == CheckReport.Status.FAIL && timed && notTried == null && method != null) {
+                    if (first == null && (Double.isNaN(others) || others >= Others.BUSY_CORES_FOR_CHECKS)) {
+                        again.put(method, others); // its result comes when it has run again, alone
+                        started.remove(id.getUniqueId());
+                        notes.remove(id.getUniqueId());
+                        return;
+                    }
+                    String said = message;
+                    if (first != null) message = busy(first, others).map(b -> b + "\n" + said).orElse(said);
                 }
                 if (notTried != null) {
                     hint = "";
@@ -157,8 +184,28 @@ final class Runner {
                     if (!pass.isEmpty()) session.getLauncher().execute(requestFor(pass), listener);
                 }
             }
+            for (Map.Entry<Method, Double> busy : List.copyOf(again.entrySet())) {
+                firstBusy.put(busy.getKey(), busy.getValue());
+                session.getLauncher().execute(requestFor(List.of(busy.getKey())), listener);
+            }
         }
         return results;
+    }
+
+    /** How the first line of what happened begins when a timed check failed twice on a busy machine. */
+    static final String BUSY = "the machine was busy";
+
+    /**
+     * The sentence that comes first when a timed check ({@link Check#timed}) failed on a busy
+     * machine and again when it ran alone: what others used each time; empty when the second run
+     * was quiet (then the failure is the server's) or the machine cannot tell.
+     */
+    static java.util.Optional<String> busy(double first, double second) {
+        if (Double.isNaN(second) || second < Others.BUSY_CORES_FOR_CHECKS) return java.util.Optional.empty();
+        return java.util.Optional.of(BUSY + ": other programs used " + (Double.isNaN(first) ? "?" : Others.words(first))
+                + " during this check, and " + Others.words(second) + " when it ran again alone, after the others."
+                + " This check times the server: close what you can (a build, a browser tab, a video call) and grade again"
+                + " before you change your code. What it saw:");
     }
 
     /** A run of exactly these checks, with the run's settings. */

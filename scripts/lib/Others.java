@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * What the rest of the machine took while the race ran: the CPU time that processes other than
- * the race's own (this JVM, the servers, Bombardier and the backend: every descendant of this
- * process) used, as a share of one core. On Linux, from {@code /proc/stat} (user, nice and system
+ * What the rest of the machine took while the race or a check ran: the CPU time that processes
+ * other than its own (this JVM, the servers, Bombardier and the backend: every descendant of this
+ * process, and a server given by its PID) used, as a share of one core. On Linux, from {@code /proc/stat} (user, nice and system
  * time of every CPU; interrupts left out) less the race's own processes ({@code /proc/PID/stat}:
  * their time and that of the children they have waited for, so a Bombardier that has exited still
  * counts as the race's) and less the kernel's threads (which move the race's packets on loopback).
@@ -28,14 +28,27 @@ final class Others {
     /** The CPU counters at one moment, in clock ticks: the machine's busy time, the race's own processes', the kernel threads'. */
     record Snapshot(long nanos, long busy, long ours, long kernel) {}
 
+    /**
+     * Others using this share of a core or more during a check that failed make its machine a busy
+     * one: the grader runs it again alone, and says so if it fails again. Higher than a race's
+     * floor: a check's margins are wide, and an idle browser must not excuse a real mistake.
+     */
+    static final double BUSY_CORES_FOR_CHECKS = 0.5;
+
     /** The counters now; null where they cannot be read (not Linux). */
     static Snapshot take() {
+        return take(java.util.Set.of());
+    }
+
+    /** The counters now, with {@code alsoOurs} (a server not started here, given by its PID) counted as ours. */
+    static Snapshot take(java.util.Set<Long> alsoOurs) {
         try {
             long busy = machineBusy(Files.readAllLines(Path.of("/proc/stat")).get(0));
             long ours = 0;
             long kernel = 0;
             java.util.Set<Long> race = new java.util.HashSet<>();
             race.add(ProcessHandle.current().pid());
+            race.addAll(alsoOurs);
             ProcessHandle.current().descendants().forEach(h -> race.add(h.pid()));
             try (var dirs = Files.newDirectoryStream(Path.of("/proc"), p -> p.getFileName().toString().chars().allMatch(Character::isDigit))) {
                 for (Path dir : dirs) {
@@ -98,7 +111,11 @@ final class Others {
     static double look(long millis) {
         Snapshot from = take();
         if (from == null) return Double.NaN;
-        Bench.pause(millis);
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         return cores(from, take());
     }
 
