@@ -52,7 +52,7 @@ class Ch05Checks {
     // end::pinning[]
 
     // tag::two-thousand[]
-    @Check(order = 2, timeline = true, title = "has 2000 concurrent /io?ms=1000 waiting at once, each on a virtual thread, with few platform threads",
+    @Check(timed = true, order = 2, timeline = true, title = "has 2000 concurrent /io?ms=1000 waiting at once, each on a virtual thread, with few platform threads",
            hint = "A blocking call on a virtual thread unmounts it and frees its carrier. Thread.ofVirtual() gives each connection one.",
            see = "chapters/05-virtual-threads#virtual-threads")
     void twoThousand() throws Exception {

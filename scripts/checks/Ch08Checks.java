@@ -232,6 +232,35 @@ class Ch08Checks {
     }
     // end::request-id[]
 
+    // tag::scoped-id[]
+    @Check(order = 7, title = "binds the request id in a ScopedValue that the legs see: while a trip is out, no thread-local, inheritable or not, holds it",
+           hint = "An InheritableThreadLocal is copied into every thread started while it is set, so the legs see it too: but each copy lives "
+                   + "as long as its thread, whoever started it, until someone calls remove(). ScopedValue.where(REQUEST_ID, id).call(...) "
+                   + "binds the id for the trip's extent only, and the forks of a scope opened inside see the binding without a copy.",
+           see = "chapters/08-fan-out#the-request-id",
+           after = "ch08.requestId")
+    void scopedId() throws Exception {
+        String id = "check-scoped-" + Long.toHexString(System.nanoTime());
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<Client.Timed> trip = pool.submit(() -> trip(target, "legs=3&ms=1500", id, 10_000));
+            for (Elapsed waiting = Elapsed.start(); backend.inFlight() < 3 && waiting.ms() < 5000; ) Thread.sleep(20);
+            List<Inspect.Holder> holders = target.inspect().holders(id).orElseThrow(() -> new Unavailable(
+                    "the grader could not ask this server's JVM where its threads keep the request id (the attach API)"));
+            trip.get().reply().assertStatus(200);
+            List<String> local = holders.stream().filter(h -> !h.where().equals("scopedValueBindings"))
+                    .map(h -> h.name().isBlank() ? "#" + h.tid() : h.name()).distinct().toList();
+            long inheritable = holders.stream().filter(h -> h.where().equals("inheritableThreadLocals")).count();
+            if (inheritable > 0) {
+                throw new AssertionError("while a trip was out, " + inheritable + " threads held its id in an InheritableThreadLocal"
+                        + " (a copy per thread, made when each started): " + local);
+            }
+            assertTrue(local.isEmpty(), "while a trip was out, threads held its id in a ThreadLocal: " + local);
+            long scoped = holders.stream().filter(h -> h.where().equals("scopedValueBindings")).count();
+            assertTrue(scoped >= 3, "while a trip of 3 legs was out, " + scoped + " threads saw its id in a ScopedValue binding");
+        }
+    }
+    // end::scoped-id[]
+
     @Check(order = 8, title = "reuses its connections to the backend: 20 trips of 4 legs open at most 8",
            hint = "A new HttpClient per call opens a connection per call, and a thread, until the garbage collector finds it. "
                    + "Make one client, once, and share it: HTTP/1.1 keep-alive reuses its connections.",
@@ -274,6 +303,31 @@ class Ch08Checks {
             throw new Check.Symptom("client", "the server had " + before.files().getAsInt() + " open files before the 1000 trips and "
                     + after.files().getAsInt() + " after; the backend has " + backend.open() + " connections open");
         }
+    }
+
+    /** The thread each HttpClient starts for itself: HttpClient-N-SelectorManager, N counting the clients the JVM made. */
+    static final java.util.regex.Pattern CLIENT_THREAD = java.util.regex.Pattern.compile("HttpClient-(\\d+)-SelectorManager");
+
+    @Check(order = 10, title = "makes one HTTP client, however many legs call at once: a fresh server's first 8 trips of 4 legs, all at once, leave one",
+           hint = "An HttpClient is made to be shared: each one starts a thread of its own (HttpClient-N-SelectorManager) and keeps its own "
+                   + "connections. Made lazily (if (client == null) client = ...), legs that find no client at the same moment each make one. "
+                   + "Make it once, before the server takes requests (in main), and share it.",
+           see = "chapters/08-fan-out#one-client")
+    void oneClient(TestReporter reporter) throws Exception {
+        if (target.startedHere()) target.restart(); // the clients a server makes at its first calls: a fresh one's
+        else reporter.publishEntry(Check.NOTE, "a server given with --url cannot be started afresh: only the clients it holds now are counted");
+        List<Future<Client.Timed>> trips = new ArrayList<>();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 8; i++) trips.add(pool.submit(() -> trip(target, "legs=4&ms=200", "check-one-client", 10_000)));
+        }
+        for (Future<Client.Timed> f : trips) f.get().reply().assertStatus(200);
+        List<String> threads = target.inspect().threads().stream().map(Inspect.ThreadInfo::name)
+                .filter(n -> n != null && CLIENT_THREAD.matcher(n).matches()).sorted().toList();
+        int made = Math.max(threads.size(), threads.stream().mapToInt(n -> {
+            java.util.regex.Matcher m = CLIENT_THREAD.matcher(n);
+            return m.matches() ? Integer.parseInt(m.group(1)) : 0;
+        }).max().orElse(0));
+        assertTrue(made <= 1, "8 trips of 4 legs at once, the first on a fresh server, made " + made + " HTTP clients (threads alive: " + threads + ")");
     }
 
     /** The server's platform threads and open files (none where the system cannot tell). */

@@ -1,3 +1,4 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -21,7 +22,7 @@ class Ch09Checks {
     static final String JDK_CARRIER = "ForkJoinPool-\\d+-worker-\\d+";
 
     // tag::carried[]
-    @Check(order = 1, timeline = true, title = "runs each wait on a virtual thread that an event loop carries: the JDK's own scheduler starts no carrier",
+    @Check(timed = true, order = 1, timeline = true, title = "runs each wait on a virtual thread that an event loop carries: the JDK's own scheduler starts no carrier",
            hint = "Thread.ofVirtual() hands its threads to the JDK's scheduler, a ForkJoinPool whose workers (ForkJoinPool-1-worker-1, ...) "
             + "carry them. A builder made with a scheduler of your own (LoopCarriers.on(ctx.executor())) hands each start and each "
             + "wake-up to the connection's event loop instead, which runs it as a task between two selects.",
@@ -45,7 +46,36 @@ class Ch09Checks {
     static final java.util.function.Predicate<Inspect.ThreadInfo> PARKED = t -> t.virtual() && Watch.inIoWait(t);
     // end::carried[]
 
-    @Check(order = 9, timeline = true, title = "burns /cpu on platform threads, not on a virtual thread that a loop carries, and no loop waits for it",
+    // tag::own-loop[]
+    @Check(timed = true, order = 2, title = "carries each wait on its own connection's event loop: the loop that read the request runs its virtual thread",
+           hint = "LoopCarriers.on(executor) makes virtual threads that executor runs. ctx.executor() is the loop that owns this connection: "
+            + "the wait, its answer and the socket take turns on one thread. Another loop (group.next(), or one chosen once for every "
+            + "connection) carries the wait on a thread that does not own the connection, and each answer crosses from loop to loop.",
+           see = "chapters/09-loop-carriers#the-carrier",
+           after = "ch09.carriedByLoops")
+    void ownLoop() throws Exception {
+        // Which thread each wait's scheduler runs it on, and which loop owns the connection its task answers
+        // (InspectAgent: it asks each scheduler and each connection's loop to run a probe, and reads their names).
+        java.util.Map<Long, Inspect.Carried> carried;
+        try (Clients waiting = new Clients(target).connect(40, 30_000).sendAll(Client.request("GET", "/io?ms=1500"))) {
+            List<List<Inspect.ThreadInfo>> dumps = Watch.dumps(target, 3000, d -> Watch.count(d, PARKED) >= 20);
+            java.util.Set<Long> parked = new java.util.HashSet<>(dumps.getLast().stream().filter(PARKED).filter(t -> t.tid() != null).map(t -> Long.parseLong(t.tid())).toList());
+            carried = target.inspect().carriers().orElseThrow(() -> new Unavailable(
+                    "the grader could not ask this server's JVM which thread carries its virtual threads (the attach API)"));
+            carried.keySet().retainAll(parked);
+            for (Client c : waiting) c.read().assertStatus(200);
+        }
+        List<Inspect.Carried> known = carried.values().stream().filter(c -> c.owner() != null).toList();
+        List<String> crossed = known.stream().filter(c -> !c.carrier().equals(c.owner()))
+                .map(c -> "a wait of a connection of '" + c.owner() + "' carried by '" + c.carrier() + "'").distinct().limit(2).toList();
+        assertTrue(known.size() >= 20, "of 40 waits of /io?ms=1500 in flight, the grader found the connection of " + known.size()
+                + " (" + carried.size() + " parked in /io): the waits do not run on virtual threads whose task holds their connection");
+        long other = known.stream().filter(c -> !c.carrier().equals(c.owner())).count();
+        assertEquals(0, other, other + " of " + known.size() + " waits ran on another loop than their connection's: " + crossed);
+    }
+    // end::own-loop[]
+
+    @Check(timed = true, order = 9, timeline = true, title = "burns /cpu on platform threads, not on a virtual thread that a loop carries, and no loop waits for it",
            hint = "A virtual thread runs on its carrier until it parks, and CPU work does not park: carried by a loop, /cpu holds that loop "
             + "and every connection on it for the whole burn. Give Burn work to a pool of one platform thread per core; only waits "
             + "go to the loop's virtual threads.",
@@ -54,12 +84,21 @@ class Ch09Checks {
         Ch06Checks.assertCpuOffLoop(target, true);
     }
 
-    @Check(order = 2, timeline = true, title = "answers GET / during a flood of 500 /io?ms=1000: each wait parks, and no loop sleeps in one",
+    @Check(timed = true, order = 2, timeline = true, title = "answers GET / during a flood of 500 /io?ms=1000: each wait parks, and no loop sleeps in one",
            hint = "A wait that runs on the loop itself (not on a virtual thread it carries) sleeps the loop: every connection of it waits. "
             + "Start the wait on the connection's virtual threads; when it sleeps, its continuation leaves the loop free.",
            see = "chapters/09-loop-carriers#the-carrier")
     void ioFlood() throws Exception {
         Ch06Checks.assertIoFlood(target);
+    }
+
+    @Check(order = 8, title = "keeps its threads as requests come and go: 96 more requests of /cpu and /io leave at most 16 new platform threads",
+           hint = "A pool of burners made for each /cpu (Executors.newFixedThreadPool inside start()) starts threads that nobody shuts "
+            + "down: the server's threads grow with its requests. Make the pool of one platform thread per core once (a static final "
+            + "field) and share it; the waits' virtual threads end with their requests.",
+           see = "chapters/09-loop-carriers#cpu-leaves-the-loop")
+    void threadsStay() throws Exception {
+        Watch.assertThreadsStay(target);
     }
 
     @Check(order = 3, title = "keeps answers in request order when pipelined work finishes out of order",

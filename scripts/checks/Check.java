@@ -60,11 +60,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
     boolean timeline() default false;
 
     /**
-     * A check whose verdict rests on elapsed time (an answer within a bound): when it fails while
+     * A check whose verdict rests on elapsed time (an answer within a bound), or on what the server
+     * shows within a window of it (waits seen in flight together by thread dumps): when it fails while
      * other programs keep the machine busy ({@link Others#BUSY_CORES_FOR_CHECKS}), or where the
      * grader cannot tell, it runs once more alone at the end of the grading; if it fails again on
      * a busy machine, what happened begins by saying so, and by how much ({@link Runner#busy}).
-     * A check that observes the server (which thread, how many in flight) instead needs none of this.
+     * Observing the server (which thread, how many in flight) keeps such windows wide: a busy machine
+     * slows what they see, and seldom changes it.
      */
     boolean timed() default false;
 

@@ -176,7 +176,7 @@ final class Grade {
         CheckReport report = new CheckReport(chapter.number(), chapter.title(), options.subject().word(), time, label, passed, failed,
                 skipped, partial ? total : null, checks, target.restarts() > 0 ? target.restarts() : null, exit, null);
         say("  " + summary(chapter, passed, failed, skipped, report.notHereCount(), total));
-        firstFix(results).ifPresent(this::say);
+        firstFix(chapter, results).ifPresent(this::say);
         save(chapter, report);
         return report;
     }
@@ -198,16 +198,31 @@ final class Grade {
     }
 
     /**
-     * When checks were not tried because one they build on failed ({@link Alive.NotTried}), the
-     * line that says which to fix first: "fix first: 'answers a lone /io...' (9 checks wait on it)".
+     * When two checks or more failed, the line that says which to fix first: the failure at the
+     * earliest step of the chapter's page (its {@code see} section; a check not tried counts at the
+     * step of the one it waits on), as a learner working down the page meets them, and the room's
+     * stuck column shows it: "fix first: 'answers a lone /io...' (TODO(timers); 9 checks wait on it)".
      */
-    static java.util.Optional<String> firstFix(List<Runner.Result> results) {
-        java.util.Map<String, Long> waiting = results.stream().filter(r -> r.waitsOn() != null)
-                .collect(java.util.stream.Collectors.groupingBy(Runner.Result::waitsOn, java.util.LinkedHashMap::new, java.util.stream.Collectors.counting()));
-        if (waiting.isEmpty()) return java.util.Optional.empty();
-        List<String> parts = new ArrayList<>();
-        waiting.forEach((title, n) -> parts.add("'" + title + "' (" + n + (n == 1 ? " check waits" : " checks wait") + " on it)"));
-        return java.util.Optional.of("  " + bold("fix first:") + " " + String.join("; then ", parts));
+    java.util.Optional<String> firstFix(Chapters.Chapter chapter, List<Runner.Result> results) {
+        return firstFix(chapter, results, Chapters.sections(options.root().resolve("site/content/" + chapter.page() + ".adoc")));
+    }
+
+    static java.util.Optional<String> firstFix(Chapters.Chapter chapter, List<Runner.Result> results, List<String> sections) {
+        List<Runner.Result> failed = results.stream().filter(Runner.Result::failed).toList();
+        if (failed.size() < 2) return java.util.Optional.empty();
+        java.util.function.ToIntFunction<Runner.Result> step = r -> {
+            String see = r.see();
+            int at = see.startsWith(chapter.page() + "#") ? sections.indexOf(see.substring(see.indexOf('#') + 1)) : -1;
+            return at < 0 ? Integer.MAX_VALUE : at;
+        };
+        Runner.Result first = failed.stream().min(java.util.Comparator.comparingInt(step)).orElseThrow(); // ties: the first to run
+        String title = first.waitsOn() != null ? first.waitsOn() : first.name();
+        long waiting = results.stream().filter(r -> title.equals(r.waitsOn())).count();
+        String todo = todoFor(chapter, first).map(t -> "TODO(" + t + ")").orElse("");
+        String why = String.join("; ", java.util.stream.Stream.of(todo, waiting == 0 ? "" : waiting + (waiting == 1 ? " check waits" : " checks wait") + " on it")
+                .filter(x -> !x.isEmpty()).toList());
+        return java.util.Optional.of("  " + bold("fix first:") + " '" + title + "'" + (why.isEmpty() ? "" : " (" + why + ")")
+                + dim(": the earliest step of the page that fails"));
     }
 
     /** The TODO a failure points at: the one its symptom named ({@link Check.Symptom}), else the registry's for the check. */

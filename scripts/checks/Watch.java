@@ -50,4 +50,38 @@ final class Watch {
     static String frame(Inspect.ThreadInfo t, Predicate<String> which) {
         return t.stack().stream().filter(which).findFirst().map(f -> f.contains("(") ? f.substring(0, f.indexOf('(')) : f).orElse("?");
     }
+
+    /** Requests per round of {@link #assertThreadsStay}, of each kind. */
+    static final int ROUND = 16;
+
+    /** Platform threads that {@link #assertThreadsStay}'s 96 requests may leave: pools that start lazily stay under it. */
+    static final int THREADS_LEFT = 16;
+
+    /**
+     * What the server holds does not grow with the requests: after a round of /cpu and /io to warm
+     * every pool, three more rounds (96 requests on new connections) leave at most
+     * {@value #THREADS_LEFT} more platform threads. A pool, a client or an executor made per request
+     * and never shut down leaves its threads behind, one or more per request.
+     */
+    static void assertThreadsStay(Target target) throws Exception {
+        round(target);
+        List<Inspect.ThreadInfo> before = target.inspect().platformThreads();
+        for (int i = 0; i < 3; i++) round(target);
+        List<Inspect.ThreadInfo> after = target.inspect().platformThreads();
+        if (after.size() <= before.size() + THREADS_LEFT) return;
+        java.util.Set<String> old = new java.util.HashSet<>(before.stream().map(Inspect.ThreadInfo::label).toList());
+        java.util.Map<String, Long> grown = after.stream().map(Inspect.ThreadInfo::label).filter(n -> !old.contains(n))
+                .collect(java.util.stream.Collectors.groupingBy(n -> n.replaceAll("\\d+", "N"), java.util.TreeMap::new, java.util.stream.Collectors.counting()));
+        throw new AssertionError("the server had " + before.size() + " platform threads after a first round of /cpu and /io, and "
+                + after.size() + " after " + (3 * 2 * ROUND) + " more requests: its threads grow with the requests (new: " + grown + ")");
+    }
+
+    /** {@value #ROUND} requests of /cpu?ms=1 and {@value #ROUND} of /io?ms=5, at once, each on a new connection, all answered 200. */
+    private static void round(Target target) throws Exception {
+        try (Clients clients = new Clients(target).connect(2 * ROUND, 30_000)) {
+            int i = 0;
+            for (Client c : clients) c.send(Client.request("GET", i++ % 2 == 0 ? "/cpu?ms=1" : "/io?ms=5"));
+            for (Client c : clients) c.read().assertStatus(200);
+        }
+    }
 }

@@ -125,6 +125,36 @@ final class Inspect {
         return listed.isPresent() ? listed : openFilesByAgent();
     }
 
+    /**
+     * Each virtual thread's carrier and owner, by thread id ({@link Carried}), from InspectAgent's
+     * probe; empty when the JVM cannot be asked.
+     */
+    java.util.Optional<java.util.Map<Long, Carried>> carriers() {
+        String found = Boolean.TRUE.equals(javaProcess()) ? InspectAgent.property(pid, InspectAgent.CARRIERS, "carriers") : null;
+        if (found == null || found.startsWith("!")) return java.util.Optional.empty();
+        java.util.Map<Long, Carried> carriers = new java.util.HashMap<>();
+        found.lines().map(l -> l.split("\t", 3)).filter(f -> f.length == 3)
+                .forEach(f -> carriers.put(Long.parseLong(f[0]), new Carried(f[1], f[2].equals("?") ? null : f[2])));
+        return java.util.Optional.of(carriers);
+    }
+
+    /**
+     * A virtual thread's carrier (the thread its scheduler runs it on) and, when its task works for a
+     * Netty connection, the thread of that connection's event loop (else null).
+     */
+    record Carried(String carrier, String owner) {}
+
+    /** A thread that holds a value: its id, whether virtual, its name, and where (threadLocals, inheritableThreadLocals, scopedValueBindings). */
+    record Holder(long tid, boolean virtual, String name, String where) {}
+
+    /** The threads that hold the string {@code value} in their locals or scoped values; empty when the JVM cannot be asked. */
+    java.util.Optional<List<Holder>> holders(String value) {
+        String found = Boolean.TRUE.equals(javaProcess()) ? InspectAgent.property(pid, InspectAgent.HOLDS, "holds:" + value) : null;
+        if (found == null || found.startsWith("!")) return java.util.Optional.empty();
+        return java.util.Optional.of(found.lines().map(l -> l.split("\t", 4)).filter(f -> f.length == 4)
+                .map(f -> new Holder(Long.parseLong(f[0]), f[1].equals("virtual"), f[2], f[3])).toList());
+    }
+
     /** The descriptors lsof lists for the process (numbered ones only: not its mapped libraries); empty without lsof. */
     OptionalInt openFilesByLsof() {
         String listed = output("lsof", "-n", "-P", "-a", "-p", String.valueOf(pid), "-d", "0-1048575");

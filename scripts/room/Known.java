@@ -71,42 +71,14 @@ record Known(Map<String, Chapters.Chapter> chapters, Map<String, Map<String, Str
         return new Known(chapters, checks, workloads, Set.of(Verdict.Call.FASTER, Verdict.Call.SLOWER, Verdict.Call.SAME, Verdict.Call.NOISY), steps, null);
     }
 
-    /** A block's explicit id on its own line: {@code [#x]} or {@code [[x]]}. */
-    private static final java.util.regex.Pattern EXPLICIT_ID = java.util.regex.Pattern.compile("^\\[(?:#|\\[)([\\w-]+)");
-
-    /**
-     * The ids of a page's sections, in the page's order: an explicit id ({@code [#x]}, {@code [[x]]})
-     * or the one Asciidoctor makes of a heading's title (hugo.toml: no prefix, '-' between words);
-     * empty when the page cannot be read.
-     */
+    /** The ids of a page's sections, in the page's order ({@link Chapters#sections}). */
     static List<String> sections(Path page) {
-        List<String> ids = new ArrayList<>();
-        List<String> lines;
-        try {
-            lines = java.nio.file.Files.readAllLines(page);
-        } catch (java.io.IOException e) {
-            return ids;
-        }
-        String pending = null;
-        for (String line : lines) {
-            java.util.regex.Matcher explicit = EXPLICIT_ID.matcher(line);
-            if (explicit.find()) {
-                pending = explicit.group(1);
-                continue;
-            }
-            if (line.matches("^={2,4} .*")) {
-                ids.add(pending != null ? pending : autoId(line.replaceFirst("^=+ ", "")));
-            }
-            if (!line.isBlank()) pending = null;
-        }
-        return ids;
+        return Chapters.sections(page);
     }
 
-    /** Asciidoctor's id of a section titled {@code title}, with no prefix and '-' between words: "Timers in the loop" is timers-in-the-loop. */
+    /** Asciidoctor's id of a section titled {@code title} ({@link Chapters#autoId}). */
     static String autoId(String title) {
-        String id = title.toLowerCase(java.util.Locale.ROOT).replaceAll("<[^>]*>", "").replaceAll("&[a-z0-9#]+;", "")
-                .replaceAll("[^\\p{L}\\p{N}_ .-]", "").replaceAll("[ .-]+", "-");
-        return id.replaceAll("^-+|-+$", "");
+        return Chapters.autoId(title);
     }
 
     /** Where on chapter {@code chapter}'s page the step that teaches check {@code id} is: a smaller number is earlier. */

@@ -184,11 +184,29 @@ class HarnessTests implements HarnessGradingTests, HarnessProcessTests {
         assertEquals("first", waits.todo(), "the TODO of the check it builds on");
         assertEquals("", waits.hint(), "its own hint stands back");
         assertEquals("fails", waits.waitsOn());
-        assertTrue(Grade.firstFix(results).orElse("").contains("'fails' (1 check waits on it)"), String.valueOf(Grade.firstFix(results)));
+        String fix = Grade.firstFix(chapter, results, List.of()).orElse("");
+        assertTrue(fix.contains("'fails' (TODO(first); 1 check waits on it)"), fix);
         assertTrue((System.nanoTime() - start) / 1_000_000 < 5000, "the check that waits ran its 10 s sleep");
         // Run alone (--only), the check it builds on did not fail in this run: it runs.
         List<Runner.Result> alone = Runner.run(List.of(BuildingChecks.class), "08", List.of("building.quick"), List.of(server, chapter), null);
         assertEquals(CheckReport.Status.PASS, alone.getFirst().status(), alone.toString());
+    }
+
+    @Test
+    @DisplayName("'fix first' names the failure at the page's earliest step, not the first to run; a check not tried counts at the step of the one it waits on")
+    void fixFirstFollowsThePage() {
+        Chapters.Chapter c = Chapters.graded(Path.of(System.getProperty("course.root", "."))).get("03");
+        java.util.function.BiFunction<String, String, Runner.Result> failed = (title, see) -> new Runner.Result("ch03." + title, title,
+                CheckReport.Status.FAIL, "", "", null, "", see, 0);
+        List<String> sections = List.of("the-loop", "timers-in-the-loop", "reading-requests", "writing-responses", "closing");
+        List<Runner.Result> results = List.of(failed.apply("closes", c.page() + "#closing"), failed.apply("writes", c.page() + "#writing-responses"),
+                failed.apply("reads", c.page() + "#reading-requests"));
+        assertTrue(Grade.firstFix(c, results, sections).orElse("").contains("'reads'"), String.valueOf(Grade.firstFix(c, results, sections)));
+        Runner.Result waits = new Runner.Result("ch03.waits", "waits", CheckReport.Status.FAIL, "not tried", "", "timers", "",
+                c.page() + "#timers-in-the-loop", 0, false, "a lone timer");
+        String fix = Grade.firstFix(c, List.of(results.get(2), waits), sections).orElse("");
+        assertTrue(fix.contains("'a lone timer' (TODO(timers); 1 check waits on it)"), fix);
+        assertTrue(Grade.firstFix(c, results.subList(0, 1), sections).isEmpty(), "one failure needs no 'fix first'");
     }
 
     @Test

@@ -185,7 +185,10 @@ class SelfTest implements Callable<Integer> {
         }
         if ((only.isEmpty() || only.contains("independent")) && claim("independent")) independent(root, graded);
         if ((only.isEmpty() || only.contains("frameworks")) && claim("frameworks")) frameworks(root, graded);
-        if ((only.isEmpty() || only.contains("busy")) && lanes == null) busyLaptop(root, graded); // alone: another lane would be a second busy core
+        if ((only.isEmpty() || only.contains("busy")) && lanes == null) { // alone: another lane would be a second busy core
+            busyLaptop(root, graded);
+            veryBusy(root, graded);
+        }
         if (lanes != null) {
             lanes.saveTimes(checkTime);
         } else {
@@ -281,6 +284,57 @@ class SelfTest implements Callable<Integer> {
         } finally {
             spinning.set(false);
             busy.join();
+        }
+    }
+
+    /** Spinning processes per core in the very busy pass: far more than the machine has cores. */
+    static final int SPINNERS_PER_CORE = 3;
+
+    /**
+     * A laptop whose IDE indexes while a build runs: three processes spin per core (started here,
+     * killed by their PIDs). Each solution's checks about time and threads ({@link Check#timed},
+     * {@link Check#timeline}) either pass or fail only with the grader's busy note first
+     * ({@link Runner#BUSY}): a check never blames correct code for a machine it could see was busy.
+     */
+    static void veryBusy(Path root, Grade.Options graded) throws Exception {
+        int cores = Runtime.getRuntime().availableProcessors();
+        section("Every solution's checks about time and threads, with " + SPINNERS_PER_CORE * cores
+                + " processes spinning on " + cores + " cores: each passes, or fails saying first that the machine was busy");
+        // Started apart from this JVM (a shell that exits at once leaves them to init), as a laptop's other
+        // programs are: the grader counts its own children as its own work. Killed by their PIDs, on every path.
+        List<ProcessHandle> spinners = new ArrayList<>();
+        Thread killer = new Thread(() -> spinners.forEach(ProcessHandle::destroyForcibly));
+        Runtime.getRuntime().addShutdownHook(killer);
+        try {
+            for (int i = 0; i < SPINNERS_PER_CORE * cores; i++) {
+                Process starter = new ProcessBuilder("sh", "-c", "sh -c 'while :; do :; done' </dev/null >/dev/null 2>&1 & echo $!").start();
+                String pid = new String(starter.getInputStream().readAllBytes()).strip();
+                starter.waitFor();
+                ProcessHandle.of(Long.parseLong(pid)).ifPresent(spinners::add);
+            }
+            for (Chapters.Chapter chapter : Chapters.graded(root).values()) {
+                List<String> ids = new ArrayList<>();
+                for (Class<?> suite : Grade.checkClasses(chapter)) {
+                    for (java.lang.reflect.Method m : suite.getDeclaredMethods()) {
+                        Check check = m.getAnnotation(Check.class);
+                        if (check != null && (check.timed() || check.timeline())) ids.add(Runner.id(m));
+                    }
+                }
+                if (ids.isEmpty()) continue;
+                CheckReport report = new Grade(graded.grading(new Subject.Solution()).running(ids)).grade(chapter);
+                List<String> blamed = report.checks() == null ? List.of() : report.checks().stream()
+                        .filter(c -> c.failed() && (c.message() == null || !c.message().startsWith(Runner.BUSY)))
+                        .map(c -> c.id() + ": " + c.message()).toList();
+                long excused = report.checks() == null ? 0 : report.checks().stream().filter(CheckReport.Check::failed).count() - blamed.size();
+                record("very busy: solution " + chapter.number() + ", " + ids.size() + " checks about time and threads: " + counts(report)
+                                + (excused == 0 ? "" : " (" + excused + " saying the machine was busy)"),
+                        report.error() == null && blamed.isEmpty(),
+                        report.error() != null ? "could not run: " + report.error() : "failed without the busy note: " + blamed);
+            }
+        } finally {
+            for (ProcessHandle p : spinners) p.destroyForcibly();
+            for (ProcessHandle p : spinners) p.onExit().get();
+            Runtime.getRuntime().removeShutdownHook(killer);
         }
     }
 
