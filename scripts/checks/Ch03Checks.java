@@ -296,9 +296,26 @@ class Ch03Checks {
            hint = "While MAX_PENDING answers wait on a connection, stop parsing its requests and drop OP_READ from its interest set "
             + "(updateInterest); read again once the answers have gone out. Without a limit, a client that sends and never reads "
             + "makes the server queue answers for ever.",
-           see = "chapters/03-reactor#reading-requests")
-    void stopsReading() throws Exception {
+           see = "chapters/03-reactor#writing-responses")
+    void stopsReading(org.junit.jupiter.api.TestReporter reporter) throws Exception {
+        // A server that answers one request per read queues nothing, whatever it does with its answers:
+        // this check can tell only once reading is done (TODO(read)), and then it tests the writes.
+        boolean readsAll;
+        try (Client c = Client.connect(target, 1500)) {
+            c.send(Client.request("GET", "/").repeat(3));
+            int answered = 0;
+            try {
+                for (; answered < 3; answered++) c.read();
+            } catch (Client.NoAnswer | IOException e) {
+                // fewer than three answers
+            }
+            readsAll = answered == 3;
+        }
         assertStopsReading(target);
+        if (!readsAll) {
+            reporter.publishEntry(Check.NOTE, "passes only because the server answers fewer than three pipelined requests: it never has"
+                    + " answers to queue; after TODO(read) this check tests TODO(write), whose kept partial writes fill the queue");
+        }
     }
 
     /**
