@@ -205,7 +205,7 @@ final class Runner {
         return java.util.Optional.of(BUSY + ": other programs used " + (Double.isNaN(first) ? "?" : Others.words(first))
                 + " during this check, and " + Others.words(second) + " when it ran again alone, after the others."
                 + " This check times the server: close what you can (a build, a browser tab, a video call) and grade again"
-                + " before you change your code. What it saw:");
+                + " to be sure of what it saw:");
     }
 
     /** A run of exactly these checks, with the run's settings. */

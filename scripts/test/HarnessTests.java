@@ -193,6 +193,34 @@ class HarnessTests implements HarnessGradingTests, HarnessProcessTests {
     }
 
     @Test
+    @DisplayName("a timed check that failed on a busy machine runs again alone: a pass then counts, and a second failure says first that the machine was busy; a quiet second run says nothing of the kind")
+    void busyRunsAgain() throws Exception {
+        assertTrue(Runner.busy(0.9, 0.2).isEmpty(), "a quiet second run: the failure is the server's");
+        assertTrue(Runner.busy(0.9, 1.2).orElse("").startsWith(Runner.BUSY + ": other programs used 0.9 of a core"), String.valueOf(Runner.busy(0.9, 1.2)));
+        int cores = Runtime.getRuntime().availableProcessors();
+        List<ProcessHandle> spinners = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 2 * cores; i++) { // apart from this JVM, as other programs are: the grader counts its children as its own
+                Process starter = new ProcessBuilder("sh", "-c", "sh -c 'while :; do :; done' </dev/null >/dev/null 2>&1 & echo $!").start();
+                String pid = new String(starter.getInputStream().readAllBytes()).strip();
+                starter.waitFor();
+                ProcessHandle.of(Long.parseLong(pid)).ifPresent(spinners::add);
+            }
+            java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+            List<Runner.Result> results = Runner.run(List.of(TimedChecks.class), "01", List.of(), List.of(server, runs), null);
+            assertEquals(List.of("timed.once", "timed.always"), results.stream().map(Runner.Result::id).toList(), results.toString());
+            assertEquals(CheckReport.Status.PASS, results.get(0).status(), "run again alone, it passed: " + results);
+            assertEquals(2, runs.get(), "it ran twice");
+            if (Others.take() != null) { // where the grader can see the machine (Linux's /proc)
+                assertTrue(results.get(1).message().startsWith(Runner.BUSY), results.get(1).message());
+                assertTrue(results.get(1).message().endsWith("it took too long"), results.get(1).message());
+            }
+        } finally {
+            for (ProcessHandle p : spinners) p.destroyForcibly();
+        }
+    }
+
+    @Test
     @DisplayName("'fix first' names the failure at the page's earliest step, not the first to run; a check not tried counts at the step of the one it waits on")
     void fixFirstFollowsThePage() {
         Chapters.Chapter c = Chapters.graded(Path.of(System.getProperty("course.root", "."))).get("03");
