@@ -198,14 +198,7 @@ class HarnessTests implements HarnessGradingTests, HarnessProcessTests {
         assertTrue(Runner.busy(0.9, 0.2).isEmpty(), "a quiet second run: the failure is the server's");
         assertTrue(Runner.busy(0.9, 1.2).orElse("").startsWith(Runner.BUSY + ": other programs used 0.9 of a core"), String.valueOf(Runner.busy(0.9, 1.2)));
         int cores = Runtime.getRuntime().availableProcessors();
-        List<ProcessHandle> spinners = new java.util.ArrayList<>();
-        try {
-            for (int i = 0; i < 2 * cores; i++) { // apart from this JVM, as other programs are: the grader counts its children as its own
-                Process starter = new ProcessBuilder("sh", "-c", "sh -c 'while :; do :; done' </dev/null >/dev/null 2>&1 & echo $!").start();
-                String pid = new String(starter.getInputStream().readAllBytes()).strip();
-                starter.waitFor();
-                ProcessHandle.of(Long.parseLong(pid)).ifPresent(spinners::add);
-            }
+        try (Spinners spinning = Spinners.start(2 * cores)) {
             java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
             List<Runner.Result> results = Runner.run(List.of(TimedChecks.class), "01", List.of(), List.of(server, runs), null);
             assertEquals(List.of("timed.once", "timed.always"), results.stream().map(Runner.Result::id).toList(), results.toString());
@@ -215,8 +208,6 @@ class HarnessTests implements HarnessGradingTests, HarnessProcessTests {
                 assertTrue(results.get(1).message().startsWith(Runner.BUSY), results.get(1).message());
                 assertTrue(results.get(1).message().endsWith("it took too long"), results.get(1).message());
             }
-        } finally {
-            for (ProcessHandle p : spinners) p.destroyForcibly();
         }
     }
 

@@ -7,7 +7,7 @@
 //SOURCES ../lib/Cli.java ../lib/CommandError.java
 //SOURCES ../checks/Grade.java ../../exercises/kit/Kit.java ../../exercises/kit/NativeFrame.java
 //SOURCES ../../exercises/kit/chapter-01/BlockingHttp.java ../../exercises/kit/chapter-03/EventLoop.java
-//SOURCES KitTests.java CourseFilesTests.java HarnessTests.java TimelineTests.java HarnessGradingTests.java HarnessProcessTests.java SkippingChecks.java BuildingChecks.java TimedChecks.java ../lib/Outcomes.java ../lib/Frameworks.java WithoutSockets.java Mutants.java Trees.java Lanes.java
+//SOURCES KitTests.java CourseFilesTests.java HarnessTests.java TimelineTests.java HarnessGradingTests.java HarnessProcessTests.java SkippingChecks.java BuildingChecks.java TimedChecks.java Spinners.java ../lib/Outcomes.java ../lib/Frameworks.java WithoutSockets.java Mutants.java Trees.java Lanes.java
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -300,18 +300,7 @@ class SelfTest implements Callable<Integer> {
         int cores = Runtime.getRuntime().availableProcessors();
         section("Every solution's checks about time and threads, with " + SPINNERS_PER_CORE * cores
                 + " processes spinning on " + cores + " cores: each passes, or fails saying first that the machine was busy");
-        // Started apart from this JVM (a shell that exits at once leaves them to init), as a laptop's other
-        // programs are: the grader counts its own children as its own work. Killed by their PIDs, on every path.
-        List<ProcessHandle> spinners = new ArrayList<>();
-        Thread killer = new Thread(() -> spinners.forEach(ProcessHandle::destroyForcibly));
-        Runtime.getRuntime().addShutdownHook(killer);
-        try {
-            for (int i = 0; i < SPINNERS_PER_CORE * cores; i++) {
-                Process starter = new ProcessBuilder("sh", "-c", "sh -c 'while :; do :; done' </dev/null >/dev/null 2>&1 & echo $!").start();
-                String pid = new String(starter.getInputStream().readAllBytes()).strip();
-                starter.waitFor();
-                ProcessHandle.of(Long.parseLong(pid)).ifPresent(spinners::add);
-            }
+        try (Spinners spinning = Spinners.start(SPINNERS_PER_CORE * cores)) {
             for (Chapters.Chapter chapter : Chapters.graded(root).values()) {
                 List<String> ids = new ArrayList<>();
                 for (Class<?> suite : Grade.checkClasses(chapter)) {
@@ -331,10 +320,6 @@ class SelfTest implements Callable<Integer> {
                         report.error() == null && blamed.isEmpty(),
                         report.error() != null ? "could not run: " + report.error() : "failed without the busy note: " + blamed);
             }
-        } finally {
-            for (ProcessHandle p : spinners) p.destroyForcibly();
-            for (ProcessHandle p : spinners) p.onExit().get();
-            Runtime.getRuntime().removeShutdownHook(killer);
         }
     }
 
