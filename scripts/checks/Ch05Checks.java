@@ -27,7 +27,7 @@ class Ch05Checks {
     static final int HEADER_MS = 1500;
 
     // tag::pinning[]
-    @Check(order = 1, timeline = true, title = "does not pin its virtual threads while they wait (no jdk.VirtualThreadPinned over 20 ms)",
+    @Check(timed = true, order = 1, timeline = true, title = "does not pin its virtual threads while they wait (no jdk.VirtualThreadPinned over 20 ms)",
            hint = "A virtual thread that blocks below a native frame (JNI, a foreign call back into Java) cannot unmount and holds its carrier. Block in plain Java code.",
            see = "chapters/05-virtual-threads#pinning")
     void noPinning() throws Exception {

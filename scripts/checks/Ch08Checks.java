@@ -270,7 +270,7 @@ class Ch08Checks {
         assertTrue(backend.opened() <= 2 * 4, "20 trips of 4 legs, one after another, opened " + backend.opened() + " connections to the backend");
     }
 
-    @Check(order = 9, timeline = true, title = "leaves nothing behind: after 1000 trips (some failing, some late) no call, thread or file is left",
+    @Check(timed = true, order = 9, timeline = true, title = "leaves nothing behind: after 1000 trips (some failing, some late) no call, thread or file is left",
            hint = "Every leg must end with its trip: a scope closed by try-with-resources joins or cancels all it forked. "
                    + "What happened names what to look at: trips that stall wait for lost permits; missing 504s, a deadline; "
                    + "calls still in flight, legs never cancelled; threads or files that grow, a client per call.",

@@ -60,7 +60,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
     boolean timeline() default false;
 
     /**
-     * A check whose verdict rests on elapsed time (an answer within a bound), or on what the server
+     * A check whose verdict rests on elapsed time (an answer within a bound, a pin over 20 ms), or on what the server
      * shows within a window of it (waits seen in flight together by thread dumps): when it fails while
      * other programs keep the machine busy ({@link Others#BUSY_CORES_FOR_CHECKS}), or where the
      * grader cannot tell, it runs once more alone at the end of the grading; if it fails again on
