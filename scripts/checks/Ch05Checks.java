@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicReference;
 import jdk.jfr.consumer.RecordedEvent;
 import org.junit.jupiter.api.TestReporter;
 
@@ -61,8 +60,8 @@ class Ch05Checks {
         try (Clients clients = new Clients(target).connectAtOnce(2000, 30_000)) {
             clients.sendAll(Client.request("GET", "/io?ms=1000"));
             // Watch the server, not the clock: how many requests wait in /io together, in its thread dumps.
-            List<List<Inspect.ThreadInfo>> dumps = Watch.dumps(target, 5000, d -> Watch.count(d, ASLEEP_VIRTUAL) >= AT_ONCE);
-            long asleep = Watch.most(dumps, ASLEEP_VIRTUAL);
+            List<List<Inspect.ThreadInfo>> dumps = Watch.dumps(target, 5000, d -> Watch.count(d, Watch::waitsOnVirtual) >= AT_ONCE);
+            long asleep = Watch.most(dumps, Watch::waitsOnVirtual);
             long platform = Watch.most(dumps, t -> !t.virtual());
             long platformAsleep = Watch.most(dumps, t -> !t.virtual() && Watch.inIoWait(t));
             assertTrue(platform <= platformBefore + 8, "platform threads went from " + platformBefore + " to " + platform
@@ -77,9 +76,6 @@ class Ch05Checks {
 
     /** How many of the 2000 must wait at once: far more than any pool or carrier count, fewer than all on a busy machine. */
     static final int AT_ONCE = 1000;
-
-    /** A virtual thread asleep in /io. */
-    static final java.util.function.Predicate<Inspect.ThreadInfo> ASLEEP_VIRTUAL = t -> t.virtual() && Watch.inIoWait(t);
     // end::two-thousand[]
 
     /** Connections refused at the door in the first round of {@link #limit}: each may invent a permit. */

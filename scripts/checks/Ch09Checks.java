@@ -30,8 +30,8 @@ class Ch09Checks {
     void carriedByLoops() throws Exception {
         try (Clients waiting = new Clients(target).connect(100, 30_000).sendAll(Client.request("GET", "/io?ms=1500"))) {
             // Watch the server, not the clock: dumps until half the waits are seen parked, or 3 s.
-            List<List<Inspect.ThreadInfo>> dumps = Watch.dumps(target, 3000, d -> Watch.count(d, PARKED) >= 50);
-            long parked = Watch.most(dumps, PARKED);
+            List<List<Inspect.ThreadInfo>> dumps = Watch.dumps(target, 3000, d -> Watch.count(d, Watch::waitsOnVirtual) >= 50);
+            long parked = Watch.most(dumps, Watch::waitsOnVirtual);
             List<String> carriers = dumps.stream().flatMap(List::stream).filter(t -> !t.virtual() && t.name().matches(JDK_CARRIER))
                     .map(Inspect.ThreadInfo::label).distinct().toList();
             assertTrue(parked >= 50, "of 100 requests of /io?ms=1500 in flight, at most " + parked + " were waiting on virtual threads"
@@ -41,9 +41,6 @@ class Ch09Checks {
             for (Client c : waiting) c.read().assertStatus(200);
         }
     }
-
-    /** A virtual thread parked in /io's wait. */
-    static final java.util.function.Predicate<Inspect.ThreadInfo> PARKED = t -> t.virtual() && Watch.inIoWait(t);
     // end::carried[]
 
     // tag::own-loop[]
@@ -58,20 +55,19 @@ class Ch09Checks {
         // (InspectAgent: it asks each scheduler and each connection's loop to run a probe, and reads their names).
         java.util.Map<Long, Inspect.Carried> carried;
         try (Clients waiting = new Clients(target).connect(40, 30_000).sendAll(Client.request("GET", "/io?ms=1500"))) {
-            List<List<Inspect.ThreadInfo>> dumps = Watch.dumps(target, 3000, d -> Watch.count(d, PARKED) >= 20);
-            java.util.Set<Long> parked = new java.util.HashSet<>(dumps.getLast().stream().filter(PARKED).filter(t -> t.tid() != null).map(t -> Long.parseLong(t.tid())).toList());
+            List<List<Inspect.ThreadInfo>> dumps = Watch.dumps(target, 3000, d -> Watch.count(d, Watch::waitsOnVirtual) >= 20);
+            java.util.Set<Long> parked = new java.util.HashSet<>(dumps.getLast().stream().filter(Watch::waitsOnVirtual).filter(t -> t.tid() != null).map(t -> Long.parseLong(t.tid())).toList());
             carried = target.inspect().carriers().orElseThrow(() -> new Unavailable(
                     "the grader could not ask this server's JVM which thread carries its virtual threads (the attach API)"));
             carried.keySet().retainAll(parked);
             for (Client c : waiting) c.read().assertStatus(200);
         }
         List<Inspect.Carried> known = carried.values().stream().filter(c -> c.owner() != null).toList();
-        List<String> crossed = known.stream().filter(c -> !c.carrier().equals(c.owner()))
-                .map(c -> "a wait of a connection of '" + c.owner() + "' carried by '" + c.carrier() + "'").distinct().limit(2).toList();
         assertTrue(known.size() >= 20, "of 40 waits of /io?ms=1500 in flight, the grader found the connection of " + known.size()
                 + " (" + carried.size() + " parked in /io): the waits do not run on virtual threads whose task holds their connection");
-        long other = known.stream().filter(c -> !c.carrier().equals(c.owner())).count();
-        assertEquals(0, other, other + " of " + known.size() + " waits ran on another loop than their connection's: " + crossed);
+        List<Inspect.Carried> crossed = known.stream().filter(c -> !c.carrier().equals(c.owner())).toList();
+        assertEquals(0, crossed.size(), crossed.size() + " of " + known.size() + " waits ran on another loop than their connection's: "
+                + crossed.stream().map(c -> "a wait of a connection of '" + c.owner() + "' carried by '" + c.carrier() + "'").distinct().limit(2).toList());
     }
     // end::own-loop[]
 

@@ -67,16 +67,16 @@ final class Runner {
         java.util.Set<Long> outside = given.stream().filter(Target.class::isInstance).map(Target.class::cast)
                 .filter(t -> !t.startedHere() && t.pid() != null).map(Target::pid).collect(java.util.stream.Collectors.toSet());
         Map<String, Others.Snapshot> machine = new java.util.concurrent.ConcurrentHashMap<>();
-        // Timed checks that failed on a busy machine: run again alone at the end, with what others used the first time.
-        Map<Method, Double> again = new java.util.LinkedHashMap<>();
-        Map<Method, Double> firstBusy = new java.util.concurrent.ConcurrentHashMap<>();
+        // Timed checks that failed on a busy machine, with what others used then: each runs again alone at the
+        // end, and its entry, taken out when that run ends, tells it from the first.
+        Map<Method, Double> again = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>());
         // Notes published during this run only (Check.NOTE): one run's notes never reach another's results.
         Map<String, List<String>> notes = new java.util.concurrent.ConcurrentHashMap<>();
         TestExecutionListener listener = new TestExecutionListener() {
             @Override
             public void executionStarted(TestIdentifier id) {
                 started.put(id.getUniqueId(), System.nanoTime());
-                if (id.isTest()) {
+                if (timed(id)) { // what others use is read only where the verdict rests on time
                     Others.Snapshot now = Others.take(outside);
                     if (now != null) machine.put(id.getUniqueId(), now);
                 }
@@ -126,7 +126,6 @@ final class Runner {
                 String hint = "";
                 String see = "";
                 Method method = null;
-                boolean timed = false;
                 if (id.getSource().orElse(null) instanceof MethodSource ms) {
                     checkId = ms.getClassName().replace("Checks", "").toLowerCase() + "." + ms.getMethodName(); // as idPrefix
                     try {
@@ -135,7 +134,6 @@ final class Runner {
                         if (check != null) {
                             hint = hint(check, chapter);
                             see = see(check, chapter);
-                            timed = check.timed();
                         }
                     } catch (RuntimeException e) {
                         // no hint then
@@ -143,8 +141,8 @@ final class Runner {
                 }
                 Others.Snapshot from = machine.remove(id.getUniqueId());
                 double others = from == null ? Double.NaN : Others.cores(from, Others.take(outside));
-                Double first = method == null ? null : firstBusy.remove(method); // this run is the one again, alone
-                if (status == CheckReport.Status.FAIL && timed && notTried == null && method != null) {
+                Double first = method == null ? null : again.remove(method); // present: this run is the one again, alone
+                if (status == CheckReport.Status.FAIL && timed(id) && notTried == null && method != null) {
                     if (first == null && (Double.isNaN(others) || others >= Others.BUSY_CORES_FOR_CHECKS)) {
                         again.put(method, others); // its result comes when it has run again, alone
                         started.remove(id.getUniqueId());
@@ -184,12 +182,18 @@ final class Runner {
                     if (!pass.isEmpty()) session.getLauncher().execute(requestFor(pass), listener);
                 }
             }
-            for (Map.Entry<Method, Double> busy : List.copyOf(again.entrySet())) {
-                firstBusy.put(busy.getKey(), busy.getValue());
-                session.getLauncher().execute(requestFor(List.of(busy.getKey())), listener);
-            }
+            for (Method busy : List.copyOf(again.keySet())) session.getLauncher().execute(requestFor(List.of(busy)), listener);
         }
         return results;
+    }
+
+    /** Whether a test is a check whose verdict rests on time ({@link Check#timed}). */
+    private static boolean timed(TestIdentifier id) {
+        try {
+            return id.getSource().orElse(null) instanceof MethodSource ms && ms.getJavaMethod().getAnnotation(Check.class) instanceof Check c && c.timed();
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /** How the first line of what happened begins when a timed check failed twice on a busy machine. */

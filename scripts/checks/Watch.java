@@ -41,6 +41,11 @@ final class Watch {
         return t.stack().stream().anyMatch(f -> f.contains("Thread.sleep"));
     }
 
+    /** A virtual thread parked in the protocol's /io wait. */
+    static boolean waitsOnVirtual(Inspect.ThreadInfo t) {
+        return t.virtual() && inIoWait(t);
+    }
+
     /** A thread burning the protocol's /cpu (the kit's Endpoints.burnCpu). */
     static boolean burning(Inspect.ThreadInfo t) {
         return t.stack().stream().anyMatch(f -> f.contains("burnCpu"));

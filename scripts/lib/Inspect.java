@@ -130,12 +130,18 @@ final class Inspect {
      * probe; empty when the JVM cannot be asked.
      */
     java.util.Optional<java.util.Map<Long, Carried>> carriers() {
-        String found = Boolean.TRUE.equals(javaProcess()) ? InspectAgent.property(pid, InspectAgent.CARRIERS, "carriers") : null;
-        if (found == null || found.startsWith("!")) return java.util.Optional.empty();
-        java.util.Map<Long, Carried> carriers = new java.util.HashMap<>();
-        found.lines().map(l -> l.split("\t", 3)).filter(f -> f.length == 3)
-                .forEach(f -> carriers.put(Long.parseLong(f[0]), new Carried(f[1], f[2].equals("?") ? null : f[2])));
-        return java.util.Optional.of(carriers);
+        return agentSaid(InspectAgent.CARRIERS, "carriers").map(found -> {
+            java.util.Map<Long, Carried> carriers = new java.util.HashMap<>();
+            found.lines().map(l -> l.split("\t", 3)).filter(f -> f.length == 3)
+                    .forEach(f -> carriers.put(Long.parseLong(f[0]), new Carried(f[1], f[2].equals("?") ? null : f[2])));
+            return carriers;
+        });
+    }
+
+    /** What InspectAgent, loaded with {@code args}, published as {@code property}; empty when the JVM cannot be asked or the agent failed ("!..."). */
+    private java.util.Optional<String> agentSaid(String property, String args) {
+        String found = Boolean.TRUE.equals(javaProcess()) ? InspectAgent.property(pid, property, args) : null;
+        return found == null || found.startsWith("!") ? java.util.Optional.empty() : java.util.Optional.of(found);
     }
 
     /**
@@ -149,9 +155,7 @@ final class Inspect {
 
     /** The threads that hold the string {@code value} in their locals or scoped values; empty when the JVM cannot be asked. */
     java.util.Optional<List<Holder>> holders(String value) {
-        String found = Boolean.TRUE.equals(javaProcess()) ? InspectAgent.property(pid, InspectAgent.HOLDS, "holds:" + value) : null;
-        if (found == null || found.startsWith("!")) return java.util.Optional.empty();
-        return java.util.Optional.of(found.lines().map(l -> l.split("\t", 4)).filter(f -> f.length == 4)
+        return agentSaid(InspectAgent.HOLDS, "holds:" + value).map(found -> found.lines().map(l -> l.split("\t", 4)).filter(f -> f.length == 4)
                 .map(f -> new Holder(Long.parseLong(f[0]), f[1].equals("virtual"), f[2], f[3])).toList());
     }
 

@@ -115,31 +115,13 @@ public final class InspectAgent {
             for (Object o : level) {
                 if (o == null || !seen.add(o)) continue;
                 try {
-                    Object channel = implementing(o, "io.netty.channel.ChannelHandlerContext") != null
-                            ? implementing(o, "io.netty.channel.ChannelHandlerContext").getMethod("channel").invoke(o)
-                            : implementing(o, "io.netty.channel.Channel") != null ? o : null;
+                    Class<?> context = implementing(o, "io.netty.channel.ChannelHandlerContext");
+                    Object channel = context != null ? context.getMethod("channel").invoke(o) : implementing(o, "io.netty.channel.Channel") != null ? o : null;
                     if (channel != null) return implementing(channel, "io.netty.channel.Channel").getMethod("eventLoop").invoke(channel);
                 } catch (ReflectiveOperationException | RuntimeException e) {
                     continue;
                 }
-                if (o instanceof String || o instanceof Thread || o instanceof java.util.concurrent.Executor || o instanceof Class<?>
-                        || o instanceof ClassLoader || o instanceof Module || o.getClass().isPrimitive()) continue;
-                if (o.getClass().isArray()) {
-                    if (!o.getClass().getComponentType().isPrimitive()) for (Object e : (Object[]) o) next.add(e);
-                    continue;
-                }
-                for (Class<?> c = o.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
-                    for (java.lang.reflect.Field f : c.getDeclaredFields()) {
-                        if (f.getType().isPrimitive() || java.lang.reflect.Modifier.isStatic(f.getModifiers())) continue;
-                        try {
-                            f.setAccessible(true);
-                            Object v = f.get(o);
-                            if (v != null) next.add(v);
-                        } catch (RuntimeException | IllegalAccessException e) {
-                            // a field of a package not open to this agent
-                        }
-                    }
-                }
+                if (!(o instanceof java.util.concurrent.Executor)) next.addAll(references(o));
             }
             level = next;
         }
@@ -183,7 +165,7 @@ public final class InspectAgent {
             for (Thread t : all) {
                 if (contains(field.get(t), value, 6, java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()))) {
                     out.append(t.threadId()).append('\t').append(t.isVirtual() ? "virtual" : "platform").append('\t')
-                            .append(t.getName().replace('\t', ' ').replace('\n', ' ')).append('\t').append(where).append('\n');
+                            .append(clean(t.getName())).append('\t').append(where).append('\n');
                 }
             }
         }
@@ -194,25 +176,35 @@ public final class InspectAgent {
     private static boolean contains(Object o, String value, int depth, java.util.Set<Object> seen) {
         if (o == null || depth < 0 || seen.size() > 5000 || !seen.add(o)) return false;
         if (o instanceof String s) return s.equals(value);
-        Class<?> type = o.getClass();
-        if (type.isArray()) {
-            if (type.getComponentType().isPrimitive()) return false;
-            for (Object e : (Object[]) o) if (contains(e, value, depth - 1, seen)) return true;
-            return false;
+        for (Object next : references(o)) if (contains(next, value, depth - 1, seen)) return true;
+        return false;
+    }
+
+    /**
+     * What {@code o} refers to, read only: an array's elements, or the values of its instance fields
+     * that are not primitives. None from a string, a thread, a class, a class loader or a module, which
+     * reach everything; a field of a package not open to this agent is passed over.
+     */
+    private static java.util.List<Object> references(Object o) {
+        java.util.List<Object> found = new java.util.ArrayList<>();
+        if (o instanceof String || o instanceof Thread || o instanceof Class<?> || o instanceof ClassLoader || o instanceof Module) return found;
+        if (o.getClass().isArray()) {
+            if (!o.getClass().getComponentType().isPrimitive()) for (Object e : (Object[]) o) if (e != null) found.add(e);
+            return found;
         }
-        if (o instanceof Thread || o instanceof Class<?> || o instanceof ClassLoader || o instanceof Module) return false;
-        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+        for (Class<?> c = o.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
             for (java.lang.reflect.Field f : c.getDeclaredFields()) {
                 if (f.getType().isPrimitive() || java.lang.reflect.Modifier.isStatic(f.getModifiers())) continue;
                 try {
                     f.setAccessible(true);
-                    if (contains(f.get(o), value, depth - 1, seen)) return true;
+                    Object v = f.get(o);
+                    if (v != null) found.add(v);
                 } catch (RuntimeException | IllegalAccessException e) {
-                    // a field of a package not open to this agent: not where a thread keeps its locals
+                    // not open to this agent: not where a thread keeps its locals, nor a task its connection
                 }
             }
         }
-        return false;
+        return found;
     }
 
     /** The attach API's wait for a JVM to answer (the JDK's default is 10 s). */
