@@ -153,6 +153,8 @@ serve() {
   source = '.results/site'
   target = 'static/results/site'
 TOML
+  # The grader's links go to this port (scripts/checks/Grade.java reads it).
+  printf 'http://127.0.0.1:%s/\n' "${port}" >"${ROOT}/.results/served-at"
   # Hugo runs in the foreground in place of this script: Ctrl-C stops it, and nothing else
   # was started. It renders from memory, and needs no network.
   exec "${HUGO}" server --source "${ROOT}" --config "${ROOT}/hugo.toml,${config}" --bind 127.0.0.1 --port "${port}" \

@@ -28,11 +28,25 @@ import java.util.Map;
  */
 final class Grade {
     /**
-     * Where the learner reads the course, for the links under each failure: the local server
-     * (scripts/start.sh) unless COURSE_SITE says otherwise, such as the folder of an unpacked
-     * {@code scripts/site.sh pack} ({@code file:///home/ada/course-site/}) or a hosted copy.
+     * Where the learner reads the course, for the links under each failure: COURSE_SITE when set,
+     * such as the folder of an unpacked {@code scripts/site.sh pack} ({@code file:///home/ada/course-site/})
+     * or a hosted copy; else the address {@code scripts/site.sh serve} (and start.sh) last served
+     * it on, which it writes to {@link #SERVED}; else http://127.0.0.1:1313/.
      */
-    static final String SITE = site(System.getenv("COURSE_SITE"));
+    static String site(String setting, Path root) {
+        if (setting == null || setting.isBlank()) {
+            try {
+                String served = Files.readString(root.resolve(SERVED)).strip();
+                if (served.matches("http://127\\.0\\.0\\.1:\\d{1,5}/")) return served;
+            } catch (IOException e) {
+                // never served from this folder: the default port
+            }
+        }
+        return site(setting);
+    }
+
+    /** Where scripts/site.sh serve writes the address it serves the course on. */
+    static final String SERVED = ".results/served-at";
 
     static String site(String setting) {
         if (setting == null || setting.isBlank()) return "http://127.0.0.1:1313/";
@@ -90,10 +104,13 @@ final class Grade {
 
     final Options options;
     final Map<String, Chapters.Chapter> chapters;
+    /** The course's address for this grading's links: {@link #site(String, Path)}. */
+    final String site;
 
     Grade(Options options) {
         this.options = options;
         this.chapters = Chapters.graded(options.root());
+        this.site = site(System.getenv("COURSE_SITE"), options.root());
     }
 
     public static void main(String[] args) {
@@ -170,7 +187,7 @@ final class Grade {
         for (Runner.Result r : results) {
             checks.add(new CheckReport.Check(r.id(), r.name(), r.status(), r.message().isEmpty() ? null : r.message(),
                     r.note().isEmpty() ? null : r.note(), r.failed() ? todoFor(chapter, r).orElse(null) : null,
-                    r.failed() ? r.hint() : null, r.failed() ? SITE + link(r.see()) : null, r.notHere() ? true : null));
+                    r.failed() ? r.hint() : null, r.failed() ? site + link(site, r.see()) : null, r.notHere() ? true : null));
         }
         int exit = failed > 0 ? 1 : 0;
         CheckReport report = new CheckReport(chapter.number(), chapter.title(), options.subject().word(), time, label, passed, failed,
@@ -355,12 +372,7 @@ final class Grade {
         String file = options.subject().file(options.root(), chapter.fileName())
                 .map(f -> options.root().relativize(f.toAbsolutePath()).toString()).orElse(null);
         String todo = todoFor(chapter, r).filter(t -> file != null).map(t -> "TODO(" + t + ") in " + file + " → ").orElse("");
-        return todo + SITE + link(page);
-    }
-
-    /** {@code page#anchor} to a site path: {@code page/#anchor}. */
-    static String link(String see) {
-        return link(SITE, see);
+        return todo + site + link(site, page);
     }
 
     /** A page of the site, "chapters/03-reactor#closing", as a link: to its folder, or its index.html on disk. */

@@ -16,7 +16,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "check", sortOptions = false,
         customSynopsis = {"usage: scripts/check.sh NN [options]     grade exercises/NN-*.java",
                 "       scripts/check.sh --all [options]  grade every chapter, with a progress table", ""},
-        footer = {"", "Links go to the course at http://127.0.0.1:1313/ (scripts/start.sh); set COURSE_SITE to read",
+        footer = {"", "Links go to the course where scripts/start.sh last served it (http://127.0.0.1:1313/ by default); set COURSE_SITE to read",
                 "it elsewhere, e.g. COURSE_SITE=file:///home/ada/course-site/ for a scripts/site.sh pack.", "",
                 "Exit status: 0 every check passed, 1 some failed, 2 the checks could not run."})
 final class GradeCommand implements Callable<Integer> {

@@ -71,7 +71,7 @@ sealed interface Subject {
         return switch (this) {
             case Exercise e -> "";
             case Solution s -> " --solution";
-            case File f -> " --file " + root.relativize(f.path().toAbsolutePath());
+            case File f -> " --file " + named(root, f.path());
             case Running r -> " --url " + r.url() + (r.pid() == null ? "" : " --pid " + r.pid());
             case Command c -> " --command " + CommandLine.quoted(c.line());
         };
@@ -124,11 +124,11 @@ sealed interface Subject {
             }
             default -> {
                 Path file = file(root, fileName).orElseThrow();
-                String named = root.relativize(file.toAbsolutePath()).toString();
+                String named = named(root, file);
                 if (!Files.isRegularFile(file)) throw new IOException("no " + named);
                 command.addAll(jbang);
                 jvm.forEach(o -> command.add("-R" + o)); // JBang's options for the server's JVM
-                command.add(file.toString());
+                command.add((this instanceof File ? runnable(root, file) : file).toString());
                 shown = "jbang" + String.join("", jvm.stream().map(o -> " -R" + o).toList()) + " " + named;
             }
         }
@@ -137,12 +137,51 @@ sealed interface Subject {
         return new Launch(command, env, shown + " --port 0" + String.join("", args.stream().map(a -> " " + a).toList()));
     }
 
+    /**
+     * A copy of a chapter's file runs wherever the learner keeps it: run as it is when every file
+     * its {@code //SOURCES} names is found beside it; else, when they are all found from the
+     * course's exercises/ or solutions/ (where the copy came from), a twin of it in
+     * .results/copies/ (a folder per copy's path) whose {@code //SOURCES} name them by absolute path (the same lines, so a
+     * compiler's line numbers still point into the copy). An IOException of one sentence otherwise.
+     */
+    private static Path runnable(Path root, Path file) throws IOException {
+        List<String> lines = Files.readAllLines(file);
+        List<String> sources = lines.stream().flatMap(l -> sources(l).stream()).toList();
+        Path folder = file.toAbsolutePath().getParent();
+        if (sources.stream().allMatch(s -> Files.isRegularFile(folder.resolve(s)))) return file;
+        for (String from : List.of("exercises", "solutions")) {
+            Path base = root.resolve(from).toAbsolutePath();
+            if (!sources.stream().allMatch(s -> Files.isRegularFile(base.resolve(s)))) continue;
+            List<String> twin = lines.stream().map(l -> sources(l).isEmpty() ? l : "//SOURCES " + String.join(" ",
+                    sources(l).stream().map(s -> base.resolve(s).normalize().toString().replace('\\', '/')).toList())).toList();
+            Path copy = root.resolve(".results/copies").resolve(Integer.toHexString(file.toAbsolutePath().hashCode())).resolve(file.getFileName());
+            Files.createDirectories(copy.getParent());
+            Files.write(copy, twin);
+            return copy;
+        }
+        String missing = sources.stream().filter(s -> !Files.isRegularFile(folder.resolve(s))).findFirst().orElseThrow();
+        throw new IOException(named(root, file) + " names //SOURCES " + missing
+                + ", found neither beside it nor in exercises/ or solutions/: keep the //SOURCES line as the chapter's file has it");
+    }
+
+    /** A file as the learner names it: from the course's root when it is inside, else its absolute path. */
+    private static String named(Path root, Path file) {
+        Path path = file.toAbsolutePath().normalize();
+        Path base = root.toAbsolutePath().normalize();
+        return (path.startsWith(base) ? base.relativize(path) : path).toString();
+    }
+
+    /** The files a JBang {@code //SOURCES} line names; none for another line. */
+    private static List<String> sources(String line) {
+        return line.startsWith("//SOURCES ") ? List.of(line.substring("//SOURCES ".length()).trim().split("\\s+")) : List.of();
+    }
+
     /** How a report and the learner name it: the command as given, the file from the course's root, or the URL (and pid). */
     default String label(Path root, String fileName) {
         return switch (this) {
             case Running r -> r.url() + (r.pid() == null ? "" : " (pid " + r.pid() + ")");
             case Command c -> c.line();
-            default -> root.relativize(file(root, fileName).orElseThrow().toAbsolutePath()).toString();
+            default -> named(root, file(root, fileName).orElseThrow());
         };
     }
 }

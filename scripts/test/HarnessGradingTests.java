@@ -70,13 +70,43 @@ interface HarnessGradingTests {
     }
 
     @Test
-    @DisplayName("links: to the local server by default; COURSE_SITE moves them, and on disk they open index.html")
-    default void siteLinks() {
+    @DisplayName("links: to the local server by default, on the port scripts/site.sh serve last used; COURSE_SITE moves them, and on disk they open index.html")
+    default void siteLinks() throws Exception {
+        Path root = java.nio.file.Files.createTempDirectory("served-");
+        assertEquals("http://127.0.0.1:1313/", Grade.site(null, root));
+        java.nio.file.Files.createDirectories(root.resolve(Grade.SERVED).getParent());
+        java.nio.file.Files.writeString(root.resolve(Grade.SERVED), "http://127.0.0.1:1314/\n");
+        assertEquals("http://127.0.0.1:1314/", Grade.site(null, root));
+        assertEquals("https://example.org/course/", Grade.site("https://example.org/course", root));
+        java.nio.file.Files.writeString(root.resolve(Grade.SERVED), "http://example.org/\n");
+        assertEquals("http://127.0.0.1:1313/", Grade.site(null, root), "only an address the course serves on is read back");
         assertEquals("http://127.0.0.1:1313/", Grade.site(null));
         assertEquals("http://127.0.0.1:1313/chapters/03-reactor/#closing", Grade.site(null) + Grade.link(Grade.site(null), "chapters/03-reactor#closing"));
         String disk = Grade.site("file:///home/ada/course-site");
         assertEquals("file:///home/ada/course-site/protocol/index.html#errors", disk + Grade.link(disk, "protocol#errors"));
         assertEquals("https://example.org/course/chapters/01-blocking/", Grade.site("https://example.org/course") + Grade.link("https://example.org/course/", "chapters/01-blocking"));
+    }
+
+    @Test
+    @DisplayName("--file: a copy runs from any folder, its //SOURCES found from exercises/ or solutions/ (same lines), or is refused in one sentence")
+    default void copyAnywhere() throws Exception {
+        Path root = java.nio.file.Files.createTempDirectory("course-");
+        Path kit = root.resolve("exercises/kit/Kit.java");
+        java.nio.file.Files.createDirectories(kit.getParent());
+        java.nio.file.Files.writeString(kit, "class Kit {}\n");
+        Path copy = java.nio.file.Files.createTempDirectory("mistakes-").resolve("mine.java");
+        java.nio.file.Files.writeString(copy, "///usr/bin/env jbang \"$0\" \"$@\" ; exit $?\n//JAVA 25\n//SOURCES kit/Kit.java\nclass Mine {}\n");
+        String run = new Subject.File(copy).launch(root, List.of("jbang"), "05-x.java", List.of(), List.of()).command().get(1);
+        List<String> twin = java.nio.file.Files.readAllLines(Path.of(run));
+        assertTrue(Path.of(run).startsWith(root.resolve(".results/copies")), run);
+        assertEquals(List.of("///usr/bin/env jbang \"$0\" \"$@\" ; exit $?", "//JAVA 25", "//SOURCES " + kit.toString().replace('\\', '/'), "class Mine {}"), twin);
+        Path beside = root.resolve("exercises/05-x.java");
+        java.nio.file.Files.copy(copy, beside);
+        assertEquals(beside.toString(), new Subject.File(beside).launch(root, List.of("jbang"), "05-x.java", List.of(), List.of()).command().get(1));
+        java.nio.file.Files.writeString(copy, "//SOURCES kit/Gone.java\nclass Mine {}\n");
+        java.io.IOException refused = assertThrows(java.io.IOException.class,
+                () -> new Subject.File(copy).launch(root, List.of("jbang"), "05-x.java", List.of(), List.of()));
+        assertTrue(refused.getMessage().contains("kit/Gone.java") && refused.getMessage().contains("keep the //SOURCES line"), refused.getMessage());
     }
 
     @Test

@@ -253,9 +253,12 @@ class SiteTest {
 
     /**
      * scripts/site.sh serve gives the pages the learner's gradings, races and their list at
-     * /results/, and nothing else of .results/: not the room's tokens (room.json).
+     * /results/, and nothing else of .results/: not the room's tokens (room.json); and it says
+     * where, for the grader's links (the learner's own record of that is put back after).
      */
     static void served(Path root, Path work) throws Exception {
+        Path servedAt = root.resolve(".results/served-at"); // Grade.SERVED, which the grader reads
+        String before = Files.exists(servedAt) ? Files.readString(servedAt) : null;
         Path tokens = root.resolve(".results/room.json");
         boolean made = !Files.exists(tokens);
         if (made) {
@@ -285,9 +288,14 @@ class SiteTest {
             outcomes.record("site.sh serve gives the pages the learner's results at /results/, and not the room's tokens (.results/room.json)",
                     started && list == 200 && room == 404, started ? "results/site/results.json " + list + ", results/room.json " + room
                             : "it did not start in 120 s (see " + work.resolve("serve.log") + ")");
+            String links = Files.exists(servedAt) ? Files.readString(servedAt).strip() : "nothing";
+            outcomes.record("site.sh serve writes where it serves, for the grader's links: port " + port,
+                    links.equals("http://127.0.0.1:" + port + "/"), ".results/served-at says " + links);
         } finally {
             Commands.stop(serve);
             if (made) Files.deleteIfExists(tokens);
+            if (before == null) Files.deleteIfExists(servedAt);
+            else Files.writeString(servedAt, before);
         }
     }
 
