@@ -21,6 +21,9 @@
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="${COURSE_TOOLS_DIR:-${ROOT}/.tools}"
 export ROOT TOOLS
+# The PATH of the shell that ran the script, before setup_java and setup_jbang add to it: what a
+# learner's own commands (the pages' "jbang ...") search.
+SETUP_USER_PATH="${SETUP_USER_PATH:-${PATH}}"
 
 # The tools setup_all finds, each by its setup_NAME (scripts/test.sh counts them the same way).
 readonly SETUP_TOOLS=(java jbang hugo asciidoctor bombardier vegeta)
@@ -180,6 +183,57 @@ setup_jbang() {
   fi
 }
 
+# Makes the pages' plain "jbang ..." work in the learner's shells when JBang is the one setup.sh
+# installed into .tools/bin, as JBang's own installer does for its ~/.jbang/bin: a launcher of
+# three lines in ~/.local/bin (or ~/bin) that runs it. When neither folder is on the PATH, it adds
+# ~/.local/bin to the PATH in ~/.bashrc and ~/.zshrc (one marked line each, once) and says how
+# to use it in the shell already open. Never replaces a jbang of the learner's own.
+# Prints what it did; returns 0 unless it could not (then it says what to type instead).
+put_jbang_on_path() {
+  [[ "${JBANG:-}" == "${TOOLS}/bin/jbang" ]] || return 0
+  local found dir="" candidate launcher rc rcs=() added=() on_path=true text
+  text="$(printf '#!/bin/sh\n# JBang, written by the course (scripts/setup.sh in %s): runs the JBang it installed.\nexec "%s" "$@"' \
+    "${ROOT}" "${TOOLS}/bin/jbang")"
+  if found="$(PATH="${SETUP_USER_PATH}" command -v jbang 2>/dev/null)"; then
+    grep -q 'written by the course' "${found}" 2>/dev/null || return 0 # the learner's own JBang
+    [[ "$(cat "${found}")" != "${text}" ]] || return 0
+    dir="$(dirname "${found}")" # an earlier setup's, maybe of another copy of the course: this one's now
+  else
+    for candidate in "${HOME}/.local/bin" "${HOME}/bin"; do
+      case ":${SETUP_USER_PATH}:" in *":${candidate}:"*) dir="${candidate}"; break ;; esac
+    done
+    if [[ -z "${dir}" ]]; then
+      dir="${HOME}/.local/bin"
+      on_path=false
+    fi
+  fi
+  launcher="${dir}/jbang"
+  if [[ -e "${launcher}" ]] && ! grep -q 'written by the course' "${launcher}" 2>/dev/null; then
+    setup_say "${launcher} is not the course's JBang and is left alone; type ${TOOLS}/bin/jbang where the pages say jbang"
+    return 1
+  fi
+  mkdir -p "${dir}" && printf '%s\n' "${text}" >"${launcher}" && chmod +x "${launcher}" || return 1
+  if [[ "${on_path}" == true ]]; then
+    setup_say "jbang is on your PATH now: ${launcher} runs ${TOOLS}/bin/jbang"
+    return 0
+  fi
+  # shellcheck disable=SC2016  # $HOME and $PATH are for the shell that reads the rc file
+  local tilde='~' line='export PATH="$HOME/.local/bin:$PATH"  # added by the course'"'"'s scripts/setup.sh, for jbang'
+  [[ -f "${HOME}/.bashrc" ]] && rcs+=("${HOME}/.bashrc")
+  [[ -f "${HOME}/.zshrc" ]] && rcs+=("${HOME}/.zshrc")
+  if [[ ${#rcs[@]} -eq 0 ]]; then
+    case "${SHELL:-}" in *zsh) rcs=("${HOME}/.zshrc") ;; *) rcs=("${HOME}/.bashrc") ;; esac
+  fi
+  for rc in "${rcs[@]}"; do
+    if ! grep -qF "${line}" "${rc}" 2>/dev/null; then
+      printf '\n%s\n' "${line}" >>"${rc}" || continue
+    fi
+    added+=("${rc/#"${HOME}"/${tilde}}")
+  done
+  # shellcheck disable=SC2016  # the reader types $PATH
+  setup_say "jbang is in ~/.local/bin, on the PATH of new terminals (${added[*]}); in this one, type: export PATH=\"\$HOME/.local/bin:\$PATH\""
+}
+
 # The real Hugo binary inside a Python hugo package, for the Python on PATH ($1: python).
 hugo_in_python() {
   local dir
@@ -334,6 +388,7 @@ setup_main() {
   esac
   local status=0
   setup_all || status=2
+  put_jbang_on_path || true
   if [[ "${quiet}" == false ]]; then
     echo "java        ${JAVA_HOME:-missing}"
     echo "jbang       ${JBANG:-missing}"

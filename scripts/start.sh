@@ -29,8 +29,8 @@ next_steps() {
   first="$(cd "${ROOT}" && compgen -G 'exercises/[0-9][0-9]-*.java' | sort | head -n 1)"
   number="$(basename "${first}")"
   number="${number%%-*}"
-  if [[ "${JBANG}" == "${TOOLS}"/* ]]; then
-    jbang_cmd="${JBANG#"${ROOT}"/}"   # installed here, so not on the reader's PATH yet
+  if ! PATH="${SETUP_USER_PATH}" command -v jbang >/dev/null 2>&1; then
+    jbang_cmd="${JBANG#"${ROOT}"/}"   # not on this shell's PATH (new terminals find it: put_jbang_on_path)
   fi
   cat <<NEXT
 
@@ -41,7 +41,11 @@ next_steps() {
 NEXT
   if [[ "${jbang_cmd}" != "jbang" ]]; then
     # shellcheck disable=SC2016  # $PATH is for the reader to type
-    printf '  (JBang is in .tools/bin; to type plain "jbang": export PATH="%s:$PATH")\n' "${TOOLS}/bin"
+    if grep -q 'written by the course' "${HOME}/.local/bin/jbang" 2>/dev/null; then
+      printf '  (new terminals find plain "jbang"; in this one, type: export PATH="$HOME/.local/bin:$PATH")\n'
+    else
+      printf '  (to type plain "jbang": export PATH="%s:$PATH")\n' "${TOOLS}/bin"
+    fi
   fi
   printf '\n  Ctrl-C stops the site.\n\n'
 }
@@ -58,6 +62,7 @@ main() {
   done
   setup_java || exit 2
   setup_jbang || exit 2
+  put_jbang_on_path || true
   setup_hugo || exit 2
   setup_asciidoctor || exit 2
   if port_busy "${port}"; then

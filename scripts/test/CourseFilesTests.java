@@ -254,4 +254,42 @@ class CourseFilesTests {
         assertTrue(found.isEmpty(), String.join("\n", found));
         assertTrue(NOT_PORTABLE.keySet().stream().anyMatch(p -> p.matcher("var=\"${name^^}\"").find()), "the lint must see ${name^^}");
     }
+
+    @Test
+    @DisplayName("setup.sh puts the JBang it installed where a new shell finds it: a launcher in ~/.local/bin, the PATH line once in ~/.bashrc; a jbang of the learner's own is left alone")
+    void jbangOnPath() throws Exception {
+        Path tools = Files.createTempDirectory("tools-");
+        Files.createDirectories(tools.resolve("bin"));
+        Files.writeString(tools.resolve("bin/jbang"), "#!/bin/sh\necho fake-jbang \"$@\"\n");
+        tools.resolve("bin/jbang").toFile().setExecutable(true);
+        String twice = "source scripts/setup.sh; JBANG=\"$TOOLS/bin/jbang\"; put_jbang_on_path; put_jbang_on_path; PATH=\"$HOME/.local/bin:$PATH\" jbang version";
+        // Neither ~/.local/bin nor ~/bin on the PATH: a launcher, and ~/.bashrc adds the folder once.
+        Path home = Files.createTempDirectory("home-");
+        String said = shell(home, tools, "/usr/bin:/bin", twice);
+        assertTrue(said.contains("fake-jbang version") && said.contains("export PATH=\"$HOME/.local/bin:$PATH\""), said);
+        String rc = Files.readString(home.resolve(".bashrc"));
+        assertEquals(1, rc.split("added by the course", -1).length - 1, rc);
+        // ~/.local/bin on the PATH already: the launcher only, no rc file touched.
+        Path onPath = Files.createTempDirectory("home-");
+        Files.createDirectories(onPath.resolve(".local/bin"));
+        said = shell(onPath, tools, onPath.resolve(".local/bin") + ":/usr/bin:/bin", twice);
+        assertTrue(said.contains("fake-jbang version") && !Files.exists(onPath.resolve(".bashrc")), said);
+        // The learner's own jbang in ~/.local/bin (not on the PATH): left as it was, and setup says what to type instead.
+        Path own = Files.createTempDirectory("home-");
+        Files.createDirectories(own.resolve(".local/bin"));
+        Files.writeString(own.resolve(".local/bin/jbang"), "#!/bin/sh\necho own-jbang\n");
+        said = shell(own, tools, "/usr/bin:/bin", "source scripts/setup.sh; JBANG=\"$TOOLS/bin/jbang\"; put_jbang_on_path; echo status=$?");
+        assertTrue(said.contains("status=1") && said.contains("left alone") && Files.readString(own.resolve(".local/bin/jbang")).contains("own-jbang"), said);
+    }
+
+    /** Runs bash -c {@code script} in the course's folder with only HOME, PATH and the tools folder set; its output and errors together. */
+    private static String shell(Path home, Path tools, String path, String script) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", script).directory(ROOT.toFile()).redirectErrorStream(true);
+        pb.environment().clear();
+        pb.environment().putAll(Map.of("HOME", home.toString(), "PATH", path, "COURSE_TOOLS_DIR", tools.toString(), "SHELL", "/bin/bash"));
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes());
+        p.waitFor();
+        return out;
+    }
 }

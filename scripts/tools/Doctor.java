@@ -115,7 +115,12 @@ class Doctor implements Callable<Integer> {
         command.add("version");
         String version = run(command).lines().reduce((a, b) -> b).orElse("").strip();
         if (version.matches("[0-9][0-9.]*.*")) {
-            line(Status.OK, "jbang", version + " via " + String.join(" ", command.subList(0, command.size() - 1)));
+            String via = String.join(" ", command.subList(0, command.size() - 1));
+            line(Status.OK, "jbang", version + " via " + via);
+            if (Tools.onPath("jbang").isEmpty()) {
+                line(Status.WARN, "", "no plain 'jbang' on your PATH, so the pages' 'jbang ...' commands answer \"command not found\": "
+                        + "scripts/setup.sh puts it in ~/.local/bin (then open a new terminal), or type " + via + " in its place");
+            }
         } else {
             missing("jbang", Tools.install("jbang"));
         }
