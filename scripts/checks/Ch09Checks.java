@@ -22,7 +22,7 @@ class Ch09Checks {
     static final String JDK_CARRIER = "ForkJoinPool-\\d+-worker-\\d+";
 
     // tag::carried[]
-    @Check(timed = true, order = 1, timeline = true, title = "runs each wait on a virtual thread that an event loop carries: the JDK's own scheduler starts no carrier",
+    @Check(timed = true, order = 1, timeline = true, title = "runs the waits on virtual threads, and the JDK's own scheduler starts no carrier",
            hint = "Thread.ofVirtual() hands its threads to the JDK's scheduler, a ForkJoinPool whose workers (ForkJoinPool-1-worker-1, ...) "
             + "carry them. A builder made with a scheduler of your own (LoopCarriers.on(ctx.executor())) hands each start and each "
             + "wake-up to the connection's event loop instead, which runs it as a task between two selects.",
@@ -80,7 +80,7 @@ class Ch09Checks {
         Ch06Checks.assertCpuOffLoop(target, true);
     }
 
-    @Check(timed = true, order = 2, timeline = true, title = "answers GET / during a flood of 500 /io?ms=1000: each wait parks, and no loop sleeps in one",
+    @Check(timed = true, order = 2, timeline = true, title = "answers GET / during a flood of 500 /io?ms=1000, with no event loop asleep in a wait and the waits in flight together",
            hint = "A wait that runs on the loop itself (not on a virtual thread it carries) sleeps the loop: every connection of it waits. "
             + "Start the wait on the connection's virtual threads; when it sleeps, its continuation leaves the loop free.",
            see = "chapters/09-loop-carriers#the-carrier")
