@@ -63,9 +63,9 @@ final class CarriedHandler extends HybridConnection {
 // tag::loop-carriers[]
 /**
  * Virtual threads with a carrier of one's own. The JDK has the constructor
- * (java.lang.ThreadBuilders.VirtualThreadBuilder(Executor)) but does not export it: it is opened
- * with --add-opens java.base/java.lang=ALL-UNNAMED (this file's //JAVA_OPTIONS) and may change
- * in any JDK release.
+ * (java.lang.ThreadBuilders.VirtualThreadBuilder(Executor)), package-private, in a package it does
+ * not open to reflection: --add-opens java.base/java.lang=ALL-UNNAMED (this file's //JAVA_OPTIONS)
+ * opens it, and any JDK release may change it.
  */
 final class LoopCarriers {
     private static final Constructor<?> BUILDER;
