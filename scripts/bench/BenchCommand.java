@@ -43,7 +43,7 @@ final class BenchCommand implements Callable<Integer> {
     boolean all;
 
     @Option(names = "--chapters", paramLabel = "LIST", split = ",", hideParamSyntax = true,
-            description = "with --all, these chapters' solutions only (and Netty's), such as 05,06,09")
+            description = "with --all, these chapters' solutions only, beside Netty and the frameworks (--no-frameworks leaves those out), such as 05,06,09")
     List<String> chapters;
 
     @Option(names = "--spring-demo", description = "the Spring Boot demo's shape (see above); runs on its own")
