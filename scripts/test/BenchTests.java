@@ -225,4 +225,30 @@ class BenchTests {
         assertTrue(learner.ratio().busy() != null && learner.ratio().busy().contains("this verdict may be the machine's"), String.valueOf(learner.ratio()));
         assertNull(load(rated.get(1)).ratio().busy(), "the compared server has no verdict of its own");
     }
+
+    @Test
+    @DisplayName("every scripts/bench.sh line the pages print is one the race reads (options, chapters, workloads), and a misspelt one is not")
+    void pageCommands() throws Exception {
+        List<PageCommands.Command> races = PageCommands.read(ROOT).stream().filter(c -> c.program().equals("scripts/bench.sh")).toList();
+        assertTrue(races.size() > 10, "the pages' races were not found: " + races.size());
+        List<String> wrong = new java.util.ArrayList<>();
+        for (PageCommands.Command c : races) {
+            String problem = raceProblem(c.args());
+            if (problem != null) wrong.add(c.page() + ": " + c.line() + ": " + problem);
+        }
+        assertTrue(wrong.isEmpty(), String.join("\n", wrong));
+        assertTrue(raceProblem(List.of("--all", "--chapterz", "03")) != null && raceProblem(List.of("--all", "--chapters", "07")) != null);
+    }
+
+    /** Why the race would refuse these words as they are, before it races; null when it reads them. */
+    private static String raceProblem(List<String> args) {
+        List<String> words = new java.util.ArrayList<>(args);
+        words.addAll(List.of("--root", ROOT.toString()));
+        try {
+            Options.parse(words.toArray(String[]::new));
+            return null;
+        } catch (picocli.CommandLine.ParameterException | CommandError e) {
+            return e.getMessage();
+        }
+    }
 }

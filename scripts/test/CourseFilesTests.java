@@ -282,6 +282,51 @@ class CourseFilesTests {
         assertTrue(said.contains("status=1") && said.contains("left alone") && Files.readString(own.resolve(".local/bin/jbang")).contains("own-jbang"), said);
     }
 
+    @Test
+    @DisplayName("every command the pages print names a course file or JBang alias that exists, and each check.sh line is one the grader reads")
+    void pageCommands() throws Exception {
+        List<PageCommands.Command> commands = PageCommands.read(ROOT);
+        assertTrue(commands.size() > 50, "the pages' commands were not found: " + commands.size());
+        java.util.Set<String> aliases = new java.util.TreeSet<>();
+        java.util.regex.Matcher alias = java.util.regex.Pattern.compile("\"jbang-([a-z]+)\"\\s*:").matcher(Files.readString(ROOT.resolve("jbang-catalog.json")));
+        while (alias.find()) aliases.add(alias.group(1));
+        java.util.Set<String> graded = Chapters.graded(ROOT).keySet();
+        List<String> wrong = new ArrayList<>();
+        for (PageCommands.Command c : commands) {
+            String where = c.page() + ": " + c.line() + ": ";
+            if (c.program().equals("jbang")) {
+                String what = c.args().isEmpty() ? "" : c.args().get(0);
+                if (what.endsWith(".java") ? !Files.isRegularFile(ROOT.resolve(what)) : !what.equals("jdk") && !aliases.contains(what)) {
+                    wrong.add(where + "no " + what);
+                }
+                continue;
+            }
+            if (!Files.isExecutable(ROOT.resolve(c.program()))) wrong.add(where + "no " + c.program());
+            if (c.program().equals("scripts/check.sh")) {
+                String problem = gradeProblem(c.args(), graded);
+                if (problem != null) wrong.add(where + problem);
+            }
+        }
+        assertTrue(wrong.isEmpty(), String.join("\n", wrong));
+        // Able to fail: a misspelt option, and a chapter that does not exist.
+        assertTrue(gradeProblem(List.of("03", "--wach"), graded) != null && gradeProblem(List.of("07"), graded) != null);
+    }
+
+    /** Why the grader would refuse these words as they are, before it grades anything; null when it reads them. */
+    private static String gradeProblem(List<String> args, java.util.Set<String> graded) {
+        GradeCommand command = new GradeCommand();
+        try {
+            new picocli.CommandLine(command).parseArgs(args.toArray(String[]::new));
+            command.server.subject();
+        } catch (picocli.CommandLine.ParameterException | CommandError e) {
+            return e.getMessage();
+        }
+        for (String n : command.chapters) {
+            if (!graded.contains(n.length() == 1 ? "0" + n : n)) return "no graded chapter " + n;
+        }
+        return command.chapters.isEmpty() && !command.all ? "no chapter" : null;
+    }
+
     /** Runs bash -c {@code script} in the course's folder with only HOME, PATH and the tools folder set; its output and errors together. */
     private static String shell(Path home, Path tools, String path, String script) throws Exception {
         ProcessBuilder pb = new ProcessBuilder("bash", "-c", script).directory(ROOT.toFile()).redirectErrorStream(true);
