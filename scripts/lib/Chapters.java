@@ -175,12 +175,20 @@ final class Chapters {
      * empty when the page cannot be read.
      */
     static List<String> sections(java.nio.file.Path page) {
-        List<String> ids = new java.util.ArrayList<>();
+        return headings(page).stream().map(Heading::id).toList();
+    }
+
+    /** A section of a page: its id ({@link #sections}) and its title as the page writes it. */
+    record Heading(String id, String title) {}
+
+    /** The sections of a page with their titles, in the page's order; empty when the page cannot be read. */
+    static List<Heading> headings(java.nio.file.Path page) {
+        List<Heading> headings = new java.util.ArrayList<>();
         List<String> lines;
         try {
             lines = java.nio.file.Files.readAllLines(page);
         } catch (java.io.IOException e) {
-            return ids;
+            return headings;
         }
         String pending = null;
         for (String line : lines) {
@@ -190,11 +198,12 @@ final class Chapters {
                 continue;
             }
             if (line.matches("^={2,4} .*")) {
-                ids.add(pending != null ? pending : autoId(line.replaceFirst("^=+ ", "")));
+                String title = line.replaceFirst("^=+ ", "");
+                headings.add(new Heading(pending != null ? pending : autoId(title), title));
             }
             if (!line.isBlank()) pending = null;
         }
-        return ids;
+        return headings;
     }
 
     /** Asciidoctor's id of a section titled {@code title}, with no prefix and '-' between words: "Timers in the loop" is timers-in-the-loop. */

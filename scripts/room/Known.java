@@ -15,7 +15,14 @@ import java.util.stream.Collectors;
  * ignored, so no hand-in adds a column, a heading or a row of its own.
  */
 record Known(Map<String, Chapters.Chapter> chapters, Map<String, Map<String, String>> checks, Set<String> workloads,
-             Set<Verdict.Call> verdicts, Map<String, Map<String, Integer>> steps, String day) {
+             Set<Verdict.Call> verdicts, Map<String, Map<String, Step>> steps, String day, String site) {
+
+    /**
+     * Where a check is taught on its chapter's page: the section's place in the page's order
+     * ({@code at}, smaller is earlier; {@link Integer#MAX_VALUE} with no title when the page has
+     * no such section), its title, and the link to it ("chapters/03-reactor#closing").
+     */
+    record Step(int at, String title, String see) {}
 
     /**
      * The same, for the day of agenda {@code day} ("half-day", "full-day" in the registry): the
@@ -27,12 +34,22 @@ record Known(Map<String, Chapters.Chapter> chapters, Map<String, Map<String, Str
         Set<String> days = new java.util.TreeSet<>();
         chapters.values().forEach(c -> days.addAll(c.core().keySet()));
         if (!days.contains(day)) throw new IllegalArgumentException("no agenda '" + day + "' in the registry: give one of " + String.join(", ", days));
-        return new Known(chapters, checks, workloads, verdicts, steps, day);
+        return new Known(chapters, checks, workloads, verdicts, steps, day, site);
     }
 
     /** The chapters the room shows: the day's graded chapters, or every graded one. */
     List<String> shown() {
         return chapters.values().stream().filter(c -> day == null || c.core().containsKey(day)).map(Chapters.Chapter::number).toList();
+    }
+
+    /**
+     * Whether failing check {@code id} keeps a learner on chapter {@code chapter}: any check, or
+     * for the day, a check of the day's core TODOs (one of a TODO the day skips does not).
+     */
+    boolean blocks(String chapter, String id) {
+        if (day == null) return true;
+        Set<String> core = chapters.get(chapter).coreChecks(day);
+        return core == null || core.contains(id);
     }
 
     /** Whether a grading counts as done: every check of the course listed and none failing, or for the day, every check of its core TODOs listed and passing. */
@@ -47,11 +64,11 @@ record Known(Map<String, Chapters.Chapter> chapters, Map<String, Map<String, Str
     static Known of(Path root) {
         Map<String, Chapters.Chapter> chapters = Chapters.graded(root);
         Map<String, Map<String, String>> checks = new LinkedHashMap<>();
-        Map<String, Map<String, Integer>> steps = new LinkedHashMap<>();
+        Map<String, Map<String, Step>> steps = new LinkedHashMap<>();
         for (Chapters.Chapter chapter : chapters.values()) {
             Map<String, String> titles = new LinkedHashMap<>();
-            Map<String, Integer> places = new LinkedHashMap<>();
-            List<String> sections = sections(root.resolve("site/content/" + chapter.page() + ".adoc"));
+            Map<String, Step> places = new LinkedHashMap<>();
+            List<Chapters.Heading> sections = Chapters.headings(root.resolve("site/content/" + chapter.page() + ".adoc"));
             for (Class<?> suite : Grade.checkClasses(chapter)) {
                 List<Method> methods = new ArrayList<>(List.of(suite.getDeclaredMethods()));
                 methods.removeIf(m -> !m.isAnnotationPresent(Check.class));
@@ -60,15 +77,18 @@ record Known(Map<String, Chapters.Chapter> chapters, Map<String, Map<String, Str
                     String id = Runner.idPrefix(suite) + "." + m.getName();
                     titles.put(id, m.getAnnotation(Check.class).title());
                     String see = Runner.see(m.getAnnotation(Check.class), chapter.number());
-                    int at = see.startsWith(chapter.page() + "#") ? sections.indexOf(see.substring(see.indexOf('#') + 1)) : -1;
-                    places.put(id, at < 0 ? Integer.MAX_VALUE : at);
+                    String anchor = see.startsWith(chapter.page() + "#") ? see.substring(see.indexOf('#') + 1) : null;
+                    int at = -1;
+                    for (int i = 0; i < sections.size() && at < 0; i++) if (sections.get(i).id().equals(anchor)) at = i;
+                    places.put(id, at < 0 ? new Step(Integer.MAX_VALUE, null, see) : new Step(at, sections.get(at).title(), see));
                 }
             }
             checks.put(chapter.number(), titles);
             steps.put(chapter.number(), places);
         }
         Set<String> workloads = Plan.WORKLOADS.stream().map(Plan.Workload::id).collect(Collectors.toCollection(java.util.LinkedHashSet::new));
-        return new Known(chapters, checks, workloads, Set.of(Verdict.Call.FASTER, Verdict.Call.SLOWER, Verdict.Call.SAME, Verdict.Call.NOISY), steps, null);
+        return new Known(chapters, checks, workloads, Set.of(Verdict.Call.FASTER, Verdict.Call.SLOWER, Verdict.Call.SAME, Verdict.Call.NOISY), steps,
+                null, Grade.site(System.getenv("COURSE_SITE"), root));
     }
 
     /** The ids of a page's sections, in the page's order ({@link Chapters#sections}). */
@@ -83,7 +103,18 @@ record Known(Map<String, Chapters.Chapter> chapters, Map<String, Map<String, Str
 
     /** Where on chapter {@code chapter}'s page the step that teaches check {@code id} is: a smaller number is earlier. */
     int step(String chapter, String id) {
-        return steps.getOrDefault(chapter, Map.of()).getOrDefault(id, Integer.MAX_VALUE);
+        Step step = steps.getOrDefault(chapter, Map.of()).get(id);
+        return step == null ? Integer.MAX_VALUE : step.at();
+    }
+
+    /** The step of the page that teaches check {@code id}, or null when the course has no such check. */
+    Step stepOf(String chapter, String id) {
+        return steps.getOrDefault(chapter, Map.of()).get(id);
+    }
+
+    /** A link to a page of the course ("chapters/03-reactor#closing"), where the instructor reads it ({@link Grade#site}). */
+    String link(String see) {
+        return site + Grade.link(site, see);
     }
 
     /** The title of check {@code id} of chapter {@code chapter}, or null when the course has no such check. */

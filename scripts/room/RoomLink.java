@@ -37,6 +37,8 @@ final class RoomLink {
             + " (and not a name Windows keeps for devices, such as con, nul or com1)";
     /** How long a grading or race waits, as it exits, for its hand-in to reach the room. */
     static final Duration EXIT_WAIT = Duration.ofSeconds(2);
+    /** A hand-in that could not reach the room is sent once more after this pause. */
+    static final Duration RETRY_PAUSE = Duration.ofMillis(300);
 
     private RoomLink() {}
 
@@ -380,9 +382,10 @@ final class RoomLink {
     private static final AtomicBoolean SAID = new AtomicBoolean();
 
     /**
-     * Sends the learner's hand-in to the room this copy joined, if any, in the background: a
-     * failure prints one line (once a process) and changes nothing else; the next result sends
-     * everything again. At most one send waits for its turn: it reads the files when its turn
+     * Sends the learner's hand-in to the room this copy joined, if any, in the background, once
+     * more after {@link #RETRY_PAUSE} when it cannot reach the room: a failure, or a send still
+     * under way when the command ends, prints one line (once a process) and changes nothing
+     * else; the next result sends everything again. At most one send waits for its turn: it reads the files when its turn
      * comes, so it carries every result saved meanwhile.
      */
     static void sendLater(Path root) {
@@ -398,6 +401,10 @@ final class RoomLink {
                 } catch (InterruptedException e) {
                     // exiting anyway
                 }
+                if (last != null && last.isAlive()) {
+                    say("your results had not reached the room at " + joined.url() + " when this command ended (" + EXIT_WAIT.toSeconds()
+                            + " s): they are kept here and go with your next grading or race");
+                }
             }));
         }
         LATEST.set(sender);
@@ -409,7 +416,13 @@ final class RoomLink {
         PENDING.set(false);
         try {
             ObjectNode handin = handin(root, joined.name());
-            Answer answer = post(joined.url(), joined.code(), joined.name(), joined.token(), Jackson.write(handin), Duration.ofSeconds(5));
+            Answer answer;
+            try {
+                answer = post(joined.url(), joined.code(), joined.name(), joined.token(), Jackson.write(handin), Duration.ofSeconds(5));
+            } catch (IOException e) { // once more, after a pause: a room restarting, or a Wi-Fi that dropped one packet
+                Thread.sleep(RETRY_PAUSE.toMillis());
+                answer = post(joined.url(), joined.code(), joined.name(), joined.token(), Jackson.write(handin), Duration.ofSeconds(5));
+            }
             if (answer.status() != 200) {
                 say("the room at " + joined.url() + " refused your results (" + answer.status() + "): " + answer.text());
             } else if (answer.token() != null) { // the room gave the name to this machine just now: keep the proof

@@ -182,9 +182,10 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
         String graded = r.time() == null ? null : r.time().length() > 40 ? r.time().substring(0, 40) : r.time();
         boolean anew = was == null || graded == null || !graded.equals(was.graded());
         String changed = anew ? now.toString() : was.changed();
-        // Stuck on the earliest step of the page whose checks fail, as a learner working down the page meets them.
+        // Stuck on the earliest step of the page whose checks fail, as a learner working down the page meets them;
+        // for a day, on the earliest of the day's core TODOs (a TODO the day skips keeps no one).
         failing.sort(Comparator.comparingInt(id -> known.step(chapter, id)));
-        String stuckOn = failing.isEmpty() ? null : failing.get(0);
+        String stuckOn = failing.stream().filter(id -> known.blocks(chapter, id)).findFirst().orElse(null);
         String since = now.toString();
         int gradings = 1;
         if (stuckOn != null && was != null && stuckOn.equals(was.stuckOn()) && was.since() != null) {
@@ -211,7 +212,8 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
             List<String> failing = g.failing() == null ? List.of() : g.failing().stream().filter(ids::containsKey).distinct().toList();
             List<String> unlisted = g.missing().stream().filter(ids::containsKey).filter(id -> !failing.contains(id)).distinct().toList();
             long passed = Math.max(0, Math.min(g.passed(), ids.size() - failing.size() - unlisted.size()));
-            String stuckOn = failing.isEmpty() ? null : failing.contains(g.stuckOn()) ? g.stuckOn() : failing.get(0);
+            List<String> blocking = failing.stream().filter(id -> known.blocks(chapter, id)).toList();
+            String stuckOn = blocking.isEmpty() ? null : blocking.contains(g.stuckOn()) ? g.stuckOn() : blocking.get(0);
             String error = clip(g.error());
             graded.put(chapter, new Graded(passed, failing.size(), g.partial(), failing, error, time(g.graded()), stuckOn,
                     stuckOn == null ? null : time(g.since()), stuckOn == null ? 0 : Math.max(1, g.gradings()), time(g.changed()),

@@ -137,15 +137,18 @@ final class Summary {
         }
         if (all.isEmpty()) return;
         all.sort(Comparator.comparing(Stuck::since));
-        h.append("<h2>Stuck</h2>\n<p>Each learner's chapters where a check fails: the first failing check in the order of the page's")
+        h.append("<h2>Stuck</h2>\n<p>Each learner's chapters where a check fails").append(known.day() == null ? "" : " of the day's core TODOs")
+                .append(": the page's step it belongs to (a link to it) and the first failing check in the order of the page's")
                 .append(" steps, since when it has been the first (this machine's clock), and how many gradings have failed it since.")
                 .append(" Fifteen minutes or more is red.</p>\n")
-                .append("<table><thead><tr><th>Learner</th><th>Chapter</th><th>First failing check</th><th>Since</th>")
+                .append("<table><thead><tr><th>Learner</th><th>Chapter</th><th>Step</th><th>First failing check</th><th>Since</th>")
                 .append("<th class=\"num\">For</th><th class=\"num\">Gradings</th><th>Timeline</th></tr></thead><tbody>\n");
         for (Stuck s : all) {
             long minutes = Math.max(0, Duration.between(s.since(), now).toMinutes());
+            Known.Step step = known.stepOf(s.chapter(), s.graded().stuckOn());
             h.append("<tr><td>").append(esc(s.seat().learner())).append("</td><td>").append(esc(s.chapter())).append("</td><td>")
-                    .append(esc(known.title(s.chapter(), s.graded().stuckOn()))).append(" <small>").append(esc(s.graded().stuckOn()))
+                    .append(step == null ? "" : "<a href=\"" + esc(known.link(step.see())) + "\">" + esc(step.title() != null ? step.title() : step.see()) + "</a>")
+                    .append("</td><td>").append(esc(known.title(s.chapter(), s.graded().stuckOn()))).append(" <small>").append(esc(s.graded().stuckOn()))
                     .append("</small></td><td>").append(CLOCK.format(s.since())).append("</td><td class=\"num").append(minutes >= 15 ? " long" : "")
                     .append("\">").append(minutes).append(" min</td><td class=\"num\">").append(s.graded().gradings()).append(" grading(s)</td><td>")
                     .append(s.seat().timeline(s.chapter()) == null || drawn != null && !drawn.contains(threadsId(s.seat(), s.chapter())) ? ""

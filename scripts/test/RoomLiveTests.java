@@ -178,6 +178,22 @@ final class RoomLiveTests {
                 half.shown().equals(List.of("03", "05")) && half.done("05", later) && !RoomTest.known.done("05", later) && !half.done("05", core)
                         && dayPage.contains("half-day agenda") && dayPage.contains("of 2</td>") && !dayPage.contains("of 7</td>"),
                 "shown " + half.shown() + "; " + dayPage);
+        // Under the half day, a check of a TODO the day skips (05's timeouts) keeps no one stuck; the day's core does.
+        Seat skipped = new Seat(Seat.SCHEMA, "eve", now, Map.of("05", later), Map.of(), null);
+        Seat blocked = new Seat(Seat.SCHEMA, "fay", now, Map.of("05", core), Map.of(), null);
+        String halfPage = Summary.body(half, List.of(skipped.checked(half), blocked.checked(half)), Instant.now(), 0, List.of());
+        String stuckTable = halfPage.contains("<h2>Stuck</h2>") ? halfPage.substring(halfPage.indexOf("<h2>Stuck</h2>"), halfPage.indexOf("</table>", halfPage.indexOf("<h2>Stuck</h2>"))) : "";
+        RoomTest.outcomes.record("--day half-day: a failing check of a TODO the day skips (05: TODO(timeouts)) makes no one stuck; one of its core does",
+                skipped.checked(half).chapters().get("05").stuckOn() == null && "ch05.idleTimeout".equals(skipped.checked(RoomTest.known).chapters().get("05").stuckOn())
+                        && "ch05.limit".equals(blocked.checked(half).chapters().get("05").stuckOn())
+                        && !stuckTable.contains("<tr><td>eve</td>") && stuckTable.contains("<tr><td>fay</td>"), halfPage);
+        // Stuck names the page's step, linked where the instructor reads the course.
+        Known.Step step = RoomTest.known.stepOf("03", "ch03.manyPipelined");
+        String stuckPage = Summary.body(RoomTest.known, List.of(dotSeat), Instant.now(), 0, List.of());
+        RoomTest.outcomes.record("Stuck names the page's step of the first failing check, with a link to it on the course site",
+                step != null && step.title() != null && stuckPage.contains("<a href=\"" + RoomTest.known.link(step.see()) + "\">" + step.title() + "</a>")
+                        && RoomTest.known.link(step.see()).startsWith("http://127.0.0.1:"),
+                step + "; " + stuckPage);
         boolean refused = false;
         try {
             RoomTest.known.forDay("all-week");
@@ -245,6 +261,28 @@ final class RoomLiveTests {
         }
         RoomTest.outcomes.record("the copy keeps the token the room gave it, and its next result reaches the same seat", both,
                 "token " + RoomLink.joined(learner).token() + "; Auto's seat has no chapter 03 after 10 s");
+        // A room whose first answer is lost (a dropped connection): the hand-in is sent once more.
+        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+        HttpServer flaky = HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        flaky.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            if (asked.incrementAndGet() == 1) {
+                exchange.close(); // no answer: the client's post fails
+                return;
+            }
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        flaky.start();
+        try {
+            Path retried = Files.createTempDirectory("room-retried");
+            RoomLink.join(retried, new RoomLink.Joined("http://127.0.0.1:" + flaky.getAddress().getPort() + "/", RoomTest.CODE, "again", null));
+            Results.write(retried, "checks", "01", report);
+            for (int i = 0; i < 50 && asked.get() < 2; i++) Thread.sleep(100);
+            RoomTest.outcomes.record("a hand-in whose post fails is sent once more", asked.get() == 2, asked.get() + " post(s) in 5 s");
+        } finally {
+            flaky.stop(0);
+        }
         Path lost = Files.createTempDirectory("room-lost");
         RoomLink.join(lost, new RoomLink.Joined("http://127.0.0.1:9/", RoomTest.CODE, "lost", null)); // port 9: nothing listens
         start = System.nanoTime();
