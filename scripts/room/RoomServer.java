@@ -398,10 +398,22 @@ final class RoomServer {
                 + "<input name=\"view\" autocomplete=\"off\" autofocus></label> <button>Open</button></form></body></html>\n";
     }
 
+    /**
+     * What a page of the room may do, whatever a hand-in slipped into it: run only the room's own
+     * script (by its hash), fetch only from the room, load nothing from anywhere, be framed by no
+     * one, post its form only to the room.
+     */
+    static final String POLICY = "default-src 'none'; script-src '" + Summary.SCRIPT_HASH + "'; style-src 'unsafe-inline'; img-src data:;"
+            + " connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
     private static void answer(HttpExchange exchange, int status, String type, String text) throws IOException {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", type);
         exchange.getResponseHeaders().set("Cache-Control", "no-store");
+        exchange.getResponseHeaders().set("Content-Security-Policy", POLICY);
+        exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+        exchange.getResponseHeaders().set("X-Frame-Options", "DENY");
+        exchange.getResponseHeaders().set("Referrer-Policy", "no-referrer");
         boolean head = exchange.getRequestMethod().equals("HEAD");
         exchange.sendResponseHeaders(status, head ? -1 : bytes.length);
         if (!head) exchange.getResponseBody().write(bytes);

@@ -22,6 +22,12 @@ import java.util.Map;
 record Seat(String schema, String learner, String received, Map<String, Graded> chapters, Map<String, Map<String, Raced>> races,
             Map<String, RoomTimeline> timelines) {
     static final String SCHEMA = "course-room/1";
+    /**
+     * The largest ratio of two servers the room keeps (and its inverse the smallest): no race of
+     * two servers on one machine measures a thousandfold difference, so a figure beyond it is no
+     * race's.
+     */
+    static final double MAX_RATIO = 1000;
     /** The most of a could-not-run message the room keeps. */
     static final int MAX_ERROR = 200;
 
@@ -135,7 +141,8 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
                 raced.put(chapter, before.races().get(chapter));
             }
         }
-        return new Seat(SCHEMA, name, now.toString(), chapters, raced, timelines(known, handed.timelines(), now, before));
+        // Kept only as a seat read back is: what the room draws is bounded the same way however it came.
+        return new Seat(SCHEMA, name, now.toString(), chapters, raced, timelines(known, handed.timelines(), now, before)).checked(known);
     }
 
     /**
@@ -227,7 +234,7 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
             for (var e : cells.entrySet()) {
                 Raced c = e.getValue();
                 if (c == null || !known.workloads().contains(e.getKey())) continue;
-                boolean ratio = c.ratio() != null && Double.isFinite(c.ratio()) && c.ratio() > 0;
+                boolean ratio = c.ratio() != null && c.ratio() >= 1 / MAX_RATIO && c.ratio() <= MAX_RATIO;
                 kept.put(e.getKey(), new Raced(c.status() == null ? BenchReport.Status.SKIPPED : c.status(),
                         ratio && c.figure() != null && c.figure().matches("rps|cpuPerRequest|heapPerConnection") ? c.figure() : null,
                         ratio ? c.ratio() : null, c.verdict() != null && known.verdicts().contains(c.verdict()) ? c.verdict() : null, c.busy()));
@@ -242,9 +249,10 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
         return new Seat(SCHEMA, learner, time(received), graded, raced, threads.isEmpty() ? null : threads);
     }
 
-    /** A could-not-run message as the room keeps it: at most {@link #MAX_ERROR} characters. */
+    /** A could-not-run message as the room keeps it: plain text ({@link RoomLink#plain}), at most {@link #MAX_ERROR} characters. */
     private static String clip(String error) {
-        return error == null || error.length() <= MAX_ERROR ? error : error.substring(0, MAX_ERROR) + "…";
+        String plain = RoomLink.plain(error, false);
+        return plain == null || plain.length() <= MAX_ERROR ? plain : plain.substring(0, MAX_ERROR) + "…";
     }
 
     /** A time as the room writes it, or null when there is none or it cannot be read. */

@@ -43,7 +43,10 @@ final class Summary {
         StringBuilder h = new StringBuilder();
         h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
-                .append("<link rel=\"icon\" href=\"data:,\">"); // self-contained: not even a favicon request
+                .append("<link rel=\"icon\" href=\"data:,\">") // self-contained: not even a favicon request
+                // The live room sends the same policy as a header, with frame-ancestors; a summary opened from a file has this one.
+                .append("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src '").append(SCRIPT_HASH)
+                .append("'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; form-action 'self'; base-uri 'none'\">");
         if (refreshSeconds > 0) { // without JavaScript, the page reloads itself instead
             h.append("<noscript><meta http-equiv=\"refresh\" content=\"").append(refreshSeconds).append("\"></noscript>");
         }
@@ -54,11 +57,25 @@ final class Summary {
                 .append("details ul{margin:.3rem 0;padding-left:1.1rem;font-weight:400;color:#1d2330}.num{text-align:right;font-variant-numeric:tabular-nums}")
                 .append("small{color:#5b6474}#room-status{color:#b3261e}").append(RoomTimeline.STYLE)
                 .append("@media (prefers-color-scheme:dark){body{background:#12151b;color:#e4e7ec}th,td{border-color:#2a303b}details ul{color:#e4e7ec}small{color:#9aa3b2}}")
-                .append("</style></head><body>\n<h1>Room summary</h1>\n<p id=\"room-status\" role=\"status\"></p>\n<main id=\"room\">\n")
+                .append("</style></head><body>\n<h1>Room summary</h1>\n<p id=\"room-status\" role=\"status\"></p>\n<main id=\"room\"")
+                .append(refreshSeconds > 0 ? " data-refresh-ms=\"" + refreshSeconds * 1000 + "\"" : "").append(">\n")
                 .append(body(known, seats, now, refreshSeconds, skipped))
                 .append("</main>\n");
-        if (refreshSeconds > 0) h.append(UPDATES.replace("REFRESH_MS", String.valueOf(refreshSeconds * 1000)));
+        if (refreshSeconds > 0) h.append(UPDATES);
         return h.append("</body></html>\n").toString();
+    }
+
+    /** The hash of the live room's one script as a Content-Security-Policy source ({@link RoomServer#POLICY}). */
+    static final String SCRIPT_HASH = scriptHash();
+
+    private static String scriptHash() {
+        String script = UPDATES.substring(UPDATES.indexOf("<script>") + "<script>".length(), UPDATES.indexOf("</script>"));
+        try {
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(script.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return "sha256-" + java.util.Base64.getEncoder().encodeToString(digest);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /**
@@ -88,7 +105,7 @@ final class Summary {
                   status.textContent = "Not updated since " + failing.toLocaleTimeString() + ": " + e.message;
                 }
               }
-              setInterval(update, REFRESH_MS);
+              setInterval(update, Number(room.dataset.refreshMs));
             })();
             </script>
             """;

@@ -73,7 +73,7 @@ final class RoomLiveTests {
         String page = RoomTest.get(url + "/", cookie).body();
         RoomTest.outcomes.record("the page shows the 30 learners, and updates itself in place", page.contains("30 learner(s)")
                 && page.contains("fetch(\"summary\"") && page.contains("<noscript><meta http-equiv=\"refresh\"")
-                && page.split("http-equiv").length == 2,
+                && page.split("http-equiv=\"refresh\"").length == 2,
                 "page: " + page.substring(0, Math.min(300, page.length())));
         String title = RoomTest.known.title("01", first01);
         RoomTest.outcomes.record("the page names the check most of the room is stuck on by its title, and folds each learner's failing checks",

@@ -67,6 +67,7 @@ class RoomTest {
         RoomLimitsTests.slowBodies();
         RoomTrustTests.seatNotKept();
         RoomTrustTests.untrusted();
+        RoomTrustTests.drawnBounds();
         RoomTimelineTests.handedIn();
         RoomTimelineTests.drawnAndChecked();
         RoomTimelineTests.budget();

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Map;
+import java.util.List;
 
 /**
  * What the room does not take on trust (RoomTest runs these): a seat it could not keep leaves
@@ -76,5 +77,49 @@ final class RoomTrustTests {
                         && (mallory.races().get("01") == null || mallory.races().get("01").get("hello").ratio() == null)
                         && read.skipped().size() == 1 && read.skipped().get(0).startsWith("nobody.json") && html.contains("eve") && first01 != null,
                 "seats " + Jackson.write(read.seats()) + ", skipped " + read.skipped());
+    }
+
+    /**
+     * What the room draws is bounded: a ratio no race can measure is dropped, control and
+     * right-to-left characters leave names, lanes and messages, the learner's client keeps only
+     * plain text of a room's answer, and every answer of the live room carries a policy that runs
+     * only the room's own script, with no framing and no sniffing.
+     */
+    static void drawnBounds() throws Exception {
+        String hostile = "\u001b]0;pwned\u0007ok\u202eevil\u200b\r\nline";
+        RoomTest.outcomes.record("plain text: no escape, bell, right-to-left override, zero-width space or carriage return; newlines only where lines are kept",
+                RoomLink.plain(hostile, false).equals("]0;pwnedokevilline") && RoomLink.plain(hostile, true).equals("]0;pwnedokevil\nline"),
+                RoomLink.plain(hostile, false) + " / " + RoomLink.plain(hostile, true));
+        Path folder = Files.createTempDirectory("room-bounds");
+        Files.writeString(folder.resolve("max.json"), "{\"schema\":\"course-room/1\",\"learner\":\"max\",\"chapters\":{\"01\":{\"passed\":1,"
+                + "\"failed\":0,\"error\":\"boom\\u001b[2J\\u202egone\"}},\"races\":{\"01\":{"
+                + "\"hello\":{\"status\":\"measured\",\"figure\":\"rps\",\"ratio\":1.7e308},"
+                + "\"io-100\":{\"status\":\"measured\",\"figure\":\"rps\",\"ratio\":1e-5},"
+                + "\"cpu\":{\"status\":\"measured\",\"figure\":\"rps\",\"ratio\":2.5}}}}");
+        Seat max = Room.read(RoomTest.known, folder).seats().get(0);
+        var cells = max.races().get("01");
+        RoomTest.outcomes.record("a ratio beyond what a race measures (1.7e308, 1e-5) is dropped, 2.5 kept; a message loses its escapes and overrides",
+                cells.get("hello").ratio() == null && cells.get("io-100").ratio() == null && cells.get("cpu").ratio() == 2.5
+                        && "boom[2Jgone".equals(max.chapters().get("01").error()), Jackson.write(max));
+
+        Path dir = Files.createTempDirectory("room-headers");
+        HttpServer server = RoomServer.start(RoomTest.root, new RoomServer.Settings(dir, RoomTest.CODE, RoomTest.VIEW), "127.0.0.1", 0);
+        try {
+            String url = "http://127.0.0.1:" + server.getAddress().getPort();
+            List<java.net.http.HttpResponse<String>> answers = List.of(RoomTest.get(url + "/", RoomTest.viewerCookie(dir)),
+                    RoomTest.get(url + "/", null), RoomTest.get(url + "/nothing", null));
+            boolean all = answers.stream().allMatch(a -> a.headers().firstValue("Content-Security-Policy").orElse("").contains("frame-ancestors 'none'")
+                    && a.headers().firstValue("Content-Security-Policy").orElse("").contains("script-src '" + Summary.SCRIPT_HASH + "'")
+                    && a.headers().firstValue("X-Content-Type-Options").orElse("").equals("nosniff")
+                    && a.headers().firstValue("X-Frame-Options").orElse("").equals("DENY"));
+            String page = answers.get(0).body();
+            String script = page.substring(page.indexOf("<script>") + "<script>".length(), page.indexOf("</script>"));
+            String hash = "sha256-" + java.util.Base64.getEncoder().encodeToString(
+                    java.security.MessageDigest.getInstance("SHA-256").digest(script.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            RoomTest.outcomes.record("every answer of the live room carries its policy (only its own script, by hash; no framing; nosniff), and the hash is its page's script's",
+                    all && hash.equals(Summary.SCRIPT_HASH), answers.stream().map(a -> a.statusCode() + " " + a.headers().map()).toList() + "; page script " + hash);
+        } finally {
+            server.stop(0);
+        }
     }
 }
