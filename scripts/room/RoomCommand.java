@@ -71,7 +71,8 @@ class RoomCommand implements Callable<Integer> {
     String dir;
 
     @Option(names = "--code", paramLabel = "CODE", description = {"serve: only hand-ins that carry this code count (give it to the room with the",
-            "URL); a room beyond this machine (--host 0.0.0.0) always has one: the folder's,", "else a new one"})
+            "URL); a room beyond this machine (--host 0.0.0.0) always has one, of 8 or more characters: the",
+            "folder's, else a new one; an address that gives 10 wrong codes in a minute is refused for a minute"})
     String code;
 
     @Option(names = "--view-code", paramLabel = "V", description = {"serve: the code that opens the room's page, 8 or more characters (default:",
@@ -152,6 +153,8 @@ class RoomCommand implements Callable<Integer> {
         if (!refresh.matches("[0-9]{1,4}") || Integer.parseInt(refresh) < 1) throw CommandError.usage("--refresh must be a number of seconds, 1 or more");
         if (viewCode != null && !viewCode.matches(RoomServer.CODE_PATTERN)) throw CommandError.usage("--view-code is 8 to 64 letters, digits, - or _");
         boolean beyond = !RoomServer.loopback(host);
+        String weak = RoomServer.weakCode(code, beyond);
+        if (weak != null) throw CommandError.usage(weak);
         RoomServer.serve(course, new RoomServer.Settings(kept, RoomServer.learnerCode(kept, code, beyond), RoomServer.Viewer.kept(kept, viewCode).code(),
                 Integer.parseInt(maxLearners), Integer.parseInt(refresh), day), host, Integer.parseInt(port));
         // The JDK's server answers on threads of its own, and main exits once call() returns: the room holds it here till stopped.

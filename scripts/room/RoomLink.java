@@ -1,3 +1,4 @@
+//SOURCES PlainText.java
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -76,29 +77,6 @@ final class RoomLink {
     static boolean plainName(String name) {
         return name != null && name.matches("[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
                 && !name.toLowerCase(Locale.ROOT).matches("con|prn|aux|nul|com[0-9]|lpt[0-9]");
-    }
-
-    /**
-     * Text from another machine as the room and the learner's client show it: without control
-     * characters (an escape sequence that sets a terminal's title, a carriage return that hides a
-     * line), format characters (right-to-left overrides, zero-width joiners), private-use,
-     * unassigned or lone surrogate code points, and line or paragraph separators; newlines and
-     * tabs kept only when {@code lines}.
-     */
-    static String plain(String text, boolean lines) {
-        if (text == null) return null;
-        StringBuilder kept = new StringBuilder(text.length());
-        text.codePoints().forEach(c -> {
-            int type = Character.getType(c);
-            boolean shown = switch (type) {
-                case Character.CONTROL -> lines && (c == '\n' || c == '\t');
-                case Character.FORMAT, Character.PRIVATE_USE, Character.SURROGATE, Character.UNASSIGNED,
-                     Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR -> false;
-                default -> true;
-            };
-            if (shown) kept.appendCodePoint(c);
-        });
-        return kept.toString();
     }
 
     /** The name as the room files it: lower case. */
@@ -376,7 +354,7 @@ final class RoomLink {
             HttpResponse<java.io.InputStream> answer = client.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
             try (java.io.InputStream in = answer.body()) {
                 String text = new String(in.readNBytes(MAX_ANSWER), java.nio.charset.StandardCharsets.UTF_8);
-                return new Answer(answer.statusCode(), plain(text, true).strip(), answer.headers().firstValue(TOKEN_HEADER).orElse(null));
+                return new Answer(answer.statusCode(), PlainText.of(text, true).strip(), answer.headers().firstValue(TOKEN_HEADER).orElse(null));
             }
         });
         Thread.ofVirtual().name("room-post").start(exchange);

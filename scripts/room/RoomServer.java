@@ -127,7 +127,7 @@ final class RoomServer {
     static String learnerCode(Path dir, String given, boolean beyond) throws IOException {
         Path file = dir.resolve(".code");
         String kept = Files.isRegularFile(file) ? Files.readString(file, StandardCharsets.UTF_8).strip() : null;
-        if (given == null && kept != null && !kept.isEmpty()) return kept;
+        if (given == null && kept != null && !kept.isEmpty() && (!beyond || kept.matches(CODE_PATTERN))) return kept; // a short one kept for loopback is not taken beyond
         if (given == null && !beyond) return null;
         String code = given != null ? given : newViewCode();
         RoomLink.keepPrivately(file, code + "\n");
@@ -145,6 +145,13 @@ final class RoomServer {
 
     /** What a viewer code may be: 8 to 64 letters, digits, - or _. */
     static final String CODE_PATTERN = "[A-Za-z0-9_-]{8,64}";
+
+    /** Why {@code code}, given with --code, is too weak for a room {@code beyond} this machine; null when it will do. */
+    static String weakCode(String code, boolean beyond) {
+        if (code == null || !beyond || code.matches(CODE_PATTERN)) return null;
+        return "a learners' code for a room on the network is 8 to 64 letters, digits, - or _ ('" + code
+                + "' is guessed too soon): give a longer one, or leave --code out and the room makes one";
+    }
 
     /** A viewer code: 8 letters and digits that read without doubt. */
     static String newViewCode() {
@@ -192,16 +199,21 @@ final class RoomServer {
         ReentrantLock seats = new ReentrantLock(); // names, tokens and seat files change one hand-in at a time
         HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 128);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        Guesses guesses = new Guesses(line -> System.err.println("room: " + line));
         server.createContext("/", exchange -> {
             try (exchange) {
                 String path = exchange.getRequestURI().getPath();
-                if (!path.equals("/") && !path.equals("/summary")) {
+                java.net.InetAddress from = exchange.getRemoteAddress().getAddress();
+                if (limited.test(from) && guesses.refused(from, Instant.now())) {
+                    answer(exchange, 429, "text/plain", TOO_MANY_WRONG);
+                } else if (!path.equals("/") && !path.equals("/summary")) {
                     answer(exchange, 404, "text/plain", "no page here: the room summary is at /, hand-ins go to POST /handin\n");
                 } else if (!exchange.getRequestMethod().equals("GET") && !exchange.getRequestMethod().equals("HEAD")) {
                     answer(exchange, 405, "text/plain", "GET only\n");
                 } else if (path.equals("/") && query(exchange.getRequestURI().getRawQuery()).containsKey("view")) {
                     String given = query(exchange.getRequestURI().getRawQuery()).get("view");
                     if (!same(given, settings.viewCode())) {
+                        if (limited.test(from)) guesses.wrong(from, Instant.now());
                         answer(exchange, 401, "text/html; charset=utf-8", askForCode("That is not the viewer code."));
                     } else { // the code goes into a cookie, and out of the address bar the projector shows
                         exchange.getResponseHeaders().add("Set-Cookie", VIEW_COOKIE + "=" + session + "; Path=/; HttpOnly; SameSite=Strict");
@@ -212,9 +224,11 @@ final class RoomServer {
                     answer(exchange, 401, "text/html; charset=utf-8", askForCode(""));
                 } else {
                     Room.Folder room = Room.read(known, settings.dir());
+                    List<String> notes = new java.util.ArrayList<>(room.skipped());
+                    String guessed = guesses.summary(Instant.now(), Summary.CLOCK);
                     answer(exchange, 200, "text/html; charset=utf-8", path.equals("/")
-                            ? Summary.page(known, room.seats(), Instant.now(), settings.refreshSeconds(), room.skipped())
-                            : Summary.body(known, room.seats(), Instant.now(), settings.refreshSeconds(), room.skipped()));
+                            ? Summary.page(known, room.seats(), Instant.now(), settings.refreshSeconds(), notes, guessed)
+                            : Summary.body(known, room.seats(), Instant.now(), settings.refreshSeconds(), notes, guessed));
                 }
             }
         });
@@ -225,7 +239,8 @@ final class RoomServer {
             boolean limit = limited.test(from);
             boolean counted = false;
             try (exchange) {
-                Answer a = refused(exchange, settings);
+                Answer a = limit && guesses.refused(from, Instant.now()) ? new Answer(429, TOO_MANY_WRONG.strip(), null) : refused(exchange, settings);
+                if (a != null && a.status() == 403 && limit) guesses.wrong(from, Instant.now());
                 if (a == null && limit) {
                     counted = true;
                     if (inFlight.merge(from, 1, Integer::sum) > PER_ADDRESS) {
@@ -265,6 +280,9 @@ final class RoomServer {
         server.start();
         return server;
     }
+
+    /** The answer to an address that gave too many wrong codes ({@link Guesses}). */
+    static final String TOO_MANY_WRONG = "too many wrong codes from this address: wait a minute, then use the code the instructor shows\n";
 
     /** What to answer a post: status, one line, and the name's new token when one was given. */
     record Answer(int status, String text, String token) {}

@@ -68,7 +68,7 @@ record RoomTimeline(String check, String recorded, String received, int sliceMs,
         for (Lane l : lanes) {
             if (l == null || l.name() == null || l.name().isBlank() || !ThreadStates.ROLES.contains(l.role())) return null;
             if (!exactly(l.cpu(), "0123456789") || !exactly(l.state(), CODES)) return null;
-            String name = RoomLink.plain(l.name(), false);
+            String name = PlainText.of(l.name(), false);
             if (name.isBlank()) return null;
             kept.add(new Lane(name.length() > MAX_NAME ? name.substring(0, MAX_NAME) + "…" : name, l.role(), l.cpu(), l.state()));
         }

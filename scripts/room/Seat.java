@@ -249,9 +249,9 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
         return new Seat(SCHEMA, learner, time(received), graded, raced, threads.isEmpty() ? null : threads);
     }
 
-    /** A could-not-run message as the room keeps it: plain text ({@link RoomLink#plain}), at most {@link #MAX_ERROR} characters. */
+    /** A could-not-run message as the room keeps it: plain text ({@link PlainText#of}), at most {@link #MAX_ERROR} characters. */
     private static String clip(String error) {
-        String plain = RoomLink.plain(error, false);
+        String plain = PlainText.of(error, false);
         return plain == null || plain.length() <= MAX_ERROR ? plain : plain.substring(0, MAX_ERROR) + "…";
     }
 

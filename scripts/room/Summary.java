@@ -40,6 +40,11 @@ final class Summary {
 
     /** The whole page; {@code refreshSeconds} above 0 makes it the live room's, which updates itself. */
     static String page(Known known, List<Seat> seats, Instant now, int refreshSeconds, List<String> skipped) {
+        return page(known, seats, now, refreshSeconds, skipped, null);
+    }
+
+    /** The whole page, with {@code guessed}, what the live room says of wrong codes ({@link Guesses#summary}), or null. */
+    static String page(Known known, List<Seat> seats, Instant now, int refreshSeconds, List<String> skipped, String guessed) {
         StringBuilder h = new StringBuilder();
         h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
@@ -59,7 +64,7 @@ final class Summary {
                 .append("@media (prefers-color-scheme:dark){body{background:#12151b;color:#e4e7ec}th,td{border-color:#2a303b}details ul{color:#e4e7ec}small{color:#9aa3b2}}")
                 .append("</style></head><body>\n<h1>Room summary</h1>\n<p id=\"room-status\" role=\"status\"></p>\n<main id=\"room\"")
                 .append(refreshSeconds > 0 ? " data-refresh-ms=\"" + refreshSeconds * 1000 + "\"" : "").append(">\n")
-                .append(body(known, seats, now, refreshSeconds, skipped))
+                .append(body(known, seats, now, refreshSeconds, skipped, guessed))
                 .append("</main>\n");
         if (refreshSeconds > 0) h.append(UPDATES);
         return h.append("</body></html>\n").toString();
@@ -112,10 +117,15 @@ final class Summary {
 
     /** What {@code <main>} holds: the part of the page the live room sends again. */
     static String body(Known known, List<Seat> seats, Instant now, int refreshSeconds, List<String> skipped) {
+        return body(known, seats, now, refreshSeconds, skipped, null);
+    }
+
+    static String body(Known known, List<Seat> seats, Instant now, int refreshSeconds, List<String> skipped, String guessed) {
         StringBuilder h = new StringBuilder();
         h.append("<p>").append(seats.size()).append(" learner(s), as of ").append(CLOCK.format(now))
                 .append(" (this machine's clock)")
                 .append(refreshSeconds > 0 ? "; the page updates itself every " + refreshSeconds + " s" : "").append(".</p>\n");
+        if (guessed != null) h.append("<p class=\"guesses\">Wrong codes: ").append(esc(guessed)).append(".</p>\n");
         StringBuilder rest = new StringBuilder();
         progress(rest, known, seats, now);
         races(rest, known, seats);

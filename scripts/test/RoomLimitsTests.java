@@ -118,11 +118,33 @@ final class RoomLimitsTests {
         String made = RoomServer.learnerCode(fresh, null, true);
         String kept = RoomServer.learnerCode(fresh, null, false);
         String permissions = java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(fresh.resolve(".code")));
-        String given = RoomServer.learnerCode(fresh, "tulip", true);
-        RoomTest.outcomes.record("a room beyond this machine always has a learners' code: one it makes (8 characters) and keeps in its folder, owner-only, when none is given",
+        String given = RoomServer.learnerCode(fresh, "tulip-rain-41", true);
+        String keptGiven = RoomServer.learnerCode(fresh, null, true);
+        RoomServer.learnerCode(fresh, "tulip", false); // a short code, fine for a room on this machine only
+        String beyondShort = RoomServer.learnerCode(fresh, null, true);
+        RoomTest.outcomes.record("a room beyond this machine always has a learners' code of 8 or more characters: one it makes and keeps in its folder, owner-only, when none is given; a short one kept for loopback is not taken beyond",
                 none == null && made != null && made.length() >= 8 && made.equals(kept) && permissions.equals("rw-------")
-                        && "tulip".equals(given) && "tulip".equals(RoomServer.learnerCode(fresh, null, true)),
-                "none " + none + ", made " + made + ", kept " + kept + " (" + permissions + "), given " + given);
+                        && "tulip-rain-41".equals(given) && "tulip-rain-41".equals(keptGiven) && beyondShort.length() >= 8 && !beyondShort.equals("tulip"),
+                "none " + none + ", made " + made + ", kept " + kept + " (" + permissions + "), given " + given + ", then beyond after a short one " + beyondShort);
+
+        RoomTest.outcomes.record("room serve refuses a short learners' code for a room on the network, in one sentence, and takes it on this machine",
+                RoomServer.weakCode("tulip", true) != null && RoomServer.weakCode("tulip", true).contains("8 to 64")
+                        && RoomServer.weakCode("tulip", false) == null && RoomServer.weakCode("tulip-rain-41", true) == null && RoomServer.weakCode(null, true) == null,
+                String.valueOf(RoomServer.weakCode("tulip", true)));
+
+        // Wrong codes, counted by address over a minute.
+        List<String> said = new ArrayList<>();
+        Guesses guesses = new Guesses(said::add);
+        java.net.InetAddress guesser = java.net.InetAddress.getByName("10.0.0.7");
+        java.time.Instant t0 = java.time.Instant.parse("2026-11-28T10:00:00Z");
+        for (int i = 0; i < Guesses.PER_MINUTE - 1; i++) guesses.wrong(guesser, t0.plusSeconds(i));
+        boolean notYet = !guesses.refused(guesser, t0.plusSeconds(20));
+        guesses.wrong(guesser, t0.plusSeconds(20));
+        boolean refusedNow = guesses.refused(guesser, t0.plusSeconds(21));
+        boolean freeLater = !guesses.refused(guesser, t0.plusSeconds(61)); // the first two fell out of the minute
+        RoomTest.outcomes.record("an address is refused once it gave " + Guesses.PER_MINUTE + " wrong codes within a minute, and free again as they age; the room says so",
+                notYet && refusedNow && freeLater && said.contains("a wrong code from 10.0.0.7") && said.stream().anyMatch(l -> l.endsWith("refused for a minute")),
+                "not yet " + notYet + ", refused " + refusedNow + ", free later " + freeLater + "; said " + said);
 
         Path dir = Files.createTempDirectory("room-wifi");
         HttpServer server = RoomServer.start(RoomTest.root, new RoomServer.Settings(dir, RoomTest.CODE, RoomTest.VIEW), "127.0.0.1", 0);
@@ -138,6 +160,18 @@ final class RoomLimitsTests {
             RoomTest.outcomes.record("one laptop takes at most " + RoomServer.NAMES_PER_ADDRESS + " names (the next is told 429), and hands in under them as before",
                     statuses.subList(0, RoomServer.NAMES_PER_ADDRESS).stream().allMatch(x -> x == 200) && statuses.getLast() == 429
                             && again.statusCode() == 200 && !Files.exists(dir.resolve("junk-4.json")), statuses + ", then junk-1 again: " + again.statusCode());
+            // Guessing: wrong codes from this laptop, learners' and viewer's; then even the right code is refused for a minute.
+            List<Integer> guessed = new ArrayList<>();
+            for (int i = 0; i < Guesses.PER_MINUTE - 1; i++) {
+                guessed.add(RoomTest.post(url, "junk-1", RoomTest.handin("junk-1", Map.of("01", 0)).toString(), "guess-" + i).statusCode());
+            }
+            guessed.add(RoomTest.get(url + "/?view=guess-view", null).statusCode());
+            HttpResponse<String> right = RoomTest.post(url, "junk-1", RoomTest.handin("junk-1", Map.of("01", 0)).toString(), RoomTest.CODE);
+            HttpResponse<String> view = RoomTest.get(url + "/?view=" + RoomTest.VIEW, null);
+            RoomTest.outcomes.record("a laptop that gave " + Guesses.PER_MINUTE + " wrong codes in a minute (learners' or viewer's) is refused, right code or not, with a sentence",
+                    guessed.stream().limit(Guesses.PER_MINUTE - 1).allMatch(x -> x == 403) && guessed.getLast() == 401
+                            && right.statusCode() == 429 && right.body().contains("too many wrong codes") && view.statusCode() == 429,
+                    guessed + ", then the right code " + right.statusCode() + " " + right.body() + ", the viewer's " + view.statusCode());
         } finally {
             RoomServer.limited = before;
         }
@@ -146,6 +180,8 @@ final class RoomLimitsTests {
             String page = RoomTest.get(url + "/", RoomTest.viewerCookie(dir)).body();
             RoomTest.outcomes.record("room remove NAME takes its seat and its owner off the room", !page.contains("junk-2") && page.contains("junk-1")
                     && !Files.exists(dir.resolve("junk-2.json")) && !Files.exists(RoomServer.owner(dir, "junk-2")), "the page still shows junk-2, or its files stay");
+            RoomTest.outcomes.record("the room's page counts the wrong codes", page.contains("Wrong codes: " + Guesses.PER_MINUTE + " wrong code(s)"),
+                    page.substring(0, Math.min(page.length(), 1200)));
         } finally {
             server.stop(0);
         }

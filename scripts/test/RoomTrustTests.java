@@ -88,8 +88,8 @@ final class RoomTrustTests {
     static void drawnBounds() throws Exception {
         String hostile = "\u001b]0;pwned\u0007ok\u202eevil\u200b\r\nline";
         RoomTest.outcomes.record("plain text: no escape, bell, right-to-left override, zero-width space or carriage return; newlines only where lines are kept",
-                RoomLink.plain(hostile, false).equals("]0;pwnedokevilline") && RoomLink.plain(hostile, true).equals("]0;pwnedokevil\nline"),
-                RoomLink.plain(hostile, false) + " / " + RoomLink.plain(hostile, true));
+                PlainText.of(hostile, false).equals("]0;pwnedokevilline") && PlainText.of(hostile, true).equals("]0;pwnedokevil\nline"),
+                PlainText.of(hostile, false) + " / " + PlainText.of(hostile, true));
         Path folder = Files.createTempDirectory("room-bounds");
         Files.writeString(folder.resolve("max.json"), "{\"schema\":\"course-room/1\",\"learner\":\"max\",\"chapters\":{\"01\":{\"passed\":1,"
                 + "\"failed\":0,\"error\":\"boom\\u001b[2J\\u202egone\"}},\"races\":{\"01\":{"
