@@ -55,10 +55,10 @@ final class Room {
                 Instant time = Files.getLastModifiedTime(f).toInstant();
                 if (Seat.SCHEMA.equals(doc.path("schema").asText())) {
                     Seat seat = Jackson.convert(doc, Seat.class).checked(known);
-                    seats.put(RoomLink.key(seat.learner()), seat);
+                    seats.put(RoomLink.key(ownName(stem, seat.learner())), seat);
                     continue;
                 }
-                String name = RoomLink.SCHEMA.equals(doc.path("schema").asText()) ? doc.path("learner").asText() : stem;
+                String name = RoomLink.SCHEMA.equals(doc.path("schema").asText()) ? ownName(stem, doc.path("learner").asText()) : stem;
                 if (!RoomLink.plainName(name)) throw new IllegalArgumentException(RoomLink.NAME_RULE);
                 String key = RoomLink.key(name);
                 spelled.putIfAbsent(key, name);
@@ -72,6 +72,19 @@ final class Room {
             seats.put(key, Seat.of(known, spelled.get(key), handed.get(key), received.get(key), seats.get(key)));
         }
         return new Folder(new ArrayList<>(seats.values()), skipped);
+    }
+
+    /**
+     * The learner a file of the folder names, when it is the file's own: a hand-in or a seat is
+     * filed under its learner's name ({@code handin/NAME.json}, the room's {@code name.json}), so
+     * {@code mallory.json} that says it is ada's speaks for no one. IllegalArgumentException otherwise.
+     */
+    private static String ownName(String stem, String learner) {
+        if (!RoomLink.plainName(learner)) throw new IllegalArgumentException(RoomLink.NAME_RULE);
+        if (!RoomLink.key(stem).equals(RoomLink.key(learner))) {
+            throw new IllegalArgumentException("it says it is " + learner + "'s, and a hand-in is filed under its learner's name (" + learner + ".json)");
+        }
+        return learner;
     }
 
     /** The check reports, races and timelines in a hand-in, or a check report (one or a list), or a bench result. */

@@ -102,6 +102,17 @@ final class RoomTrustTests {
                 cells.get("hello").ratio() == null && cells.get("io-100").ratio() == null && cells.get("cpu").ratio() == 2.5
                         && "boom[2Jgone".equals(max.chapters().get("01").error()), Jackson.write(max));
 
+        // A file speaks only for the learner it is named for.
+        Path handins = Files.createTempDirectory("room-impostor");
+        Files.writeString(handins.resolve("mallory.json"), RoomTest.handin("ada", Map.of("01", 0)).toString());
+        Files.writeString(handins.resolve("bob.json"), "{\"schema\":\"course-room/1\",\"learner\":\"ada\"}");
+        Files.writeString(handins.resolve("Cy.json"), RoomTest.handin("cy", Map.of("01", 1)).toString());
+        Room.Folder impostors = Room.read(RoomTest.known, handins);
+        RoomTest.outcomes.record("room.sh FOLDER takes a hand-in or seat only under its learner's own name: mallory.json saying it is ada's is skipped, with a note",
+                impostors.seats().size() == 1 && impostors.seats().get(0).learner().equals("cy") && impostors.skipped().size() == 2
+                        && impostors.skipped().stream().allMatch(n -> n.contains("filed under its learner's name")),
+                "seats " + impostors.seats().stream().map(Seat::learner).toList() + ", skipped " + impostors.skipped());
+
         Path dir = Files.createTempDirectory("room-headers");
         HttpServer server = RoomServer.start(RoomTest.root, new RoomServer.Settings(dir, RoomTest.CODE, RoomTest.VIEW), "127.0.0.1", 0);
         try {
