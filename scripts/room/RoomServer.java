@@ -69,6 +69,16 @@ final class RoomServer {
      */
     static final int REQUEST_SECONDS = 20;
     static final String REQUEST_TIME_PROPERTY = "sun.net.httpserver.maxReqTime";
+    /**
+     * The most a request's head may hold, its headers counted too ({@value #HEAD_SIZE_PROPERTY};
+     * the JDK's default is 380 KiB): a hand-in's head is a few hundred bytes, so a machine that
+     * opens thousands of connections with huge heads holds 16 KiB with each, not 380.
+     */
+    static final int HEAD_BYTES = 16 * 1024;
+    static final String HEAD_SIZE_PROPERTY = "sun.net.httpserver.maxReqHeaderSize";
+    /** The most headers a request may have ({@value #HEADERS_PROPERTY}; the JDK's default is 200). */
+    static final int HEADERS = 64;
+    static final String HEADERS_PROPERTY = "sun.net.httpserver.maxReqHeaders";
     /** Hand-ins one address may have in flight at once (read, waiting for a turn, or taken); loopback is not limited. */
     static final int PER_ADDRESS = 4;
     /** Which addresses {@link #PER_ADDRESS} limits: every one but this machine's own (RoomTest limits loopback too). */
@@ -192,6 +202,8 @@ final class RoomServer {
     static HttpServer start(Path root, Settings settings, String host, int port) throws IOException {
         // Read once, when the JDK's server is first used: set before the first HttpServer.create.
         if (System.getProperty(REQUEST_TIME_PROPERTY) == null) System.setProperty(REQUEST_TIME_PROPERTY, String.valueOf(REQUEST_SECONDS));
+        if (System.getProperty(HEAD_SIZE_PROPERTY) == null) System.setProperty(HEAD_SIZE_PROPERTY, String.valueOf(HEAD_BYTES));
+        if (System.getProperty(HEADERS_PROPERTY) == null) System.setProperty(HEADERS_PROPERTY, String.valueOf(HEADERS));
         Files.createDirectories(settings.dir().resolve(".owners"));
         String session = Viewer.kept(settings.dir(), settings.viewCode()).session();
         Known known = Known.of(root).forDay(settings.day());

@@ -127,6 +127,21 @@ final class RoomTrustTests {
             String script = page.substring(page.indexOf("<script>") + "<script>".length(), page.indexOf("</script>"));
             String hash = "sha256-" + java.util.Base64.getEncoder().encodeToString(
                     java.security.MessageDigest.getInstance("SHA-256").digest(script.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            // A head larger than the room takes (16 KiB, not the JDK's 380): cut off unanswered, and the room serves on.
+            String cutOff;
+            try (java.net.Socket huge = new java.net.Socket("127.0.0.1", server.getAddress().getPort())) {
+                huge.setSoTimeout(10_000);
+                huge.getOutputStream().write(("POST /handin?name=huge HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Junk: " + "x".repeat(RoomServer.HEAD_BYTES + 1024)
+                        + "\r\nContent-Length: 2\r\n\r\n{}").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                huge.getOutputStream().flush();
+                byte[] got = huge.getInputStream().readNBytes(12);
+                cutOff = got.length == 0 ? "closed" : new String(got, java.nio.charset.StandardCharsets.US_ASCII);
+            } catch (java.io.IOException e) {
+                cutOff = "closed (" + e.getMessage() + ")";
+            }
+            int after = RoomTest.post(url, "after", RoomTest.handin("after", Map.of("01", 0)).toString(), RoomTest.CODE).statusCode();
+            RoomTest.outcomes.record("a request whose head passes " + RoomServer.HEAD_BYTES / 1024 + " KiB is cut off unanswered (the JDK's default is 380 KiB), and the room takes the next hand-in",
+                    cutOff.startsWith("closed") && after == 200, cutOff + "; the next hand-in " + after);
             RoomTest.outcomes.record("every answer of the live room carries its policy (only its own script, by hash; no framing; nosniff), and the hash is its page's script's",
                     all && hash.equals(Summary.SCRIPT_HASH), answers.stream().map(a -> a.statusCode() + " " + a.headers().map()).toList() + "; page script " + hash);
         } finally {
