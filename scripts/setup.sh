@@ -189,13 +189,18 @@ setup_jbang() {
 # ~/.local/bin to the PATH in ~/.bashrc and ~/.zshrc (one marked line each, once) and says how
 # to use it in the shell already open. Never replaces a jbang of the learner's own.
 # Prints what it did; returns 0 unless it could not (then it says what to type instead).
+# Whether file $1 is a jbang launcher that put_jbang_on_path wrote.
+course_launcher() {
+  grep -q 'written by the course' "$1" 2>/dev/null
+}
+
 put_jbang_on_path() {
   [[ "${JBANG:-}" == "${TOOLS}/bin/jbang" ]] || return 0
   local found dir="" candidate launcher rc rcs=() added=() on_path=true text
   text="$(printf '#!/bin/sh\n# JBang, written by the course (scripts/setup.sh in %s): runs the JBang it installed.\nexec "%s" "$@"' \
     "${ROOT}" "${TOOLS}/bin/jbang")"
   if found="$(PATH="${SETUP_USER_PATH}" command -v jbang 2>/dev/null)"; then
-    grep -q 'written by the course' "${found}" 2>/dev/null || return 0 # the learner's own JBang
+    course_launcher "${found}" || return 0 # the learner's own JBang
     [[ "$(cat "${found}")" != "${text}" ]] || return 0
     dir="$(dirname "${found}")" # an earlier setup's, maybe of another copy of the course: this one's now
   else
@@ -208,7 +213,7 @@ put_jbang_on_path() {
     fi
   fi
   launcher="${dir}/jbang"
-  if [[ -e "${launcher}" ]] && ! grep -q 'written by the course' "${launcher}" 2>/dev/null; then
+  if [[ -e "${launcher}" ]] && ! course_launcher "${launcher}"; then
     setup_say "${launcher} is not the course's JBang and is left alone; type ${TOOLS}/bin/jbang where the pages say jbang"
     return 1
   fi

@@ -41,7 +41,7 @@ next_steps() {
 NEXT
   if [[ "${jbang_cmd}" != "jbang" ]]; then
     # shellcheck disable=SC2016  # $PATH is for the reader to type
-    if grep -q 'written by the course' "${HOME}/.local/bin/jbang" 2>/dev/null; then
+    if course_launcher "${HOME}/.local/bin/jbang"; then
       printf '  (new terminals find plain "jbang"; in this one, type: export PATH="$HOME/.local/bin:$PATH")\n'
     else
       printf '  (to type plain "jbang": export PATH="%s:$PATH")\n' "${TOOLS}/bin"

@@ -187,7 +187,7 @@ final class Grade {
         for (Runner.Result r : results) {
             checks.add(new CheckReport.Check(r.id(), r.name(), r.status(), r.message().isEmpty() ? null : r.message(),
                     r.note().isEmpty() ? null : r.note(), r.failed() ? todoFor(chapter, r).orElse(null) : null,
-                    r.failed() ? r.hint() : null, r.failed() ? site + link(site, r.see()) : null, r.notHere() ? true : null));
+                    r.failed() ? r.hint() : null, r.failed() ? url(site, r.see()) : null, r.notHere() ? true : null));
         }
         int exit = failed > 0 ? 1 : 0;
         CheckReport report = new CheckReport(chapter.number(), chapter.title(), options.subject().word(), time, label, passed, failed,
@@ -372,7 +372,12 @@ final class Grade {
         String file = options.subject().file(options.root(), chapter.fileName())
                 .map(f -> options.root().relativize(f.toAbsolutePath()).toString()).orElse(null);
         String todo = todoFor(chapter, r).filter(t -> file != null).map(t -> "TODO(" + t + ") in " + file + " → ").orElse("");
-        return todo + site + link(site, page);
+        return todo + url(site, page);
+    }
+
+    /** The address of a page of the site ("chapters/03-reactor#closing") on the course at {@code site}. */
+    static String url(String site, String see) {
+        return site + link(site, see);
     }
 
     /** A page of the site, "chapters/03-reactor#closing", as a link: to its folder, or its index.html on disk. */

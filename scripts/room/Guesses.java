@@ -44,17 +44,15 @@ final class Guesses {
         if (times.size() == 1) say.accept("a wrong code from " + from.getHostAddress());
         if (times.size() == PER_MINUTE) say.accept(PER_MINUTE + " wrong codes in a minute from " + from.getHostAddress() + ": refused for a minute");
         if (wrong.size() > 10_000) { // a flood of addresses: only the last minute's are kept
-            wrong.values().removeIf(t -> {
-                while (!t.isEmpty() && t.peekFirst().isBefore(now.minus(WINDOW))) t.removeFirst();
-                return t.isEmpty();
-            });
+            wrong.values().removeIf(t -> aged(t, now).isEmpty());
         }
     }
 
-    /** For the room's page: how many wrong codes, from how many addresses, the latest when, how many refused now; null when none came. */
+    /** For the room's page: how many wrong codes, the latest when, how many addresses are refused now; null when none came. */
     synchronized String summary(Instant now, java.time.format.DateTimeFormatter clock) {
         if (total == 0) return null;
-        long refusedNow = new java.util.ArrayList<>(wrong.keySet()).stream().filter(a -> refused(a, now)).count();
+        wrong.values().removeIf(t -> aged(t, now).isEmpty());
+        long refusedNow = wrong.values().stream().filter(t -> t.size() >= PER_MINUTE).count();
         return total + " wrong code(s) since the room started, the latest at " + clock.format(latest) + "; "
                 + refusedNow + " address(es) refused for now (" + PER_MINUTE + " wrong codes in a minute)";
     }
@@ -63,11 +61,16 @@ final class Guesses {
     private Deque<Instant> recent(InetAddress from, Instant now) {
         Deque<Instant> times = wrong.get(from);
         if (times == null) return null;
-        while (!times.isEmpty() && times.peekFirst().isBefore(now.minus(WINDOW))) times.removeFirst();
-        if (times.isEmpty()) {
+        if (aged(times, now).isEmpty()) {
             wrong.remove(from);
             return null;
         }
+        return times;
+    }
+
+    /** {@code times} without those older than a minute before {@code now}. */
+    private static Deque<Instant> aged(Deque<Instant> times, Instant now) {
+        while (!times.isEmpty() && times.peekFirst().isBefore(now.minus(WINDOW))) times.removeFirst();
         return times;
     }
 }

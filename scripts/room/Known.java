@@ -91,16 +91,6 @@ record Known(Map<String, Chapters.Chapter> chapters, Map<String, Map<String, Str
                 null, Grade.site(System.getenv("COURSE_SITE"), root));
     }
 
-    /** The ids of a page's sections, in the page's order ({@link Chapters#sections}). */
-    static List<String> sections(Path page) {
-        return Chapters.sections(page);
-    }
-
-    /** Asciidoctor's id of a section titled {@code title} ({@link Chapters#autoId}). */
-    static String autoId(String title) {
-        return Chapters.autoId(title);
-    }
-
     /** Where on chapter {@code chapter}'s page the step that teaches check {@code id} is: a smaller number is earlier. */
     int step(String chapter, String id) {
         Step step = steps.getOrDefault(chapter, Map.of()).get(id);
@@ -114,7 +104,7 @@ record Known(Map<String, Chapters.Chapter> chapters, Map<String, Map<String, Str
 
     /** A link to a page of the course ("chapters/03-reactor#closing"), where the instructor reads it ({@link Grade#site}). */
     String link(String see) {
-        return site + Grade.link(site, see);
+        return Grade.url(site, see);
     }
 
     /** The title of check {@code id} of chapter {@code chapter}, or null when the course has no such check. */

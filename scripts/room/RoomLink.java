@@ -416,13 +416,13 @@ final class RoomLink {
         TURN.lock();
         PENDING.set(false);
         try {
-            ObjectNode handin = handin(root, joined.name());
+            String handin = Jackson.write(handin(root, joined.name()));
             Answer answer;
             try {
-                answer = post(joined.url(), joined.code(), joined.name(), joined.token(), Jackson.write(handin), Duration.ofSeconds(5));
+                answer = post(joined.url(), joined.code(), joined.name(), joined.token(), handin, Duration.ofSeconds(5));
             } catch (IOException e) { // once more, after a pause: a room restarting, or a Wi-Fi that dropped one packet
                 Thread.sleep(RETRY_PAUSE.toMillis());
-                answer = post(joined.url(), joined.code(), joined.name(), joined.token(), Jackson.write(handin), Duration.ofSeconds(5));
+                answer = post(joined.url(), joined.code(), joined.name(), joined.token(), handin, Duration.ofSeconds(5));
             }
             if (answer.status() != 200) {
                 say("the room at " + joined.url() + " refused your results (" + answer.status() + "): " + answer.text());

@@ -236,11 +236,10 @@ final class RoomServer {
                     answer(exchange, 401, "text/html; charset=utf-8", askForCode(""));
                 } else {
                     Room.Folder room = Room.read(known, settings.dir());
-                    List<String> notes = new java.util.ArrayList<>(room.skipped());
                     String guessed = guesses.summary(Instant.now(), Summary.CLOCK);
                     answer(exchange, 200, "text/html; charset=utf-8", path.equals("/")
-                            ? Summary.page(known, room.seats(), Instant.now(), settings.refreshSeconds(), notes, guessed)
-                            : Summary.body(known, room.seats(), Instant.now(), settings.refreshSeconds(), notes, guessed));
+                            ? Summary.page(known, room.seats(), Instant.now(), settings.refreshSeconds(), room.skipped(), guessed)
+                            : Summary.body(known, room.seats(), Instant.now(), settings.refreshSeconds(), room.skipped(), guessed));
                 }
             }
         });
@@ -428,13 +427,8 @@ final class RoomServer {
                 + "<input name=\"view\" autocomplete=\"off\" autofocus></label> <button>Open</button></form></body></html>\n";
     }
 
-    /**
-     * What a page of the room may do, whatever a hand-in slipped into it: run only the room's own
-     * script (by its hash), fetch only from the room, load nothing from anywhere, be framed by no
-     * one, post its form only to the room.
-     */
-    static final String POLICY = "default-src 'none'; script-src '" + Summary.SCRIPT_HASH + "'; style-src 'unsafe-inline'; img-src data:;"
-            + " connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+    /** {@link Summary#POLICY}, and framed by no one. */
+    static final String POLICY = Summary.POLICY + "; frame-ancestors 'none'";
 
     private static void answer(HttpExchange exchange, int status, String type, String text) throws IOException {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);

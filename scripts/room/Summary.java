@@ -50,8 +50,7 @@ final class Summary {
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
                 .append("<link rel=\"icon\" href=\"data:,\">") // self-contained: not even a favicon request
                 // The live room sends the same policy as a header, with frame-ancestors; a summary opened from a file has this one.
-                .append("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src '").append(SCRIPT_HASH)
-                .append("'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; form-action 'self'; base-uri 'none'\">");
+                .append("<meta http-equiv=\"Content-Security-Policy\" content=\"").append(POLICY).append("\">");
         if (refreshSeconds > 0) { // without JavaScript, the page reloads itself instead
             h.append("<noscript><meta http-equiv=\"refresh\" content=\"").append(refreshSeconds).append("\"></noscript>");
         }
@@ -70,8 +69,16 @@ final class Summary {
         return h.append("</body></html>\n").toString();
     }
 
-    /** The hash of the live room's one script as a Content-Security-Policy source ({@link RoomServer#POLICY}). */
+    /** The hash of the live room's one script as a Content-Security-Policy source. */
     static final String SCRIPT_HASH = scriptHash();
+
+    /**
+     * What a page of the room may do, whatever a hand-in slipped into it: run only the room's own
+     * script (by its hash), fetch only from the room, load nothing from anywhere, post its form
+     * only to the room. The live room adds frame-ancestors, which a meta cannot carry ({@link RoomServer#POLICY}).
+     */
+    static final String POLICY = "default-src 'none'; script-src '" + SCRIPT_HASH + "'; style-src 'unsafe-inline'; img-src data:;"
+            + " connect-src 'self'; form-action 'self'; base-uri 'none'";
 
     private static String scriptHash() {
         String script = UPDATES.substring(UPDATES.indexOf("<script>") + "<script>".length(), UPDATES.indexOf("</script>"));
