@@ -80,15 +80,22 @@ class Bench {
         }));
         Server.startAll(servers, o, calls == null ? null : calls.url(), progress);
 
+        // Forks: fresh processes of every server, pinned as the workload running asks (only servers the race started can be).
+        BenchReport.CpuSplit[] pinnedAs = {null};
+        LoadRace.Processes processes = new LoadRace.Processes(!servers.stream().allMatch(Server::startedHere) ? null : () -> {
+            Server.restartAll(servers, o, calls == null ? null : calls.url(), progress);
+            share(cpus, pinnedAs[0], servers, calls, bombardier);
+        });
         List<BenchReport.WorkloadEntry> entries = new ArrayList<>();
         List<String> flags = new ArrayList<>();
         Map<String, Integer> brokeAt = new java.util.HashMap<>(); // the ramp: where each server broke
         String compareTo = o.all() ? (o.baseline() ? "netty" : null) : "reference";
         for (Plan.Workload w : o.workloads()) {
             BenchReport.CpuSplit split = cpus.of(w);
+            pinnedAs[0] = split;
             LoadRace load = new LoadRace(o.mode(), share(cpus, split, servers, calls, bombardier), progress, o.workloads());
             List<BenchReport.Result> results = Report.ratios(w.idle() ? IdleRace.run(w, servers, idle.connections(), progress)
-                    : load.run(w, servers, s -> Ramp.sitOut(brokeAt, s.id)), compareTo, o.mode().pace(), w.group());
+                    : load.run(w, servers, s -> Ramp.sitOut(brokeAt, s.id), processes), compareTo, o.mode().pace(), w.group());
             for (BenchReport.Result r : results) {
                 if (w.ramp()) { // errors past a breaking point are the ramp's finding, not a failure
                     if (Ramp.broke(r) != null) brokeAt.putIfAbsent(r.server(), w.connections());
@@ -169,9 +176,10 @@ class Bench {
         if (phase != null) {
             out.println(p.dim("  " + phase));
         } else out.println(p.dim("  " + mode.warmups() + (mode.maxWarmups() > mode.warmups() ? " to " + mode.maxWarmups() : "")
-                + " warm-up run(s) of " + mode.warmupSeconds() + " s (discarded; more while still over 10% faster than the last), then "
+                + " warm-up run(s) of " + mode.warmupSeconds() + " s (discarded; more while still over 10% faster, or a tenth cheaper an answer, than the last), then "
                 + mode.runs() + " runs of " + mode.runSeconds() + " s"
                 + (mode.runsFor(Plan.WORKLOADS.get(0)) != mode.runs() ? " (hello: " + mode.runsFor(Plan.WORKLOADS.get(0)) + ")" : "")
+                + forks(mode, o.workloads(), servers)
                 + (mode.ioRunSeconds() != mode.runSeconds() ? " (io: " + mode.ioRunSeconds() + " s)" : "")
                 + " per server, taking turns (who goes first alternates); median reported, and a verdict from the turns"
                 + (mode.warmGroupOnce() ? "; io-1000 and io-2000 reuse io-100's warm-up" : "")));
@@ -182,6 +190,19 @@ class Bench {
         out.println(p.dim("  " + machine.pinning()));
         out.println(p.dim("  " + machine.cores() + " CPUs, " + machine.java() + ", " + machine.bombardier()
                 + "; other work on this machine skews the figures"));
+    }
+
+    /**
+     * Which workloads run in forks, in words: "; hello in 2 forks (fresh processes of each server,
+     * warmed up again)"; "" when none does, or the race cannot start its servers afresh.
+     */
+    static String forks(Plan.Mode mode, List<Plan.Workload> workloads, List<Server> servers) {
+        List<String> forked = workloads.stream().filter(w -> !w.idle() && mode.forksFor(w) > 1).map(Plan.Workload::id).toList();
+        if (forked.isEmpty()) return "";
+        if (!servers.stream().allMatch(Server::startedHere)) return "; in one process each, no forks: the race did not start every server";
+        return "; " + (forked.size() == workloads.stream().filter(w -> !w.idle()).count() && forked.size() > 1 ? "each workload" : String.join(", ", forked))
+                + " in " + mode.forks() + " forks of " + (forked.size() == 1 ? mode.runsPerFork(workloads.stream().filter(w -> w.id().equals(forked.get(0))).findFirst().orElseThrow()) + " turns" : "its turns")
+                + " (fresh processes of each server, warmed up again)";
     }
 
     /**

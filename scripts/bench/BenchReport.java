@@ -132,11 +132,12 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
     /**
      * How the figures were made: {@code mode} "quick", "thorough" or "smoke"; at least
      * {@code warmups} and at most {@code maxWarmups} warm-ups ({@code warmupRule} says when
-     * another); {@code warmupPerGroup}: io-1000 and io-2000 reuse io-100's warm-up.
+     * another); {@code warmupPerGroup}: io-1000 and io-2000 reuse io-100's warm-up; {@code forks}:
+     * how many fresh processes of each server a forked workload ran in (absent before forks).
      */
     record Methodology(String mode, int warmups, int maxWarmups, String warmupRule, int warmupSeconds, int runs,
                        int runSeconds, int ioRunSeconds, boolean warmupPerGroup, String statistic, String order,
-                       int sampleMillis, String load, List<String> notes) {}
+                       int sampleMillis, String load, List<String> notes, @JsonInclude(JsonInclude.Include.NON_NULL) Integer forks) {}
 
     /** A server in the race: its {@link Role}; {@code file} and {@code pid} null when unknown. */
     record ServerEntry(String id, Role role, String label, String file, String url, List<String> args, Long pid,
@@ -228,12 +229,19 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
     record RunFigures(Double rps, Double seconds, long requests2xx, long non2xx, long errors, long timeouts, Double p50Ms,
                       Double p99Ms, Double maxMs, Double cpuSeconds, Long peakRssBytes, Integer peakThreads,
                       Double percentOfBound, Double loadCpuPercent, @JsonInclude(JsonInclude.Include.NON_NULL) Double othersCores,
-                      @JsonInclude(JsonInclude.Include.NON_NULL) Double contextSwitchesPerRequest) {
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Double contextSwitchesPerRequest,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Integer fork) {
         RunFigures(Double rps, Double seconds, long requests2xx, long non2xx, long errors, long timeouts, Double p50Ms,
                    Double p99Ms, Double maxMs, Double cpuSeconds, Long peakRssBytes, Integer peakThreads,
                    Double percentOfBound, Double loadCpuPercent) {
             this(rps, seconds, requests2xx, non2xx, errors, timeouts, p50Ms, p99Ms, maxMs, cpuSeconds, peakRssBytes, peakThreads,
-                    percentOfBound, loadCpuPercent, null, null);
+                    percentOfBound, loadCpuPercent, null, null, null);
+        }
+
+        /** The same figures, of a run in fork {@code number} (1, 2 ...). */
+        RunFigures inFork(int number) {
+            return new RunFigures(rps, seconds, requests2xx, non2xx, errors, timeouts, p50Ms, p99Ms, maxMs, cpuSeconds, peakRssBytes,
+                    peakThreads, percentOfBound, loadCpuPercent, othersCores, contextSwitchesPerRequest, number);
         }
     }
 
@@ -299,13 +307,22 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
      * {@link Verdict.Call}: "faster", "slower", "same" or "noisy" (too noisy to compare), or for a
      * figure called out "more" or "less"; {@code detectable}, the smallest difference the race could have called (0.06: 6%);
      * {@code why}, why this figure decided; {@code advice}, when the race could not tell, what
-     * would help.
+     * would help; {@code forks}, how many fresh processes of each server the turns came from
+     * (absent for one, and in files written before forks); {@code forksDisagree}, true when the
+     * forks' means differed beyond what their turns explain, so the interval is the forks' own.
      */
     record Interval(@JsonInclude(JsonInclude.Include.NON_NULL) String figure, @JsonInclude(JsonInclude.Include.NON_NULL) Double ratio,
                     Double low, Double high, int turns, Double confidence, Verdict.Call verdict,
                     @JsonInclude(JsonInclude.Include.NON_NULL) Double detectable,
                     @JsonInclude(JsonInclude.Include.NON_NULL) String why,
-                    @JsonInclude(JsonInclude.Include.NON_NULL) String advice) {}
+                    @JsonInclude(JsonInclude.Include.NON_NULL) String advice,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) Integer forks,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) Boolean forksDisagree) {
+        Interval(String figure, Double ratio, Double low, Double high, int turns, Double confidence, Verdict.Call verdict, Double detectable,
+                 String why, String advice) {
+            this(figure, ratio, low, high, turns, confidence, verdict, detectable, why, advice, null, null);
+        }
+    }
 
     /**
      * Heap and RSS per idle connection over the compared server's; {@code callout}, when the heap

@@ -10,7 +10,8 @@ import java.util.List;
 /**
  * A load workload (hello, io, cpu, mixed, db): every server warms up until it is steady, then the servers
  * take turns run by run, who goes first alternating (A B, B A, A B ...), one under load at a
- * time, each with a {@link Tally}. Run i of one server and run i of another make turn i.
+ * time, each with a {@link Tally}. Run i of one server and run i of another make turn i. A forked
+ * workload does all that again in fresh processes of every server, fork by fork, as JMH forks.
  */
 final class LoadRace {
     private final Plan.Mode mode;
@@ -27,40 +28,78 @@ final class LoadRace {
     }
 
     /**
+     * Fresh processes for a fork: {@code restart} starts every server again (and pins it as the
+     * workload asks); null when the race cannot (a server it did not start, --url), and then
+     * every workload runs in one fork. Shared by the race's workloads, so it knows whether the
+     * servers have served a load since they started.
+     */
+    static final class Processes {
+        private final Runnable restart;
+        private boolean used;
+
+        Processes(Runnable restart) {
+            this.restart = restart;
+        }
+
+        boolean canFork() {
+            return restart != null;
+        }
+
+        /** Starts the servers afresh, unless nothing has loaded them since they started. */
+        void fresh() {
+            if (used && restart != null) restart.run();
+            used = false;
+        }
+    }
+
+    /**
      * Races the servers on {@code w}: one result per server, in their order; a server for which
      * {@code sitOut} gives a reason sits this workload out (a ramp's step after the one that broke it).
+     * A forked workload ({@link Plan.Mode#forksFor}) runs each fork in fresh processes ({@code processes}):
+     * warm-ups, then its turns; who goes first alternates across forks as across turns.
      */
-    List<BenchReport.Result> run(Plan.Workload w, List<Server> servers, java.util.function.Function<Server, String> sitOut) {
+    List<BenchReport.Result> run(Plan.Workload w, List<Server> servers, java.util.function.Function<Server, String> sitOut, Processes processes) {
         List<Tally> tallies = new ArrayList<>();
         for (Server s : servers) {
             String out = sitOut.apply(s);
             tallies.add(new Tally(s, out != null ? out : probe(s, w)));
         }
-        // Warm up, each server until it is steady (or the most warm-ups), taking turns; then the measured runs, taking turns.
-        int minWarm = mode.warmupsFor(w, plan);
-        int maxWarm = mode.maxWarmupsFor(w, plan);
-        for (int round = 0; round < maxWarm; round++) {
-            for (Tally t : tallies) {
-                if (t.out() || !Tally.stillWarming(t.warmups, minWarm, maxWarm)) {
-                    if (round < minWarm) progress.skip(mode.warmupSeconds() + 1);
-                    continue;
-                }
-                String what = w.id() + ": " + t.server.id + " warm-up " + (round + 1) + (round + 1 > minWarm ? " (still getting faster)" : "/" + minWarm);
-                turn(w, t, what, true, round, mode.warmupSeconds());
+        int forks = processes.canFork() ? mode.forksFor(w) : 1;
+        int runs = forks > 1 ? mode.runsPerFork(w) : mode.runsFor(w);
+        for (int fork = 1; fork <= forks; fork++) {
+            if (forks > 1) {
+                if (fork > 1) progress.step(w.id() + ": fork " + fork + "/" + forks + ", fresh processes", Progress.RESTART_SECONDS);
+                processes.fresh();
             }
-        }
-        for (int round = 0; round < mode.runsFor(w); round++) {
-            // Who goes first alternates (A B, B A, ...), so that going first or second favours no one.
-            List<Tally> order = new ArrayList<>(tallies);
-            if (round % 2 == 1) java.util.Collections.reverse(order);
-            for (Tally t : order) {
-                if (t.out()) {
-                    progress.skip(mode.runSecondsFor(w) + 1);
-                    continue;
+            for (Tally t : tallies) t.fork(fork, forks);
+            String of = forks > 1 ? " (fork " + fork + "/" + forks + ")" : "";
+            // Warm up, each server until it is steady (or the most warm-ups), taking turns; then the measured runs, taking turns.
+            int minWarm = mode.warmupsFor(w, plan);
+            int maxWarm = mode.maxWarmupsFor(w, plan);
+            for (int round = 0; round < maxWarm; round++) {
+                for (Tally t : tallies) {
+                    if (t.out() || !Tally.stillWarming(t.forkWarmups(), minWarm, maxWarm)) {
+                        if (round < minWarm) progress.skip(mode.warmupSeconds() + 1);
+                        continue;
+                    }
+                    String what = w.id() + of + ": " + t.server.id + " warm-up " + (round + 1) + (round + 1 > minWarm ? " (still getting faster)" : "/" + minWarm);
+                    turn(w, t, what, true, round, mode.warmupSeconds());
                 }
-                String what = w.id() + ": " + t.server.id + " run " + (round + 1) + "/" + mode.runsFor(w);
-                turn(w, t, what, false, round, mode.runSecondsFor(w));
             }
+            for (int round = 0; round < runs; round++) {
+                // Who goes first alternates (A B, B A, ...), and so does who begins a fork, so that going first or second favours no one.
+                List<Tally> order = new ArrayList<>(tallies);
+                if ((round + fork - 1) % 2 == 1) java.util.Collections.reverse(order);
+                for (Tally t : order) {
+                    if (t.out()) {
+                        progress.skip(mode.runSecondsFor(w) + 1);
+                        continue;
+                    }
+                    String what = w.id() + of + ": " + t.server.id + " run " + (round + 1) + "/" + runs;
+                    turn(w, t, what, false, round, mode.runSecondsFor(w));
+                }
+            }
+            processes.used = true;
         }
         return tallies.stream().map(t -> t.result(w)).toList();
     }
@@ -78,7 +117,8 @@ final class LoadRace {
                 Bench.pause(Others.RETRY_PAUSE_MILLIS);
                 r = measure(w, s, seconds);
             }
-            (warmup ? t.warmups : t.runs).add(r);
+            if (warmup) t.warmups.add(r);
+            else t.measured(r);
         } catch (Bombardier.Stalled e) {
             t.stalls.add((warmup ? "the warm-up" : "run " + (round + 1)) + " stalled: "
                     + "Bombardier had not finished " + e.afterSeconds + " s after a " + seconds + " s run, so some of the "

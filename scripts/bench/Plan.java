@@ -144,9 +144,9 @@ final class Plan {
 
         Mode mode() {
             return switch (this) {
-                case QUICK -> new Mode(this, false, 2, 4, 2, 3, 2, 2, true);   // about 3.5 minutes for a chapter, all workloads (05: 3m26s here)
-                case THOROUGH -> new Mode(this, false, 2, 6, 10, 5, 10, 30, false);
-                case SMOKE -> new Mode(this, false, 1, 1, 1, 2, 1, 1, true);
+                case QUICK -> new Mode(this, false, 2, 4, 2, 3, 2, 2, true, 2);   // about 4.5 minutes for a chapter, all workloads
+                case THOROUGH -> new Mode(this, false, 2, 6, 10, 6, 10, 30, false, 2);
+                case SMOKE -> new Mode(this, false, 1, 1, 1, 2, 1, 1, true, 1);
             };
         }
     }
@@ -154,10 +154,11 @@ final class Plan {
     /**
      * How long and how often: warm-ups are discarded, the median of the runs is reported. With
      * {@code warmGroupOnce}, io-1000 and io-2000 reuse io-100's warm-up (the same code runs);
-     * {@code ramp}: the ramp's steps ({@link #forRamp}).
+     * {@code ramp}: the ramp's steps ({@link #forRamp}); {@code forks}: how many fresh processes
+     * of each server a forked workload runs in ({@link #forksFor}).
      */
     record Mode(Pace pace, boolean ramp, int warmups, int maxWarmups, int warmupSeconds, int runs, int runSeconds, int ioRunSeconds,
-                boolean warmGroupOnce) {
+                boolean warmGroupOnce, int forks) {
         /** As the JSON and the report name it: "quick", "thorough ramp". */
         String name() {
             return pace.label() + (ramp ? " ramp" : "");
@@ -190,12 +191,35 @@ final class Plan {
         }
 
         /**
-         * How many measured runs (turns) of {@code w}: {@link #QUICK_HELLO_RUNS} on hello in quick
-         * mode, where the verdict reads CPU per request and three turns (t = 4.3) left intervals
-         * too wide on a busy machine to tell 25% apart; else {@code runs}.
+         * How many measured runs (turns) of {@code w}, over all its forks: {@link #QUICK_HELLO_RUNS}
+         * on hello (but in a smoke race), where the verdict reads CPU per request, whose turns differ by
+         * about 9% on a quiet machine (site/static/bench/power.json), so a tenth needs them; else
+         * {@code runs}.
          */
         int runsFor(Workload w) {
-            return quick() && w.loadCostsCpu() ? Math.max(runs, QUICK_HELLO_RUNS) : runs;
+            return !smoke() && w.loadCostsCpu() ? Math.max(runs, QUICK_HELLO_RUNS) : runs;
+        }
+
+        /**
+         * In how many fresh processes of each server {@code w} runs, as JMH forks a benchmark:
+         * each JVM carries its own JIT decisions, code layout and GC heuristics, so one pair of
+         * processes can differ by more than a learner's change. Forked in a thorough race every
+         * workload under load but the ramp's steps; in a quick one, hello (its verdict reads CPU per
+         * request, where a tenth matters), since a fork's warm-ups on every workload would double
+         * the race; never in a smoke race.
+         */
+        int forksFor(Workload w) {
+            if (ramp || w.idle() || forks < 2) return 1;
+            return quick() && !w.loadCostsCpu() ? 1 : forks;
+        }
+
+        /**
+         * The turns of {@code w} in each of its forks: its runs shared out, rounded up. Who begins
+         * a fork alternates too, so an odd count a fork still has each server go first as often over two forks.
+         */
+        int runsPerFork(Workload w) {
+            int f = forksFor(w);
+            return (runsFor(w) + f - 1) / f;
         }
 
         /**
@@ -227,7 +251,7 @@ final class Plan {
                 case THOROUGH -> 10;
                 case QUICK -> 5;
             };
-            return new Mode(pace, true, warmups, maxWarmups, warmupSeconds, 1, step, step, true);
+            return new Mode(pace, true, warmups, maxWarmups, warmupSeconds, 1, step, step, true, 1);
         }
 
         /** At most this many: warming up goes on while a warm-up was over 10% faster than the one before (the JIT is still at work). */
@@ -237,7 +261,7 @@ final class Plan {
     }
 
     /** Turns on hello in a quick race ({@link Mode#runsFor}). */
-    static final int QUICK_HELLO_RUNS = 5;
+    static final int QUICK_HELLO_RUNS = 16;
 
     /** The shorter of a steady run's two loads ({@link Mode#steady}). */
     static final int STEADY_SHORT_SECONDS = 1;
@@ -303,14 +327,19 @@ final class Plan {
         }
         notes.add("cpuMillisPerRequest: the server's CPU time / its 2xx answers, leaving out the JIT compiler threads' (a one-off cost of warming up,"
                 + " where /proc shows threads); unlike req/s on hello, it does not depend on the load generator keeping up");
-        if (mode.quick()) notes.add("hello: " + QUICK_HELLO_RUNS + " turns, not " + mode.runs() + ": its verdict reads CPU per request, which needs them");
+        if (!mode.smoke()) notes.add("hello: " + QUICK_HELLO_RUNS + " turns, not " + mode.runs() + ": its verdict reads CPU per request, which needs them");
+        if (mode.forks() > 1) {
+            notes.add("forks: " + (mode.quick() ? "hello runs" : "each workload under load runs") + " in " + mode.forks() + " fresh processes of each"
+                    + " server, its warm-ups and turns in each, who goes first alternating across forks as across turns (A B, B A); a verdict"
+                    + " pools the turns of every fork, and widens its interval to the forks' own when they disagree beyond their turns");
+        }
         return new BenchReport.Methodology(mode.name(), mode.warmups(), mode.maxWarmups(),
-                "at least warmups, at most maxWarmups: another while the last warm-up was over 10% faster than the one before",
+                "at least warmups, at most maxWarmups: another while the last warm-up was over 10% faster than the one before, or spent a tenth less CPU an answer",
                 mode.warmupSeconds(), mode.runs(), mode.runSeconds(), mode.ioRunSeconds(), mode.warmGroupOnce(),
                 "median of the runs",
                 "per workload: every server warms up, then the servers take turns run by run, who goes first alternating (A B, B A, ...); all stay running, one is under load at a time",
                 SAMPLE_MILLIS,
                 "Bombardier, closed loop: each connection sends its next request when the last answer came; its percentiles suffer from coordinated omission",
-                notes);
+                notes, mode.forks());
     }
 }

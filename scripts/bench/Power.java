@@ -20,7 +20,7 @@ class Power {
     /** One race: its verdict on hello, the ratio and interval of the figure that decided, what it could tell, req/s's own interval. */
     record Race(String file, Verdict.Call verdict, String figure, Double ratio, Double low, Double high, Double detectable,
                 Double learnerMicros, Double referenceMicros, Double rpsRatio, Double rpsLow, Double rpsHigh, Verdict.Call rpsVerdict,
-                Double loadCpuPercent, long seconds) {}
+                Double loadCpuPercent, long seconds, Integer turns, Integer forks, Boolean forksDisagree) {}
 
     /** How many races gave each verdict. */
     record Counts(int faster, int slower, int same, int noisy) {
@@ -76,7 +76,8 @@ class Power {
             BenchReport.Interval rps = learner.ratio().rpsInterval();
             byKind.computeIfAbsent(spin, k -> new ArrayList<>()).add(new Race(name, i.verdict(), i.figure(), i.ratio(), i.low(), i.high(),
                     i.detectable(), micros(learner), micros(reference), learner.ratio().rps(), rps == null ? null : rps.low(),
-                    rps == null ? null : rps.high(), rps == null ? null : rps.verdict(), learner.loadCpuPercent(), r.seconds()));
+                    rps == null ? null : rps.high(), rps == null ? null : rps.verdict(), learner.loadCpuPercent(), r.seconds(),
+                    i.turns(), i.forks(), i.forksDisagree()));
         }
         List<Kind> kinds = new ArrayList<>();
         for (var e : byKind.entrySet()) {
@@ -84,7 +85,7 @@ class Power {
             List<Race> rs = e.getValue();
             Counts counts = Counts.of(rs.stream().map(Race::verdict).toList());
             double extra = Stats.median(rs.stream().map(x -> x.ratio() == null ? Double.NaN : (x.ratio() - 1) * 100).toList());
-            kinds.add(new Kind(e.getKey() == 0 ? "self" : "spin-" + e.getKey(), e.getKey() == 0 ? "the reference against itself" : "the reference plus a spin of " + e.getKey() + " ns per request",
+            kinds.add(new Kind(e.getKey() == 0 ? "self" : "spin-" + e.getKey(), e.getKey() == 0 ? "the reference against itself" : "the reference plus " + e.getKey() + " ns of CPU time per request",
                     e.getKey(), expected, rs.size(), counts, expected == Verdict.Call.SAME ? counts.same() : counts.slower(),
                     Counts.of(rs.stream().map(Race::rpsVerdict).toList()), Stats.figure(extra),
                     min(rs.stream().map(Race::low)), max(rs.stream().map(Race::high)), rs));
@@ -95,8 +96,9 @@ class Power {
                 min(all.stream().map(Race::loadCpuPercent)), max(all.stream().map(Race::loadCpuPercent)),
                 all.stream().mapToLong(Race::seconds).min().orElse(0), all.stream().mapToLong(Race::seconds).max().orElse(0));
         Summary summary = new Summary("course-bench-power/1", command, date,
-                "quick races of chapter 03 on hello (3 turns of 2 s after 2-4 warm-ups), decided on the server's CPU time per request;"
-                        + " the slower servers are solutions/03-reactor.java with scripts/test/fixtures/bench/03-slower.txt (BENCH_SPIN_NANOS)",
+                "quick races of chapter 03 on hello (16 turns of 2 s in 2 forks of 8, each fork after 2-4 warm-ups), decided on the server's CPU"
+                        + " time per request; the slower servers are solutions/03-reactor.java with scripts/test/fixtures/bench/03-slower.txt, which"
+                        + " spends BENCH_SPIN_NANOS of its thread's CPU time on each request",
                 machine, overall, kinds);
         Files.createDirectories(Path.of(args[1]).toAbsolutePath().getParent());
         Files.writeString(Path.of(args[1]), Jackson.write(summary));

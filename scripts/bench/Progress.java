@@ -21,6 +21,9 @@ final class Progress {
     private Thread redraw;
     private int drawn;                // characters on the line now
 
+    /** About how long starting the servers afresh for a fork takes. */
+    static final double RESTART_SECONDS = 5;
+
     Progress(boolean tty, Plan.Mode mode, List<Plan.Workload> workloads, int servers) {
         this(tty, mode, workloads, servers, 0);
     }
@@ -31,7 +34,8 @@ final class Progress {
         double t = servers * extra;
         for (Plan.Workload w : workloads) {
             t += w.idle() ? servers * 12.0
-                    : servers * (mode.warmupsFor(w, workloads) * (mode.warmupSeconds() + 1.0) + mode.runsFor(w) * (mode.runSecondsFor(w) + 1.0));
+                    : mode.forksFor(w) * servers * (mode.warmupsFor(w, workloads) * (mode.warmupSeconds() + 1.0)
+                            + mode.runsPerFork(w) * (mode.runSecondsFor(w) + 1.0)) + (mode.forksFor(w) - 1) * RESTART_SECONDS;
         }
         this.total = t;
         if (tty) {

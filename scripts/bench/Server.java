@@ -150,6 +150,20 @@ final class Server {
     }
 
     /**
+     * Stops every server the race started and starts it again, as at the start of the race
+     * (unpinned, asked each kind of work once): fresh processes for a fork, with the same /cpu
+     * work as before.
+     */
+    static void restartAll(List<Server> servers, Options o, String backend, Progress progress) {
+        for (Server s : servers) s.stop();
+        Set<Path> files = new HashSet<>();
+        List<Server> first = new ArrayList<>(), again = new ArrayList<>();
+        for (Server s : servers) (s.file == null || files.add(s.file) ? first : again).add(s);
+        start(first, o, backend, progress);
+        start(again, o, backend, progress);
+    }
+
+    /**
      * /cpu's units of work a millisecond, calibrated once by the race and handed to every server
      * it starts: a server calibrating for itself, while the others start or run, can do a tenth
      * more or less work per request than another process of the same code (self-races on cpu

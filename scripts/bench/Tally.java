@@ -58,7 +58,7 @@ final class Tally {
                     load.errors(), load.timeouts(), Stats.figure(load.p50Ms()), Stats.figure(load.p99Ms()), Stats.figure(load.maxMs()),
                     Stats.figure(cpuSeconds), peakRss < 0 ? null : peakRss, peakThreads < 0 ? null : peakThreads,
                     Stats.figure(Double.isNaN(steadyRps) ? percentOfBound : Stats.percentOf(steadyRps, bound)), Stats.figure(loadCpuPercent),
-                    Stats.figure(othersCores), Stats.figure(contextSwitchesPerRequest()));
+                    Stats.figure(othersCores), Stats.figure(contextSwitchesPerRequest()), null);
         }
     }
 
@@ -72,6 +72,30 @@ final class Tally {
     boolean cut;
     /** How many measured runs were run again because other processes were busy ({@link Others}): at most one per run. */
     int retries;
+    /** The fork running now (1, 2 ...), and where its warm-ups begin in {@link #warmups}. */
+    private int fork = 1;
+    private int forkWarmupsFrom;
+    /** The fork of each measured run, when the workload has several (else empty). */
+    private final List<Integer> forkOfRun = new ArrayList<>();
+    private boolean forked;
+
+    /** Begins fork {@code number} of a workload of {@code forks}: fresh processes warm up again. */
+    void fork(int number, int forks) {
+        fork = number;
+        forked = forks > 1;
+        forkWarmupsFrom = warmups.size();
+    }
+
+    /** The warm-ups of the fork running now. */
+    List<Run> forkWarmups() {
+        return warmups.subList(forkWarmupsFrom, warmups.size());
+    }
+
+    /** Records a measured run of the fork running now. */
+    void measured(Run r) {
+        runs.add(r);
+        forkOfRun.add(fork);
+    }
 
     Tally(Server server, String skipReason) {
         this.server = server;
@@ -83,12 +107,19 @@ final class Tally {
         return skipReason != null || server.gone() != null || cut;
     }
 
-    /** Whether a server needs another warm-up: fewer than the minimum, or the last one still climbed by over 10%. */
+    /**
+     * Whether a server needs another warm-up: fewer than the minimum, or the last one still
+     * climbed by over 10%, in req/s or in CPU per answer (a tenth less). Two warm-ups can be as
+     * slow as each other while the JIT is still at work; the CPU they spend an answer still falls.
+     */
     static boolean stillWarming(List<Run> warmups, int min, int max) {
         int n = warmups.size();
         if (n < min) return true;
         if (n >= max || n < 2) return false;
-        return warmups.get(n - 1).rps() > 1.1 * warmups.get(n - 2).rps();
+        Run last = warmups.get(n - 1), before = warmups.get(n - 2);
+        if (last.rps() > 1.1 * before.rps()) return true;
+        double was = before.cpuSeconds() / before.load().ok(), now = last.cpuSeconds() / last.load().ok();
+        return was > 0 && now > 0 && now * 1.1 < was;
     }
 
     /**
@@ -146,8 +177,15 @@ final class Tally {
                 Stats.figure(cpuMillisPerRequest(runs)), switches.isEmpty() ? null : Stats.figure(Stats.median(switches)),
                 peakRss < 0 ? null : peakRss,
                 peakThreads < 0 ? null : peakThreads, Stats.figure(bound), Stats.figure(Stats.percentOf(medianRps, bound)),
-                Stats.figure(loadCpuPercent), null, runs.stream().map(Run::figures).toList(),
+                Stats.figure(loadCpuPercent), null, figures(),
                 warmups.stream().map(Run::figures).toList(), flags, notes(loadCpuPercent));
+    }
+
+    /** The measured runs' figures, each with its fork when the workload had several. */
+    private List<BenchReport.RunFigures> figures() {
+        List<BenchReport.RunFigures> figures = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) figures.add(forked ? runs.get(i).figures().inFork(forkOfRun.get(i)) : runs.get(i).figures());
+        return figures;
     }
 
     /**

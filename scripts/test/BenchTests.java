@@ -149,8 +149,12 @@ class BenchTests {
     }
 
     @Test
-    @DisplayName("warming up goes on while the last warm-up was over 10% faster than the one before, up to the most")
+    @DisplayName("warming up goes on while the last warm-up was over 10% faster than the one before, or spent a tenth less CPU an answer, up to the most")
     void warmingUp() {
+        Tally.Run slow = run(1000, 1, 0, 0, 0);
+        Tally.Run cheaper = new Tally.Run(slow.load(), slow.cpuSeconds() * 0.8, slow.peakRss(), slow.peakThreads(), 0, Double.NaN);
+        assertTrue(Tally.stillWarming(List.of(slow, cheaper), 2, 4), "as fast, but 20% less CPU an answer: still warming");
+        assertFalse(Tally.stillWarming(List.of(cheaper, slow), 2, 4));
         assertTrue(Tally.stillWarming(List.of(), 2, 4));
         assertTrue(Tally.stillWarming(List.of(run(1000, 1, 0, 0, 0)), 2, 4));
         assertTrue(Tally.stillWarming(List.of(run(1000, 1, 0, 0, 0), run(2000, 1, 0, 0, 0)), 2, 4));

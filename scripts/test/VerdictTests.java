@@ -252,12 +252,24 @@ class VerdictTests {
         assertEquals(new Subject.Exercise(), Options.parse(new String[] {"03", "--root", "."}).subject());
     }
     @Test
-    @DisplayName("quick mode runs 5 turns on hello (its verdict reads CPU per request) and 3 elsewhere; io-1000 raced alone warms up; the JIT compilers' CPU during a run is left out")
+    @DisplayName("quick mode runs 16 turns on hello (its verdict reads CPU per request) in 2 forks of 8, and 3 elsewhere in one; thorough forks every"
+            + " workload under load but idle; smoke never; io-1000 raced alone warms up; the JIT compilers' CPU during a run is left out")
     void helloTurnsAndJit() {
         Plan.Mode quick = Plan.Pace.QUICK.mode();
-        assertEquals(5, quick.runsFor(HELLO));
+        assertEquals(16, quick.runsFor(HELLO));
+        assertEquals(2, quick.forksFor(HELLO));
+        assertEquals(8, quick.runsPerFork(HELLO));
         assertEquals(3, quick.runsFor(BenchTests.IO));
+        assertEquals(1, quick.forksFor(BenchTests.IO));
+        assertEquals(3, quick.runsPerFork(BenchTests.IO));
+        Plan.Mode thorough = Plan.Pace.THOROUGH.mode();
+        assertEquals(2, thorough.forksFor(BenchTests.IO));
+        assertEquals(3, thorough.runsPerFork(BenchTests.IO));
+        assertEquals(8, thorough.runsPerFork(HELLO));
+        assertEquals(1, thorough.forksFor(Plan.pick("idle").get(0)));
+        assertEquals(1, thorough.forRamp().forksFor(HELLO));
         assertEquals(2, Plan.Pace.SMOKE.mode().runsFor(HELLO));
+        assertEquals(1, Plan.Pace.SMOKE.mode().forksFor(HELLO));
         assertTrue(quick.steady(Plan.pick("io-2000").get(0)));
         assertFalse(quick.steady(HELLO));
         assertFalse(Plan.Pace.THOROUGH.mode().steady(Plan.pick("io-2000").get(0)));
@@ -268,5 +280,51 @@ class VerdictTests {
         assertEquals(4, quick.maxWarmupsFor(io.get(2), Plan.pick("io-2000")));
         // a compiler thread that grew by 0.2 s, one new since (0.1 s), one gone (not counted)
         assertEquals(0.3, Server.grown(java.util.Map.of(1L, 1.0, 2L, 5.0), java.util.Map.of(1L, 1.2, 3L, 0.1)), 1e-9);
+    }
+
+    /** A run of 2 s with 100,000 answers whose server spent {@code cpuMicros} a request, in fork {@code fork} (null: unforked). */
+    private static BenchReport.RunFigures cpuRun(double cpuMicros, Integer fork) {
+        return new BenchReport.RunFigures(50_000.0, 2.0, 100_000, 0, 0, 0, 1.0, 2.0, 3.0, 100_000 * cpuMicros / 1e6, null, null, null, 98.0,
+                null, null, fork);
+    }
+
+    @Test
+    @DisplayName("forks: the turns of two forks pool, as JMH pools its forks' iterations; the verdict says how many forks, and over forks CPU"
+            + " per request has a 2% floor, not one pair of processes' 20%; forks whose means disagree beyond their turns widen the interval to theirs")
+    void forks() {
+        double[] ratios = {1.05, 1.11, 1.08, 1.06, 1.10, 1.09, 1.07, 1.08};
+        List<BenchReport.RunFigures> learner = new ArrayList<>(), reference = new ArrayList<>(), alone = new ArrayList<>(), same = new ArrayList<>();
+        for (int fork = 1; fork <= 2; fork++) {
+            for (double x : ratios) {
+                learner.add(cpuRun(10 * x, fork));
+                alone.add(cpuRun(10 * x, null));
+                reference.add(cpuRun(10, fork));
+            }
+        }
+        BenchReport.Interval forked = Verdict.of(learner, reference, Verdict.Figure.CPU, Plan.Pace.QUICK, true, "why");
+        assertEquals(Verdict.Call.SLOWER, forked.verdict(), forked.toString());
+        assertEquals(16, forked.turns());
+        assertEquals(2, forked.forks());
+        assertNull(forked.forksDisagree());
+        assertTrue(Verdict.sentence(forked, "the reference's").contains("16 turns in 2 forks"), Verdict.sentence(forked, "the reference's"));
+        // the same turns from one pair of processes: the busy floor, 20%, holds 1.08x to "the same"
+        List<BenchReport.RunFigures> base = reference.stream().map(r -> cpuRun(10, null)).toList();
+        BenchReport.Interval unforked = Verdict.of(alone, base, Verdict.Figure.CPU, Plan.Pace.QUICK, true, "why");
+        assertEquals(Verdict.Call.SAME, unforked.verdict(), unforked.toString());
+        assertNull(unforked.forks());
+        assertEquals(Verdict.BUSY_FLOOR, Verdict.floor(Verdict.Figure.CPU, true, 1), BenchTests.EPS);
+        assertEquals(Verdict.FORKED_FLOOR, Verdict.floor(Verdict.Figure.CPU, true, 2), BenchTests.EPS);
+        assertEquals(Verdict.BUSY_FLOOR, Verdict.floor(Verdict.Figure.RPS, true, 2), BenchTests.EPS);
+        // forks that disagree: the first pair of processes the same, the second 1.20x; their turns agree within each fork
+        for (int i = 0; i < 16; i++) same.add(cpuRun(10 * (i < 8 ? 1 : 1.2) * (1 + (i % 2 == 0 ? 0.01 : -0.01)), i < 8 ? 1 : 2));
+        BenchReport.Interval split = Verdict.of(same, reference, Verdict.Figure.CPU, Plan.Pace.QUICK, true, "why");
+        assertEquals(Boolean.TRUE, split.forksDisagree(), split.toString());
+        assertTrue(split.low() < 1 && split.high() > 1.2, "two forks that disagree leave a wide interval: " + split);
+        assertTrue(Verdict.sentence(split, "the reference's").contains("disagreed"), Verdict.sentence(split, "the reference's"));
+        // the analysis of variance: F(1, 14) at 95% is t(14) squared, 4.60
+        assertEquals(4.60, Verdict.f95(1, 14), 0.01);
+        assertEquals(3.74, Verdict.f95(2, 14), 0.04);
+        assertFalse(Verdict.forksDisagree(List.of(List.of(0.01, -0.01, 0.02), List.of(0.0, 0.015, -0.02))));
+        assertTrue(Verdict.forksDisagree(List.of(List.of(0.01, -0.01, 0.02), List.of(0.2, 0.215, 0.18))));
     }
 }
