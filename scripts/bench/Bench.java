@@ -82,8 +82,8 @@ class Bench {
 
         // Forks: fresh processes of every server, pinned as the workload running asks (only servers the race started can be).
         BenchReport.CpuSplit[] pinnedAs = {null};
-        LoadRace.Processes processes = new LoadRace.Processes(!servers.stream().allMatch(Server::startedHere) ? null : () -> {
-            Server.restartAll(servers, o, calls == null ? null : calls.url(), progress);
+        LoadRace.Processes processes = new LoadRace.Processes(!servers.stream().allMatch(Server::startedHere) ? null : reversed -> {
+            Server.restartAll(reversed ? servers.reversed() : servers, o, calls == null ? null : calls.url(), progress);
             share(cpus, pinnedAs[0], servers, calls, bombardier);
         });
         List<BenchReport.WorkloadEntry> entries = new ArrayList<>();
@@ -179,29 +179,29 @@ class Bench {
                 + " warm-up run(s) of " + mode.warmupSeconds() + " s (discarded; more while still over 10% faster, or a tenth cheaper an answer, than the last), then "
                 + mode.runs() + " runs of " + mode.runSeconds() + " s"
                 + (mode.runsFor(Plan.WORKLOADS.get(0)) != mode.runs() ? " (hello: " + mode.runsFor(Plan.WORKLOADS.get(0)) + ")" : "")
-                + forks(mode, o.workloads(), servers)
                 + (mode.ioRunSeconds() != mode.runSeconds() ? " (io: " + mode.ioRunSeconds() + " s)" : "")
                 + " per server, taking turns (who goes first alternates); median reported, and a verdict from the turns"
+                + forks(mode, o.workloads(), servers)
                 + (mode.warmGroupOnce() ? "; io-1000 and io-2000 reuse io-100's warm-up" : "")));
         if (o.timeline() != null) {
             out.println(p.dim("  then, for its timeline, two more turns of " + TimelineTurn.SECONDS + " s of " + o.timeline()
                     + " a server, the second while the flight recorder records it: not among the measured turns"));
         }
         out.println(p.dim("  " + machine.pinning()));
+        if (machine.counters() != null) out.println(p.dim("  " + machine.counters()));
         out.println(p.dim("  " + machine.cores() + " CPUs, " + machine.java() + ", " + machine.bombardier()
                 + "; other work on this machine skews the figures"));
     }
 
     /**
-     * Which workloads run in forks, in words: "; hello in 2 forks (fresh processes of each server,
-     * warmed up again)"; "" when none does, or the race cannot start its servers afresh.
+     * Which workloads run in forks, in words: "; hello in 2 forks of 8 (fresh processes of each
+     * server, warmed up again)"; "" when none does; when the race did not start every server, that it cannot fork.
      */
     static String forks(Plan.Mode mode, List<Plan.Workload> workloads, List<Server> servers) {
-        List<String> forked = workloads.stream().filter(w -> !w.idle() && mode.forksFor(w) > 1).map(Plan.Workload::id).toList();
+        List<Plan.Workload> forked = workloads.stream().filter(w -> mode.forksFor(w) > 1).toList();
         if (forked.isEmpty()) return "";
-        if (!servers.stream().allMatch(Server::startedHere)) return "; in one process each, no forks: the race did not start every server";
-        return "; " + (forked.size() == workloads.stream().filter(w -> !w.idle()).count() && forked.size() > 1 ? "each workload" : String.join(", ", forked))
-                + " in " + mode.forks() + " forks of " + (forked.size() == 1 ? mode.runsPerFork(workloads.stream().filter(w -> w.id().equals(forked.get(0))).findFirst().orElseThrow()) + " turns" : "its turns")
+        if (!servers.stream().allMatch(Server::startedHere)) return "; one process of each server, no forks: the race did not start every server";
+        return "; " + String.join(", ", forked.stream().map(w -> w.id() + " in " + mode.forksFor(w) + " forks of " + mode.runsPerFork(w)).toList())
                 + " (fresh processes of each server, warmed up again)";
     }
 

@@ -51,14 +51,15 @@ final class BenchCommand implements Callable<Integer> {
 
     Plan.Pace pace = Plan.Pace.QUICK;
 
-    @Option(names = "--quick", description = {"2-4 warm-ups of 2 s and 3 runs of 2 s per workload and server (hello: 5 runs; io: each run two",
-            "loads, of 1 s and 3 s, for the steady rate); the default, about 4 min a chapter, 15 for",
-            "--all --no-frameworks, 24 for --all, on a 2-core machine (site/measured/workshop.json)"})
+    @Option(names = "--quick", description = {"2-4 warm-ups of 2 s and 3 runs of 2 s per workload and server (hello: 16 runs in 2 forks of",
+            "fresh processes, each warmed up, or with --all 5 runs in one; io: each run two loads, of 1 s and 3 s, for the",
+            "steady rate); the default, about 5 min a chapter on a 2-core machine (site/measured/workshop.json)"})
     void quick(boolean on) {
         pace = Plan.Pace.QUICK;
     }
 
-    @Option(names = "--thorough", description = "2-6 warm-ups of 10 s and 5 runs of 10 s (io: 30 s): steadier figures, several times longer")
+    @Option(names = "--thorough", description = {"2-6 warm-ups of 10 s and 6 runs of 10 s (io: 30 s; hello: 16), every workload in 2 forks",
+            "(with --all, one): steadier figures and finer verdicts, several times longer"})
     void thorough(boolean on) {
         pace = Plan.Pace.THOROUGH;
     }
@@ -187,6 +188,7 @@ final class BenchCommand implements Callable<Integer> {
         boolean redraw = tty || root == null && System.console() != null && System.console().isTerminal();
         boolean every = all || springDemo && n == null; // the demo races Spring Boot's shapes, no chapter
         if (every == (n != null)) throw CommandError.usage("say which chapter to race, e.g. 03, or --all");
+        if (every) mode = mode.showdown(); // --all: one process a server, fewer turns on hello (Plan.Mode#showdown)
         if (phases.size() > 1) throw CommandError.usage("one phase at a time: --ramp, --spike, --soak, --open-loop or --connections");
         Phase phase = phases.isEmpty() ? new Phase.Workloads() : phases.get(0);
         if (phase instanceof Phase.Connecting c && c.connections() == 0) phase = new Phase.Connecting(ConnectionsRace.defaultConnections(mode));

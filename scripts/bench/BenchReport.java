@@ -120,10 +120,16 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
     record Machine(int cores, String cpuModel, @JsonInclude(JsonInclude.Include.NON_NULL) Long memoryBytes, Os os,
                    String java, String jbang, boolean pinned, String pinning, String shared, String bombardier,
                    @JsonInclude(JsonInclude.Include.NON_NULL) Long maxOpenFiles,
-                   @JsonInclude(JsonInclude.Include.NON_NULL) Double othersCoresBefore) {
+                   @JsonInclude(JsonInclude.Include.NON_NULL) Double othersCoresBefore,
+                   @JsonInclude(JsonInclude.Include.NON_NULL) String counters) {
+        Machine(int cores, String cpuModel, Long memoryBytes, Os os, String java, String jbang, boolean pinned, String pinning, String shared,
+                String bombardier, Long maxOpenFiles, Double othersCoresBefore) {
+            this(cores, cpuModel, memoryBytes, os, java, jbang, pinned, pinning, shared, bombardier, maxOpenFiles, othersCoresBefore, null);
+        }
+
         /** The same facts, with the share of a core other processes used in the second before the race ({@link Others}). */
         Machine withOthersBefore(Double others) {
-            return new Machine(cores, cpuModel, memoryBytes, os, java, jbang, pinned, pinning, shared, bombardier, maxOpenFiles, others);
+            return new Machine(cores, cpuModel, memoryBytes, os, java, jbang, pinned, pinning, shared, bombardier, maxOpenFiles, others, counters);
         }
     }
 
@@ -139,9 +145,16 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
                        int runSeconds, int ioRunSeconds, boolean warmupPerGroup, String statistic, String order,
                        int sampleMillis, String load, List<String> notes, @JsonInclude(JsonInclude.Include.NON_NULL) Integer forks) {}
 
-    /** A server in the race: its {@link Role}; {@code file} and {@code pid} null when unknown. */
+    /**
+     * A server in the race: its {@link Role}; {@code file} and {@code pid} null when unknown;
+     * {@code pids}, every process it ran in, in order, when forks started it afresh (else absent).
+     */
     record ServerEntry(String id, Role role, String label, String file, String url, List<String> args, Long pid,
-                       boolean pinned) {}
+                       boolean pinned, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Long> pids) {
+        ServerEntry(String id, Role role, String label, String file, String url, List<String> args, Long pid, boolean pinned) {
+            this(id, role, label, file, url, args, pid, pinned, null);
+        }
+    }
 
     /**
      * A workload and each server's result on it, in {@code servers} order. {@code group} is

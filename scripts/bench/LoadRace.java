@@ -34,10 +34,11 @@ final class LoadRace {
      * servers have served a load since they started.
      */
     static final class Processes {
-        private final Runnable restart;
+        private final java.util.function.Consumer<Boolean> restart;
         private boolean used;
 
-        Processes(Runnable restart) {
+        /** {@code restart} starts every server afresh, in their order, or in reverse when given true. */
+        Processes(java.util.function.Consumer<Boolean> restart) {
             this.restart = restart;
         }
 
@@ -45,9 +46,13 @@ final class LoadRace {
             return restart != null;
         }
 
-        /** Starts the servers afresh, unless nothing has loaded them since they started. */
-        void fresh() {
-            if (used && restart != null) restart.run();
+        /**
+         * Starts the servers afresh for fork {@code fork}, unless nothing has loaded them since they
+         * started: in their order for an odd fork, in reverse for an even one, so that starting
+         * first or second favours no one.
+         */
+        void fresh(int fork) {
+            if (used && restart != null) restart.accept(fork % 2 == 0);
             used = false;
         }
     }
@@ -56,7 +61,7 @@ final class LoadRace {
      * Races the servers on {@code w}: one result per server, in their order; a server for which
      * {@code sitOut} gives a reason sits this workload out (a ramp's step after the one that broke it).
      * A forked workload ({@link Plan.Mode#forksFor}) runs each fork in fresh processes ({@code processes}):
-     * warm-ups, then its turns; who goes first alternates across forks as across turns.
+     * warm-ups, then its turns; who starts, warms up and goes first alternates across forks, as who goes first does across turns.
      */
     List<BenchReport.Result> run(Plan.Workload w, List<Server> servers, java.util.function.Function<Server, String> sitOut, Processes processes) {
         List<Tally> tallies = new ArrayList<>();
@@ -69,15 +74,18 @@ final class LoadRace {
         for (int fork = 1; fork <= forks; fork++) {
             if (forks > 1) {
                 if (fork > 1) progress.step(w.id() + ": fork " + fork + "/" + forks + ", fresh processes", Progress.RESTART_SECONDS);
-                processes.fresh();
+                processes.fresh(fork);
             }
             for (Tally t : tallies) t.fork(fork, forks);
+            // Who warms up first alternates across forks too, as who starts first does.
+            List<Tally> warming = new ArrayList<>(tallies);
+            if (fork % 2 == 0) java.util.Collections.reverse(warming);
             String of = forks > 1 ? " (fork " + fork + "/" + forks + ")" : "";
             // Warm up, each server until it is steady (or the most warm-ups), taking turns; then the measured runs, taking turns.
             int minWarm = mode.warmupsFor(w, plan);
             int maxWarm = mode.maxWarmupsFor(w, plan);
             for (int round = 0; round < maxWarm; round++) {
-                for (Tally t : tallies) {
+                for (Tally t : warming) {
                     if (t.out() || !Tally.stillWarming(t.forkWarmups(), minWarm, maxWarm)) {
                         if (round < minWarm) progress.skip(mode.warmupSeconds() + 1);
                         continue;

@@ -29,7 +29,37 @@ final class MachineFacts {
         return new BenchReport.Machine(cores, cpuModel(), memory,
                 new BenchReport.Os(System.getProperty("os.name"), System.getProperty("os.version"), System.getProperty("os.arch")),
                 "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")", jbangVersion(jbang), cpus.canPin(), pinning,
-                "other programs running on this machine at the same time skew the figures", bombardierVersion, maxOpenFiles, null);
+                "other programs running on this machine at the same time skew the figures", bombardierVersion, maxOpenFiles, null,
+                counters(Path.of("/sys/bus/event_source/devices"), Path.of("/proc/sys/kernel/perf_event_paranoid")));
+    }
+
+    /**
+     * Whether this machine could count the instructions a server retires, a figure of its work
+     * that moves neither with the clock's frequency nor with the other core's load, and why not,
+     * in one sentence: the kernel lists hardware counters as an event source under {@code devices}
+     * ("cpu", "cpu_core" on hybrid x86, an "armv8_pmuv3" on ARM); virtual machines often hide them.
+     * The race reads CPU time either way.
+     */
+    static String counters(Path devices, Path paranoid) {
+        if (!Files.isDirectory(devices)) return "instructions retired: not readable here (no perf events in /sys: not Linux?); CPU time decides";
+        boolean hardware;
+        try (var names = Files.list(devices)) {
+            hardware = names.map(p -> p.getFileName().toString()).anyMatch(n -> n.equals("cpu") || n.startsWith("cpu_") || n.contains("pmu"));
+        } catch (IOException e) {
+            hardware = false;
+        }
+        if (!hardware) {
+            return "instructions retired: not readable here, since this machine shows no hardware performance counters"
+                    + " (a virtual machine often hides them); CPU time decides";
+        }
+        String level;
+        try {
+            level = Files.readString(paranoid).strip();
+        } catch (IOException e) {
+            level = "unknown";
+        }
+        return "instructions retired: this machine has hardware performance counters (perf_event_paranoid " + level
+                + "), which the race does not read; CPU time decides";
     }
 
     static String cpuModel() {

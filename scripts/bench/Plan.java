@@ -144,9 +144,9 @@ final class Plan {
 
         Mode mode() {
             return switch (this) {
-                case QUICK -> new Mode(this, false, 2, 4, 2, 3, 2, 2, true, 2);   // about 4.5 minutes for a chapter, all workloads
-                case THOROUGH -> new Mode(this, false, 2, 6, 10, 6, 10, 30, false, 2);
-                case SMOKE -> new Mode(this, false, 1, 1, 1, 2, 1, 1, true, 1);
+                case QUICK -> new Mode(this, false, 2, 4, 2, 3, 2, 2, true, 2, QUICK_HELLO_RUNS);   // about 5 minutes for a chapter, all workloads
+                case THOROUGH -> new Mode(this, false, 2, 6, 10, 6, 10, 30, false, 2, QUICK_HELLO_RUNS);
+                case SMOKE -> new Mode(this, false, 1, 1, 1, 2, 1, 1, true, 1, 2);
             };
         }
     }
@@ -155,10 +155,11 @@ final class Plan {
      * How long and how often: warm-ups are discarded, the median of the runs is reported. With
      * {@code warmGroupOnce}, io-1000 and io-2000 reuse io-100's warm-up (the same code runs);
      * {@code ramp}: the ramp's steps ({@link #forRamp}); {@code forks}: how many fresh processes
-     * of each server a forked workload runs in ({@link #forksFor}).
+     * of each server a forked workload runs in ({@link #forksFor}); {@code helloRuns}: the turns
+     * on hello ({@link #runsFor}).
      */
     record Mode(Pace pace, boolean ramp, int warmups, int maxWarmups, int warmupSeconds, int runs, int runSeconds, int ioRunSeconds,
-                boolean warmGroupOnce, int forks) {
+                boolean warmGroupOnce, int forks, int helloRuns) {
         /** As the JSON and the report name it: "quick", "thorough ramp". */
         String name() {
             return pace.label() + (ramp ? " ramp" : "");
@@ -197,7 +198,18 @@ final class Plan {
          * {@code runs}.
          */
         int runsFor(Workload w) {
-            return !smoke() && w.loadCostsCpu() ? Math.max(runs, QUICK_HELLO_RUNS) : runs;
+            return w.loadCostsCpu() ? Math.max(runs, helloRuns) : runs;
+        }
+
+        /**
+         * The same for --all: one process of each server and {@link #SHOWDOWN_HELLO_RUNS} turns
+         * on hello. The showdown compares models that differ by far more than a tenth, and with
+         * a dozen servers forks would add half an hour; a chapter's race, the learner's against
+         * the reference, is where a tenth matters.
+         */
+        Mode showdown() {
+            return new Mode(pace, ramp, warmups, maxWarmups, warmupSeconds, runs, runSeconds, ioRunSeconds, warmGroupOnce, 1,
+                    Math.min(helloRuns, Math.max(runs, SHOWDOWN_HELLO_RUNS)));
         }
 
         /**
@@ -251,7 +263,7 @@ final class Plan {
                 case THOROUGH -> 10;
                 case QUICK -> 5;
             };
-            return new Mode(pace, true, warmups, maxWarmups, warmupSeconds, 1, step, step, true, 1);
+            return new Mode(pace, true, warmups, maxWarmups, warmupSeconds, 1, step, step, true, 1, 1);
         }
 
         /** At most this many: warming up goes on while a warm-up was over 10% faster than the one before (the JIT is still at work). */
@@ -262,6 +274,9 @@ final class Plan {
 
     /** Turns on hello in a quick race ({@link Mode#runsFor}). */
     static final int QUICK_HELLO_RUNS = 16;
+
+    /** Turns on hello in a quick race of --all ({@link Mode#showdown}). */
+    static final int SHOWDOWN_HELLO_RUNS = 5;
 
     /** The shorter of a steady run's two loads ({@link Mode#steady}). */
     static final int STEADY_SHORT_SECONDS = 1;
@@ -327,7 +342,7 @@ final class Plan {
         }
         notes.add("cpuMillisPerRequest: the server's CPU time / its 2xx answers, leaving out the JIT compiler threads' (a one-off cost of warming up,"
                 + " where /proc shows threads); unlike req/s on hello, it does not depend on the load generator keeping up");
-        if (!mode.smoke()) notes.add("hello: " + QUICK_HELLO_RUNS + " turns, not " + mode.runs() + ": its verdict reads CPU per request, which needs them");
+        if (mode.helloRuns() > mode.runs()) notes.add("hello: " + mode.helloRuns() + " turns, not " + mode.runs() + ": its verdict reads CPU per request, which needs them");
         if (mode.forks() > 1) {
             notes.add("forks: " + (mode.quick() ? "hello runs" : "each workload under load runs") + " in " + mode.forks() + " fresh processes of each"
                     + " server, its warm-ups and turns in each, who goes first alternating across forks as across turns (A B, B A); a verdict"

@@ -38,10 +38,10 @@ class Power {
      * A kind of race, {@code id} "self" or "spin-N": {@code spinNanos} 0 for the self-race; how
      * often each verdict came out ({@code verdicts}), and how often req/s alone would have given
      * each ({@code rpsVerdicts}); the median extra CPU per request and the lowest and highest
-     * bound of the intervals.
+     * bound of the intervals; in how many races the forks disagreed beyond their turns.
      */
     record Kind(String id, String kind, int spinNanos, Verdict.Call expected, int races, Counts verdicts, int asExpected, Counts rpsVerdicts,
-                Double medianExtraCpuPercent, Double lowestLow, Double highestHigh, List<Race> runs) {}
+                Double medianExtraCpuPercent, Double lowestLow, Double highestHigh, int forksDisagreed, List<Race> runs) {}
 
     /**
      * Over every race: the reference's CPU per request, what the races could tell (as a
@@ -88,7 +88,8 @@ class Power {
             kinds.add(new Kind(e.getKey() == 0 ? "self" : "spin-" + e.getKey(), e.getKey() == 0 ? "the reference against itself" : "the reference plus " + e.getKey() + " ns of CPU time per request",
                     e.getKey(), expected, rs.size(), counts, expected == Verdict.Call.SAME ? counts.same() : counts.slower(),
                     Counts.of(rs.stream().map(Race::rpsVerdict).toList()), Stats.figure(extra),
-                    min(rs.stream().map(Race::low)), max(rs.stream().map(Race::high)), rs));
+                    min(rs.stream().map(Race::low)), max(rs.stream().map(Race::high)),
+                    (int) rs.stream().filter(x -> Boolean.TRUE.equals(x.forksDisagree())).count(), rs));
         }
         List<Race> all = byKind.values().stream().flatMap(List::stream).toList();
         Overall overall = new Overall(all.size(), min(all.stream().map(Race::referenceMicros)), max(all.stream().map(Race::referenceMicros)),

@@ -132,17 +132,12 @@ final class Server {
      */
     static void startAll(List<Server> servers, Options o, String backend, Progress progress) {
         progress.say("starting " + servers.size() + " servers with JBang (the first build of a file takes a while)");
-        // JBang must not build one file twice at once: a second server of the same file starts after the first.
-        Set<Path> files = new HashSet<>();
-        List<Server> first = new ArrayList<>(), again = new ArrayList<>();
-        for (Server s : servers) (s.file == null || files.add(s.file) ? first : again).add(s);
         if (servers.stream().anyMatch(Server::startedHere)) {
             cpuUnits = String.valueOf(Math.round(CpuWork.calibrate()));
             progress.say("/cpu's work: " + cpuUnits + " turns of its loop a millisecond, measured once here and given to every server"
                     + " this race starts (" + CpuWork.ENV + "), so each does the same work");
         }
-        start(first, o, backend, progress);
-        start(again, o, backend, progress);
+        startOnce(servers, o, backend, progress);
         for (Server s : servers) {
             progress.say(String.format(Locale.ROOT, "%-9s %s at %s%s", s.id, s.label, s.url,
                     s.target.pid() == null ? " (no --pid: no CPU, memory or thread figures)" : ", pid " + s.target.pid()));
@@ -151,11 +146,16 @@ final class Server {
 
     /**
      * Stops every server the race started and starts it again, as at the start of the race
-     * (unpinned, asked each kind of work once): fresh processes for a fork, with the same /cpu
-     * work as before.
+     * (unpinned, asked each kind of work once), in the order given: fresh processes for a fork,
+     * with the same /cpu work as before.
      */
     static void restartAll(List<Server> servers, Options o, String backend, Progress progress) {
         for (Server s : servers) s.stop();
+        startOnce(servers, o, backend, progress);
+    }
+
+    /** Starts them in parallel, but JBang must not build one file twice at once: a second server of the same file starts after the first. */
+    private static void startOnce(List<Server> servers, Options o, String backend, Progress progress) {
         Set<Path> files = new HashSet<>();
         List<Server> first = new ArrayList<>(), again = new ArrayList<>();
         for (Server s : servers) (s.file == null || files.add(s.file) ? first : again).add(s);
@@ -208,9 +208,15 @@ final class Server {
             throw new IllegalStateException(label + ": " + e.getMessage(), e);
         }
         url = target.url();
-        if (target.pid() != null) inspect = new Inspect(target.pid());
+        if (target.pid() != null) {
+            inspect = new Inspect(target.pid());
+            pids.add(target.pid());
+        }
         touchEveryPath();
     }
+
+    /** Every process it was started in, in order: one, or one a fork. */
+    private final List<Long> pids = new ArrayList<>();
 
     /** What a started server is asked once, before the race first pins it. */
     static final List<String> FIRST_REQUESTS = List.of("/", "/io?ms=1", "/cpu?ms=1");
@@ -360,6 +366,6 @@ final class Server {
     /** The server as the report lists it. */
     BenchReport.ServerEntry entry(Path root) {
         return new BenchReport.ServerEntry(id, role, label, file == null ? null : root.relativize(file).toString(), url, args,
-                target == null ? null : target.pid(), pinned);
+                target == null ? null : target.pid(), pinned, pids.size() > 1 ? List.copyOf(pids) : null);
     }
 }

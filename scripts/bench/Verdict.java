@@ -40,8 +40,9 @@ final class Verdict {
      * the difference between two processes of a server, which {@link #BUSY_FLOOR} stood in for,
      * so what remains is what the turns' order leaves (the server that goes first in a turn spends
      * about 4% more a request than the one that goes second, which alternating cancels in all but
-     * an odd last turn). The self-races of site/static/bench/power.json measure it: none lies
-     * beyond it, which BenchTests holds the committed study to.
+     * an odd last turn). The self-races of site/static/bench/power.json measure it: their mean
+     * lies within it, and none was called faster or slower, which BenchTests holds the committed
+     * study to.
      */
     static final double FORKED_FLOOR = 0.02;
     /**

@@ -4,10 +4,10 @@
 # against itself made slower on purpose (scripts/test/fixtures/bench/03-slower.txt: N ns of CPU
 # time spent per request), each several times, then writes how often each verdict came out.
 #
-# Usage: scripts/bench/power.sh [--races N] [--self N] [--spins "1000 1500"] [--out FILE] [--keep]
+# Usage: scripts/bench/power.sh [--races N] [--self N] [--spins "500 1000"] [--out FILE] [--keep]
 #   --races N      races of each slower server (default 5)
 #   --self N       races of the reference against itself (default twice --races)
-#   --spins LIST   the CPU time, in ns per request, the slower servers add (default "1000 1500")
+#   --spins LIST   the CPU time, in ns per request, the slower servers add (default "500 1000")
 #   --out FILE     the summary (default .results/bench/power.json); the races' JSON go in FILE-races/
 #   --keep         keep the races of an earlier run to the same FILE, and summarise them all
 # About 2 minutes a race on a 2-core machine. Exit 0 done, 2 could not run.
@@ -22,7 +22,7 @@ usage() {
 }
 
 main() {
-  local races=5 self="" spins="1000 1500" out="${ROOT}/.results/bench/power.json" keep=0 command="scripts/bench/power.sh" arg
+  local races=5 self="" spins="500 1000" out="${ROOT}/.results/bench/power.json" keep=0 command="scripts/bench/power.sh" arg
   # The command as it was typed: a word with a space in double quotes, so it can be run again.
   for arg in "$@"; do
     if [[ "${arg}" == *" "* ]]; then command+=" \"${arg}\""; else command+=" ${arg}"; fi

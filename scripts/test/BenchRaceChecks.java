@@ -273,6 +273,7 @@ final class BenchRaceChecks {
                 if (!(result instanceof BenchReport.LoadResult r) || !"learner".equals(r.server())) continue;
                 BenchReport.Interval i = r.ratio() == null ? null : r.ratio().decided();
                 if (i != null && i.verdict() == Verdict.Call.SAME) same++;
+                if (w.group() == Plan.Group.HELLO) forked("self-race hello", r, i, report);
                 check("self-race " + w.id() + ": the reference against itself is not called faster or slower"
                         + (i == null ? "" : " (" + Verdict.sentence(i, "the reference") + ")"),
                         i != null && (i.verdict() == Verdict.Call.SAME || i.verdict() == Verdict.Call.NOISY),
@@ -301,8 +302,22 @@ final class BenchRaceChecks {
                         i != null && i.verdict() == Verdict.Call.SLOWER, i == null ? "no verdict: " + r.ratio() : "verdict " + i.verdict() + ", req/s " + r.ratio().rpsInterval());
                 check("slower race hello: the verdict was decided on CPU per request, and says what the race could tell",
                         i != null && "cpuPerRequest".equals(i.figure()) && i.why() != null && i.detectable() != null, String.valueOf(i));
+                forked("slower race hello", r, i, report);
             }
         }
         check("the slower race measured hello", seen == 1, seen + " results");
+    }
+
+    /** A quick race's hello: its turns came from two forks of fresh processes, 8 each, and its verdict names them. */
+    private static void forked(String what, BenchReport.LoadResult r, BenchReport.Interval i, BenchReport report) {
+        for (BenchReport.ServerEntry s : report.servers()) {
+            check(what + ": " + s.id() + " ran in two processes, one a fork", s.pids() != null && s.pids().size() == 2
+                    && !s.pids().get(0).equals(s.pids().get(1)), "pids " + s.pids());
+        }
+        java.util.Map<Integer, Long> perFork = r.runs().stream().collect(java.util.stream.Collectors.groupingBy(
+                x -> x.fork() == null ? 0 : x.fork(), java.util.TreeMap::new, java.util.stream.Collectors.counting()));
+        check(what + ": " + Plan.QUICK_HELLO_RUNS + " turns in 2 forks of fresh processes, and the verdict rests on both",
+                perFork.equals(java.util.Map.of(1, 8L, 2, 8L)) && i != null && Integer.valueOf(2).equals(i.forks())
+                        && i.turns() == Plan.QUICK_HELLO_RUNS, "turns per fork " + perFork + ", verdict " + i);
     }
 }

@@ -149,6 +149,48 @@ class BenchTests {
     }
 
     @Test
+    @DisplayName("the committed power study (site/static/bench/power.json) earns the forked floor: its self-races, in the quick race's forks and"
+            + " turns, average within 2% of 1 and none was called faster or slower; each planted cost was called slower more often than not")
+    void powerStudy() throws java.io.IOException {
+        com.fasterxml.jackson.databind.JsonNode power = Jackson.read(java.nio.file.Files.readString(ROOT.resolve("site/static/bench/power.json")),
+                com.fasterxml.jackson.databind.JsonNode.class);
+        double logs = 0;
+        int n = 0;
+        for (com.fasterxml.jackson.databind.JsonNode kind : power.get("kinds")) {
+            for (com.fasterxml.jackson.databind.JsonNode race : kind.get("runs")) {
+                assertEquals(Plan.QUICK_HELLO_RUNS, race.get("turns").asInt(), race.toString());
+                assertEquals(Plan.Pace.QUICK.mode().forks(), race.get("forks").asInt(), race.toString());
+                if (kind.get("id").asText().equals("self")) {
+                    logs += Math.log(race.get("ratio").asDouble());
+                    n++;
+                }
+            }
+            com.fasterxml.jackson.databind.JsonNode verdicts = kind.get("verdicts");
+            if (kind.get("id").asText().equals("self")) {
+                assertEquals(0, verdicts.get("faster").asInt() + verdicts.get("slower").asInt(), "a self-race called different: " + verdicts);
+            } else {
+                assertTrue(2 * verdicts.get("slower").asInt() > kind.get("races").asInt(), kind.get("id") + ": " + verdicts);
+            }
+        }
+        assertTrue(n >= 10, n + " self-races");
+        assertTrue(Math.abs(logs / n) < Math.log(1 + Verdict.FORKED_FLOOR), "the self-races average " + Math.exp(logs / n));
+    }
+
+    @Test
+    @DisplayName("the race says whether this machine could count instructions retired: no perf events, no hardware counters (a VM), or counters it does not read")
+    void counters(@org.junit.jupiter.api.io.TempDir Path dir) throws java.io.IOException {
+        Path devices = dir.resolve("devices"), paranoid = dir.resolve("paranoid");
+        assertTrue(MachineFacts.counters(devices, paranoid).contains("no perf events"));
+        java.nio.file.Files.createDirectories(devices.resolve("software"));
+        java.nio.file.Files.createDirectories(devices.resolve("tracepoint"));
+        assertTrue(MachineFacts.counters(devices, paranoid).contains("no hardware performance counters"), MachineFacts.counters(devices, paranoid));
+        java.nio.file.Files.createDirectories(devices.resolve("cpu"));
+        java.nio.file.Files.writeString(paranoid, "2\n");
+        assertTrue(MachineFacts.counters(devices, paranoid).contains("has hardware performance counters (perf_event_paranoid 2)"),
+                MachineFacts.counters(devices, paranoid));
+    }
+
+    @Test
     @DisplayName("warming up goes on while the last warm-up was over 10% faster than the one before, or spent a tenth less CPU an answer, up to the most")
     void warmingUp() {
         Tally.Run slow = run(1000, 1, 0, 0, 0);
