@@ -13,7 +13,7 @@ import java.util.stream.Stream;
 
 /**
  * What the quick race can tell, from the races scripts/bench/power.sh ran: for each kind of race
- * (the reference against itself, or against itself plus a spin of N ns per request), each race's
+ * (the reference against itself, or against itself plus N ns of CPU time per request), each race's
  * verdict on hello and how often each verdict came out. Written as JSON (site/static/bench/power.json).
  */
 class Power {
@@ -45,10 +45,11 @@ class Power {
 
     /**
      * Over every race: the reference's CPU per request, what the races could tell (as a
-     * fraction: 0.06 is 6%), Bombardier's share of its CPU, and how long a race took, least and most.
+     * fraction: 0.06 is 6%), Bombardier's share of its CPU, and how long a race took, least and
+     * most; in how many races the forks disagreed.
      */
     record Overall(int races, Double referenceMicrosMin, Double referenceMicrosMax, Double detectableMin, Double detectableMax,
-                   Double loadCpuPercentMin, Double loadCpuPercentMax, Long secondsMin, Long secondsMax) {}
+                   Double loadCpuPercentMin, Double loadCpuPercentMax, Long secondsMin, Long secondsMax, int forksDisagreed) {}
 
     record Summary(String schema, String command, String date, String what, BenchReport.Machine machine, Overall overall, List<Kind> kinds) {}
 
@@ -95,7 +96,8 @@ class Power {
         Overall overall = new Overall(all.size(), min(all.stream().map(Race::referenceMicros)), max(all.stream().map(Race::referenceMicros)),
                 min(all.stream().map(Race::detectable)), max(all.stream().map(Race::detectable)),
                 min(all.stream().map(Race::loadCpuPercent)), max(all.stream().map(Race::loadCpuPercent)),
-                all.stream().mapToLong(Race::seconds).min().orElse(0), all.stream().mapToLong(Race::seconds).max().orElse(0));
+                all.stream().mapToLong(Race::seconds).min().orElse(0), all.stream().mapToLong(Race::seconds).max().orElse(0),
+                (int) all.stream().filter(x -> Boolean.TRUE.equals(x.forksDisagree())).count());
         Summary summary = new Summary("course-bench-power/1", command, date,
                 "quick races of chapter 03 on hello (16 turns of 2 s in 2 forks of 8, each fork after 2-4 warm-ups), decided on the server's CPU"
                         + " time per request; the slower servers are solutions/03-reactor.java with scripts/test/fixtures/bench/03-slower.txt, which"

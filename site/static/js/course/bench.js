@@ -109,7 +109,8 @@ function verdictText(doc, row) {
   var text = serverLabel(row.server) + " against " + against + ": " + verdictWords(r)
     + (i.verdict === "noisy" && power(i) ? ": " + power(i) : "")
     + " (" + (f === "rps" ? "" : FIGURES[f].words + " ") + num(ratio, 2) + "×; " + num(i.confidence * 100, 0)
-    + "% confidence interval " + num(i.low, 2) + "× to " + num(i.high, 2) + "× over " + i.turns + " turns)"
+    + "% confidence interval " + num(i.low, 2) + "× to " + num(i.high, 2) + "× over " + i.turns + " turns"
+    + (i.forks ? " in " + i.forks + " forks" : "") + (i.forksDisagree ? ", whose processes disagreed beyond their turns" : "") + ")"
     + (i.verdict !== "noisy" && power(i) ? "; " + power(i) : "") + (i.why ? ". Decided on " + FIGURES[f].unit + ": " + i.why : "");
   (r.ratio.callouts || []).forEach(function (c) {
     var what = c.figure === "peakRss" ? "memory" : "CPU";
