@@ -290,7 +290,7 @@ class VerdictTests {
 
     @Test
     @DisplayName("forks: the turns of two forks pool, as JMH pools its forks' iterations; the verdict says how many forks, and over forks CPU"
-            + " per request has a 2% floor, not one pair of processes' 20%; forks whose means disagree beyond their turns widen the interval to theirs")
+            + " per request has a 2% floor, not one pair of processes' 20%; forks whose means disagree beyond their turns widen the interval to span each fork's own")
     void forks() {
         double[] ratios = {1.05, 1.11, 1.08, 1.06, 1.10, 1.09, 1.07, 1.08};
         List<BenchReport.RunFigures> learner = new ArrayList<>(), reference = new ArrayList<>(), alone = new ArrayList<>(), same = new ArrayList<>();
@@ -321,6 +321,13 @@ class VerdictTests {
         assertEquals(Boolean.TRUE, split.forksDisagree(), split.toString());
         assertTrue(split.low() < 1 && split.high() > 1.2, "two forks that disagree leave a wide interval: " + split);
         assertTrue(Verdict.sentence(split, "the reference's").contains("disagreed"), Verdict.sentence(split, "the reference's"));
+        // forks that disagree but both lie far beyond 1 (1.5x and 2.5x): slower, as every fork's own interval says
+        List<BenchReport.RunFigures> far = new ArrayList<>();
+        for (int i = 0; i < 16; i++) far.add(cpuRun(10 * (i < 8 ? 1.5 : 2.5) * (1 + (i % 2 == 0 ? 0.02 : -0.02)), i < 8 ? 1 : 2));
+        BenchReport.Interval both = Verdict.of(far, reference, Verdict.Figure.CPU, Plan.Pace.QUICK, true, "why");
+        assertEquals(Boolean.TRUE, both.forksDisagree(), both.toString());
+        assertEquals(Verdict.Call.SLOWER, both.verdict(), both.toString());
+        assertTrue(both.low() < 1.5 && both.high() > 2.5, "the span of both forks' intervals: " + both);
         // the analysis of variance: F(1, 14) at 95% is t(14) squared, 4.60
         assertEquals(4.60, Verdict.f95(1, 14), 0.01);
         assertEquals(3.74, Verdict.f95(2, 14), 0.04);
