@@ -81,10 +81,9 @@ class Bench {
         Server.startAll(servers, o, calls == null ? null : calls.url(), progress);
 
         // Forks: fresh processes of every server, pinned as the workload running asks (only servers the race started can be).
-        BenchReport.CpuSplit[] pinnedAs = {null};
-        LoadRace.Processes processes = new LoadRace.Processes(!servers.stream().allMatch(Server::startedHere) ? null : reversed -> {
+        LoadRace.Processes processes = new LoadRace.Processes(!servers.stream().allMatch(Server::startedHere) ? null : (reversed, w) -> {
             Server.restartAll(reversed ? servers.reversed() : servers, o, calls == null ? null : calls.url(), progress);
-            share(cpus, pinnedAs[0], servers, calls, bombardier);
+            share(cpus, cpus.of(w), servers, calls, bombardier);
         });
         List<BenchReport.WorkloadEntry> entries = new ArrayList<>();
         List<String> flags = new ArrayList<>();
@@ -92,7 +91,6 @@ class Bench {
         String compareTo = o.all() ? (o.baseline() ? "netty" : null) : "reference";
         for (Plan.Workload w : o.workloads()) {
             BenchReport.CpuSplit split = cpus.of(w);
-            pinnedAs[0] = split;
             LoadRace load = new LoadRace(o.mode(), share(cpus, split, servers, calls, bombardier), progress, o.workloads());
             List<BenchReport.Result> results = Report.ratios(w.idle() ? IdleRace.run(w, servers, idle.connections(), progress)
                     : load.run(w, servers, s -> Ramp.sitOut(brokeAt, s.id), processes), compareTo, o.mode().pace(), w.group());

@@ -34,11 +34,11 @@ final class LoadRace {
      * servers have served a load since they started.
      */
     static final class Processes {
-        private final java.util.function.Consumer<Boolean> restart;
+        private final java.util.function.BiConsumer<Boolean, Plan.Workload> restart;
         private boolean used;
 
-        /** {@code restart} starts every server afresh, in their order, or in reverse when given true. */
-        Processes(java.util.function.Consumer<Boolean> restart) {
+        /** {@code restart} starts every server afresh, in their order or in reverse (true), pinned as the workload asks. */
+        Processes(java.util.function.BiConsumer<Boolean, Plan.Workload> restart) {
             this.restart = restart;
         }
 
@@ -47,12 +47,12 @@ final class LoadRace {
         }
 
         /**
-         * Starts the servers afresh for fork {@code fork}, unless nothing has loaded them since they
+         * Starts the servers afresh for fork {@code fork} of {@code w}, unless nothing has loaded them since they
          * started: in their order for an odd fork, in reverse for an even one, so that starting
          * first or second favours no one.
          */
-        void fresh(int fork) {
-            if (used && restart != null) restart.accept(fork % 2 == 0);
+        void fresh(int fork, Plan.Workload w) {
+            if (used && restart != null) restart.accept(fork % 2 == 0, w);
             used = false;
         }
     }
@@ -74,7 +74,7 @@ final class LoadRace {
         for (int fork = 1; fork <= forks; fork++) {
             if (forks > 1) {
                 if (fork > 1) progress.step(w.id() + ": fork " + fork + "/" + forks + ", fresh processes", Progress.RESTART_SECONDS);
-                processes.fresh(fork);
+                processes.fresh(fork, w);
             }
             for (Tally t : tallies) t.fork(fork, forks);
             // Who warms up first alternates across forks too, as who starts first does.

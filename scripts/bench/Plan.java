@@ -346,7 +346,7 @@ final class Plan {
         if (mode.forks() > 1) {
             notes.add("forks: " + (mode.quick() ? "hello runs" : "each workload under load runs") + " in " + mode.forks() + " fresh processes of each"
                     + " server, its warm-ups and turns in each, who goes first alternating across forks as across turns (A B, B A); a verdict"
-                    + " pools the turns of every fork, and widens its interval to the forks' own when they disagree beyond their turns");
+                    + " pools the turns of every fork, and when they disagree beyond their turns its interval spans each fork's own");
         }
         return new BenchReport.Methodology(mode.name(), mode.warmups(), mode.maxWarmups(),
                 "at least warmups, at most maxWarmups: another while the last warm-up was over 10% faster than the one before, or spent a tenth less CPU an answer",

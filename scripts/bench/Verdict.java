@@ -38,9 +38,9 @@ final class Verdict {
     /**
      * The floor for CPU per request over the turns of two forks or more: their interval carries
      * the difference between two processes of a server, which {@link #BUSY_FLOOR} stood in for,
-     * so what remains is what the turns' order leaves (the server that goes first in a turn spends
-     * about 4% more a request than the one that goes second, which alternating cancels in all but
-     * an odd last turn). The self-races of site/static/bench/power.json measure it: their mean
+     * so what remains is what the turns' order leaves (in the races examined here, the server that
+     * went first in a turn spent 0 to 5% more a request than the one that went second, which
+     * alternating cancels in all but an odd last turn). The self-races of site/static/bench/power.json measure it: their mean
      * lies within it, and none was called faster or slower, which BenchTests holds the committed
      * study to.
      */
@@ -109,11 +109,17 @@ final class Verdict {
     /**
      * The interval of a figure over the turns of every fork: its geometric mean, low and high; how
      * many turns and forks it rests on; whether the forks disagreed ({@link #forksDisagree}), which
-     * made it the forks' own interval. Null with fewer than two turns.
+     * made it the span of each fork's own interval. Null with fewer than two turns.
      */
-    record Spread(double mean, double low, double high, int turns, double halfWidth, int forks, boolean forksDisagree) {
-        Spread(double mean, double low, double high, int turns, double halfWidth) {
-            this(mean, low, high, turns, halfWidth, 1, false);
+    record Spread(double mean, double low, double high, int turns, double halfWidth, int forks, boolean forksDisagree) {}
+
+    /** The mean of {@code logs} (two or more) and its 95% half-width: Student's t times the standard error. */
+    private record Logs(double mean, double halfWidth) {
+        static Logs of(List<Double> logs) {
+            int n = logs.size();
+            double mean = logs.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+            double squares = logs.stream().mapToDouble(x -> (x - mean) * (x - mean)).sum();
+            return new Logs(mean, t975(n - 1) * Math.sqrt(squares / (n - 1)) / Math.sqrt(n));
         }
     }
 
@@ -140,26 +146,24 @@ final class Verdict {
         }
         int n = perTurn.size();
         if (n < 2) return null;
-        double mean = perTurn.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-        double squares = perTurn.stream().mapToDouble(x -> (x - mean) * (x - mean)).sum();
-        double halfWidth = t975(n - 1) * Math.sqrt(squares / (n - 1)) / Math.sqrt(n);
+        Logs pooled = Logs.of(perTurn);
         java.util.Map<Integer, List<Double>> byFork = new java.util.TreeMap<>();
         for (int i = 0; i < n; i++) byFork.computeIfAbsent(forkOf.get(i), k -> new ArrayList<>()).add(perTurn.get(i));
         int forks = byFork.size();
-        boolean disagree = forks > 1 && forksDisagree(byFork.values());
-        if (!disagree) return new Spread(Math.exp(mean), Math.exp(mean - halfWidth), Math.exp(mean + halfWidth), n, halfWidth, forks, false);
+        if (forks < 2 || !forksDisagree(byFork.values())) {
+            return new Spread(Math.exp(pooled.mean()), Math.exp(pooled.mean() - pooled.halfWidth()), Math.exp(pooled.mean() + pooled.halfWidth()),
+                    n, pooled.halfWidth(), forks, false);
+        }
         // The forks disagree: each fork's own interval (its turns alone), and the span of them all, so that
         // a difference is claimed only when every fork's interval lies beyond the floor on the same side.
         double low = Double.POSITIVE_INFINITY, high = Double.NEGATIVE_INFINITY, centre = 0;
         for (List<Double> fork : byFork.values()) {
-            double m = fork.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-            double sq = fork.stream().mapToDouble(x -> (x - m) * (x - m)).sum();
-            double w = t975(fork.size() - 1) * Math.sqrt(sq / (fork.size() - 1)) / Math.sqrt(fork.size());
-            low = Math.min(low, m - w);
-            high = Math.max(high, m + w);
-            centre += m / forks;
+            Logs own = Logs.of(fork);
+            low = Math.min(low, own.mean() - own.halfWidth());
+            high = Math.max(high, own.mean() + own.halfWidth());
+            centre += own.mean() / forks;
         }
-        return new Spread(Math.exp(centre), Math.exp(low), Math.exp(high), n, Math.max(halfWidth, (high - low) / 2), forks, true);
+        return new Spread(Math.exp(centre), Math.exp(low), Math.exp(high), n, Math.max(pooled.halfWidth(), (high - low) / 2), forks, true);
     }
 
     /**
