@@ -144,9 +144,9 @@ final class Plan {
 
         Mode mode() {
             return switch (this) {
-                case QUICK -> new Mode(this, false, 2, 4, 2, 3, 2, 2, true, 2, QUICK_HELLO_RUNS);   // about 5 minutes for a chapter, all workloads
-                case THOROUGH -> new Mode(this, false, 2, 6, 10, 6, 10, 30, false, 2, QUICK_HELLO_RUNS);
-                case SMOKE -> new Mode(this, false, 1, 1, 1, 2, 1, 1, true, 1, 2);
+                case QUICK -> new Mode(this, false, 2, 4, 2, 3, 2, 2, true, 2, QUICK_HELLO_RUNS, HELLO_RUN_SECONDS);   // about 5 minutes for a chapter, all workloads
+                case THOROUGH -> new Mode(this, false, 2, 6, 10, 6, 10, 30, false, 2, THOROUGH_HELLO_RUNS, HELLO_RUN_SECONDS);
+                case SMOKE -> new Mode(this, false, 1, 1, 1, 2, 1, 1, true, 1, 2, 1);
             };
         }
     }
@@ -156,10 +156,10 @@ final class Plan {
      * {@code warmGroupOnce}, io-1000 and io-2000 reuse io-100's warm-up (the same code runs);
      * {@code ramp}: the ramp's steps ({@link #forRamp}); {@code forks}: how many fresh processes
      * of each server a forked workload runs in ({@link #forksFor}); {@code helloRuns}: the turns
-     * on hello ({@link #runsFor}).
+     * on hello ({@link #runsFor}), of {@code helloRunSeconds} each ({@link #runSecondsFor}).
      */
     record Mode(Pace pace, boolean ramp, int warmups, int maxWarmups, int warmupSeconds, int runs, int runSeconds, int ioRunSeconds,
-                boolean warmGroupOnce, int forks, int helloRuns) {
+                boolean warmGroupOnce, int forks, int helloRuns, int helloRunSeconds) {
         /** As the JSON and the report name it: "quick", "thorough ramp". */
         String name() {
             return pace.label() + (ramp ? " ramp" : "");
@@ -176,9 +176,11 @@ final class Plan {
         /**
          * How long a measured run of this workload lasts. A closed-loop run loses a few tenths of
          * a second at its edges (connecting, then waiting for the last answers): 2-4% of a 10 s
-         * io run, so thorough io runs last longer and show the server's steady rate.
+         * io run, so thorough io runs last longer and show the server's steady rate. hello's turns
+         * are short and many ({@link #HELLO_RUN_SECONDS}).
          */
         int runSecondsFor(Workload w) {
+            if (w.loadCostsCpu()) return helloRunSeconds;
             return w.sleepBound() ? ioRunSeconds : runSeconds;
         }
 
@@ -209,7 +211,7 @@ final class Plan {
          */
         Mode showdown() {
             return new Mode(pace, ramp, warmups, maxWarmups, warmupSeconds, runs, runSeconds, ioRunSeconds, warmGroupOnce, 1,
-                    Math.min(helloRuns, Math.max(runs, SHOWDOWN_HELLO_RUNS)));
+                    Math.min(helloRuns, Math.max(runs, SHOWDOWN_HELLO_RUNS)), runSeconds);
         }
 
         /**
@@ -263,7 +265,7 @@ final class Plan {
                 case THOROUGH -> 10;
                 case QUICK -> 5;
             };
-            return new Mode(pace, true, warmups, maxWarmups, warmupSeconds, 1, step, step, true, 1, 1);
+            return new Mode(pace, true, warmups, maxWarmups, warmupSeconds, 1, step, step, true, 1, 1, step);
         }
 
         /** At most this many: warming up goes on while a warm-up was over 10% faster than the one before (the JIT is still at work). */
@@ -273,7 +275,19 @@ final class Plan {
     }
 
     /** Turns on hello in a quick race ({@link Mode#runsFor}). */
-    static final int QUICK_HELLO_RUNS = 16;
+    static final int QUICK_HELLO_RUNS = 32;
+
+    /** Turns on hello in a thorough race: twice the quick race's, so a smaller difference shows. */
+    static final int THOROUGH_HELLO_RUNS = 64;
+
+    /**
+     * How long a turn on hello lasts, in a quick or a thorough race. A server's CPU per answer
+     * moves between turns by about a tenth on a quiet machine, and by as much in turns of 1 s as of
+     * 2 s (it settles with how Bombardier's connections fall at a turn's start, not with the
+     * turn's length), so more turns of 1 s tell a smaller difference than fewer longer ones in the
+     * same time (site/static/bench/power.json).
+     */
+    static final int HELLO_RUN_SECONDS = 1;
 
     /** Turns on hello in a quick race of --all ({@link Mode#showdown}). */
     static final int SHOWDOWN_HELLO_RUNS = 5;
@@ -342,7 +356,10 @@ final class Plan {
         }
         notes.add("cpuMillisPerRequest: the server's CPU time / its 2xx answers, leaving out the JIT compiler threads' (a one-off cost of warming up,"
                 + " where /proc shows threads); unlike req/s on hello, it does not depend on the load generator keeping up");
-        if (mode.helloRuns() > mode.runs()) notes.add("hello: " + mode.helloRuns() + " turns, not " + mode.runs() + ": its verdict reads CPU per request, which needs them");
+        if (mode.helloRuns() > mode.runs()) {
+            notes.add("hello: " + mode.helloRuns() + " turns of " + mode.helloRunSeconds() + " s, not " + mode.runs() + " of " + mode.runSeconds()
+                    + " s: its verdict reads CPU per request, which moves from turn to turn and needs many");
+        }
         if (mode.forks() > 1) {
             notes.add("forks: " + (mode.quick() ? "hello runs" : "each workload under load runs") + " in " + mode.forks() + " fresh processes of each"
                     + " server, its warm-ups and turns in each, who goes first alternating across forks as across turns (A B, B A); a verdict"

@@ -98,8 +98,12 @@ class Power {
                 min(all.stream().map(Race::loadCpuPercent)), max(all.stream().map(Race::loadCpuPercent)),
                 all.stream().mapToLong(Race::seconds).min().orElse(0), all.stream().mapToLong(Race::seconds).max().orElse(0),
                 (int) all.stream().filter(x -> Boolean.TRUE.equals(x.forksDisagree())).count());
+        Plan.Mode quick = Plan.Pace.QUICK.mode();
+        Plan.Workload hello = Plan.pick("hello").get(0);
         Summary summary = new Summary("course-bench-power/1", command, date,
-                "quick races of chapter 03 on hello (16 turns of 2 s in 2 forks of 8, each fork after 2-4 warm-ups), decided on the server's CPU"
+                "quick races of chapter 03 on hello (" + quick.runsFor(hello) + " turns of " + quick.runSecondsFor(hello) + " s in "
+                        + quick.forksFor(hello) + " forks of " + quick.runsPerFork(hello) + ", each fork after " + quick.warmups() + "-"
+                        + quick.maxWarmups() + " warm-ups), decided on the server's CPU"
                         + " time per request; the slower servers are solutions/03-reactor.java with scripts/test/fixtures/bench/03-slower.txt, which"
                         + " spends BENCH_SPIN_NANOS of its thread's CPU time on each request",
                 machine, overall, kinds);
