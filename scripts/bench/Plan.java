@@ -274,20 +274,21 @@ final class Plan {
         }
     }
 
-    /** Turns on hello in a quick race ({@link Mode#runsFor}). */
-    static final int QUICK_HELLO_RUNS = 32;
+    /** Turns on hello in a quick race ({@link Mode#runsFor}): 12 in each of its 2 forks. */
+    static final int QUICK_HELLO_RUNS = 24;
 
     /** Turns on hello in a thorough race: twice the quick race's, so a smaller difference shows. */
-    static final int THOROUGH_HELLO_RUNS = 64;
+    static final int THOROUGH_HELLO_RUNS = 48;
 
     /**
      * How long a turn on hello lasts, in a quick or a thorough race. A server's CPU per answer
-     * moves between turns by about a tenth on a quiet machine, and by as much in turns of 1 s as of
-     * 2 s (it settles with how Bombardier's connections fall at a turn's start, not with the
-     * turn's length), so more turns of 1 s tell a smaller difference than fewer longer ones in the
-     * same time (site/static/bench/power.json).
+     * moves from turn to turn by 6-15% on a quiet machine whether a turn lasts 1, 2 or 10 s: about
+     * three quarters of it is the kernel's (loopback TCP), and it settles with the pace Bombardier
+     * and the server fall into at a turn's start, even with the server held to a CPU quota so that
+     * it never waits. So a race's power on hello grows with its number of turns, not their
+     * length; turns of 1 s spread wider still (their edges weigh more), so 2 s it is.
      */
-    static final int HELLO_RUN_SECONDS = 1;
+    static final int HELLO_RUN_SECONDS = 2;
 
     /** Turns on hello in a quick race of --all ({@link Mode#showdown}). */
     static final int SHOWDOWN_HELLO_RUNS = 5;

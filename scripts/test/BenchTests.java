@@ -246,7 +246,7 @@ class BenchTests {
         Plan.Workload hello = Plan.WORKLOADS.get(0);
         assertEquals(30, thorough.runSecondsFor(IO));
         assertEquals(10, thorough.runSecondsFor(Plan.pick("cpu").get(0)));
-        assertEquals(1, thorough.runSecondsFor(hello));
+        assertEquals(2, thorough.runSecondsFor(hello));
         Plan.Mode quick = Plan.Pace.QUICK.mode();
         assertEquals(quick.runSeconds(), quick.runSecondsFor(IO));
     }

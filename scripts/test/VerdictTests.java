@@ -252,15 +252,14 @@ class VerdictTests {
         assertEquals(new Subject.Exercise(), Options.parse(new String[] {"03", "--root", "."}).subject());
     }
     @Test
-    @DisplayName("quick mode runs 32 turns of 1 s on hello (its verdict reads CPU per request) in 2 forks of 16, and 3 of 2 s elsewhere in one; thorough forks every"
+    @DisplayName("quick mode runs 24 turns on hello (its verdict reads CPU per request) in 2 forks of 12, and 3 elsewhere in one; thorough forks every"
             + " workload under load but idle; smoke never; io-1000 raced alone warms up; the JIT compilers' CPU during a run is left out")
     void helloTurnsAndJit() {
         Plan.Mode quick = Plan.Pace.QUICK.mode();
-        assertEquals(32, quick.runsFor(HELLO));
+        assertEquals(24, quick.runsFor(HELLO));
         assertEquals(2, quick.forksFor(HELLO));
-        assertEquals(16, quick.runsPerFork(HELLO));
-        assertEquals(1, quick.runSecondsFor(HELLO));
-        assertEquals(2, quick.runSecondsFor(Plan.pick("cpu").get(0)));
+        assertEquals(12, quick.runsPerFork(HELLO));
+        assertEquals(2, quick.runSecondsFor(HELLO));
         assertEquals(5, quick.showdown().runsFor(HELLO));
         assertEquals(2, quick.showdown().runSecondsFor(HELLO));
         assertEquals(3, quick.runsFor(BenchTests.IO));
@@ -269,7 +268,8 @@ class VerdictTests {
         Plan.Mode thorough = Plan.Pace.THOROUGH.mode();
         assertEquals(2, thorough.forksFor(BenchTests.IO));
         assertEquals(3, thorough.runsPerFork(BenchTests.IO));
-        assertEquals(32, thorough.runsPerFork(HELLO));
+        assertEquals(24, thorough.runsPerFork(HELLO));
+        assertEquals(2, thorough.runSecondsFor(HELLO));
         assertEquals(1, thorough.forksFor(Plan.pick("idle").get(0)));
         assertEquals(1, thorough.forRamp().forksFor(HELLO));
         assertEquals(2, Plan.Pace.SMOKE.mode().runsFor(HELLO));
