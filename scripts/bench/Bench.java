@@ -176,7 +176,7 @@ class Bench {
         } else out.println(p.dim("  " + mode.warmups() + (mode.maxWarmups() > mode.warmups() ? " to " + mode.maxWarmups() : "")
                 + " warm-up run(s) of " + mode.warmupSeconds() + " s (discarded; more while still over 10% faster, or a tenth cheaper an answer, than the last), then "
                 + mode.runs() + " runs of " + mode.runSeconds() + " s"
-                + (mode.runsFor(Plan.WORKLOADS.get(0)) != mode.runs() ? " (hello: " + mode.runsFor(Plan.WORKLOADS.get(0)) + ")" : "")
+                + helloRuns(mode)
                 + (mode.ioRunSeconds() != mode.runSeconds() ? " (io: " + mode.ioRunSeconds() + " s)" : "")
                 + " per server, taking turns (who goes first alternates); median reported, and a verdict from the turns"
                 + forks(mode, o.workloads(), servers)
@@ -195,6 +195,13 @@ class Bench {
      * Which workloads run in forks, in words: "; hello in 2 forks of 8 (fresh processes of each
      * server, warmed up again)"; "" when none does; when the race did not start every server, that it cannot fork.
      */
+    /** " (hello: 48 of 2 s)" where hello's turns differ from the others' in count or length, else "". */
+    static String helloRuns(Plan.Mode mode) {
+        Plan.Workload hello = Plan.WORKLOADS.get(0);
+        if (mode.runsFor(hello) == mode.runs() && mode.runSecondsFor(hello) == mode.runSeconds()) return "";
+        return " (hello: " + mode.runsFor(hello) + (mode.runSecondsFor(hello) != mode.runSeconds() ? " of " + mode.runSecondsFor(hello) + " s" : "") + ")";
+    }
+
     static String forks(Plan.Mode mode, List<Plan.Workload> workloads, List<Server> servers) {
         List<Plan.Workload> forked = workloads.stream().filter(w -> mode.forksFor(w) > 1).toList();
         if (forked.isEmpty()) return "";
