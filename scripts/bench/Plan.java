@@ -144,7 +144,7 @@ final class Plan {
 
         Mode mode() {
             return switch (this) {
-                case QUICK -> new Mode(this, false, 2, 4, 2, 3, 2, 2, true, 2, QUICK_HELLO_RUNS, HELLO_RUN_SECONDS);   // about 5 minutes for a chapter, all workloads
+                case QUICK -> new Mode(this, false, 2, 4, 2, 3, 2, 2, true, 2, QUICK_HELLO_RUNS, HELLO_RUN_SECONDS);   // about 6 minutes for a chapter here, all workloads (workshop.json, bench-03)
                 case THOROUGH -> new Mode(this, false, 2, 6, 10, 6, 10, 30, false, 2, THOROUGH_HELLO_RUNS, HELLO_RUN_SECONDS);
                 case SMOKE -> new Mode(this, false, 1, 1, 1, 2, 1, 1, true, 1, 2, 1);
             };
