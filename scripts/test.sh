@@ -123,6 +123,8 @@ main() {
   done
   COURSE_TEST_RUN="$$-$(date +%s)"
   export COURSE_TEST_RUN
+  # A command that stops on an exception nobody foresaw says one sentence; here its stack trace goes to the log too.
+  export COURSE_DEBUG=1
 
   if ! step_tools; then
     echo "test: cannot go on without the tools above" >&2

@@ -7,7 +7,8 @@ import picocli.CommandLine;
  * conventions: {@code -h}/{@code --help} prints the generated usage and exits 0; a command line
  * it cannot take prints "NAME: what is wrong" (with picocli's suggestion for a mistyped option),
  * then the usage, on standard error, and exits 2; a {@link CommandError} thrown from anywhere
- * below prints "NAME: message" (and the usage, for a usage error) and exits with its status.
+ * below prints "NAME: message" (and the usage, for a usage error) and exits with its status; any
+ * other exception prints one sentence and exits 2 ({@link #unexpected}).
  * Every entry point's {@code main} is {@code System.exit(Cli.run("name", new Command(), args))};
  * its callers: the grader, the race, the room, hand-ins, the backend, the Netty baseline, the
  * doctor and the self-tests.
@@ -29,11 +30,24 @@ final class Cli {
             e.getCommandLine().usage(err);
             return 2;
         });
-        line.setExecutionExceptionHandler((e, commandLine, parsed) -> {
-            if (!(e instanceof CommandError error)) throw e;
-            return report(name, error, commandLine);
-        });
+        line.setExecutionExceptionHandler((e, commandLine, parsed) ->
+                e instanceof CommandError error ? report(name, error, commandLine) : unexpected(name, e, commandLine));
         return line.execute(args);
+    }
+
+    /**
+     * Anything else thrown below is the course's bug, not the learner's mistake: one sentence and
+     * status 2 ("could not run"; 1 means checks failed or a result was flagged), with the stack
+     * trace only when {@code COURSE_DEBUG=1} asks for it.
+     */
+    static int unexpected(String name, Exception e, CommandLine commandLine) {
+        PrintWriter err = commandLine.getErr();
+        String message = e.getMessage() == null ? "" : e.getMessage().strip().lines().findFirst().orElse("");
+        err.println(name + ": stopped on an unexpected " + e.getClass().getSimpleName() + (message.isEmpty() ? "" : " (" + message + ")")
+                + "; run it again with COURSE_DEBUG=1 to see where, and report it with that output if it happens again");
+        if ("1".equals(System.getenv("COURSE_DEBUG"))) e.printStackTrace(err);
+        err.flush();
+        return 2;
     }
 
     /** Prints {@code error} as the command's last words and returns its status. */

@@ -43,6 +43,33 @@ class CourseFilesTests {
         return files;
     }
 
+    /** A command whose work fails in a way no course code foresaw. */
+    @picocli.CommandLine.Command(name = "boom")
+    static final class Boom implements java.util.concurrent.Callable<Integer> {
+        @Override
+        public Integer call() {
+            throw new IllegalStateException("exercises/03-reactor.java vanished\n\tsecond line");
+        }
+    }
+
+    @Test
+    @DisplayName("every command: an exception it did not foresee is one sentence and exit 2 (could not run), not a stack trace and 1 (checks failed)")
+    void unexpectedIsOneSentence() {
+        java.io.PrintStream before = System.err;
+        java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
+        int status;
+        try {
+            System.setErr(new java.io.PrintStream(text, true, java.nio.charset.StandardCharsets.UTF_8));
+            status = Cli.run("check", new Boom(), new String[0]);
+        } finally {
+            System.setErr(before);
+        }
+        String said = text.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(2, status, said);
+        assertEquals(1, said.lines().count(), said);
+        assertTrue(said.startsWith("check: stopped on an unexpected IllegalStateException (exercises/03-reactor.java vanished); run it again with COURSE_DEBUG=1"), said);
+    }
+
     @Test
     @DisplayName("grader: every check class the registry names is compiled into the grader (Grade.java's //SOURCES)")
     void everyCheckClassIsCompiled() throws IOException {
