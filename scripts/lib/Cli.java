@@ -41,11 +41,15 @@ final class Cli {
      * trace only when {@code COURSE_DEBUG=1} asks for it.
      */
     static int unexpected(String name, Exception e, CommandLine commandLine) {
-        PrintWriter err = commandLine.getErr();
+        return unexpected(name, e, commandLine.getErr(), "1".equals(System.getenv("COURSE_DEBUG")));
+    }
+
+    /** The same, with {@code debug} for COURSE_DEBUG=1. */
+    static int unexpected(String name, Exception e, PrintWriter err, boolean debug) {
         String message = e.getMessage() == null ? "" : e.getMessage().strip().lines().findFirst().orElse("");
         err.println(name + ": stopped on an unexpected " + e.getClass().getSimpleName() + (message.isEmpty() ? "" : " (" + message + ")")
                 + "; run it again with COURSE_DEBUG=1 to see where, and report it with that output if it happens again");
-        if ("1".equals(System.getenv("COURSE_DEBUG"))) e.printStackTrace(err);
+        if (debug) e.printStackTrace(err);
         err.flush();
         return 2;
     }
