@@ -191,10 +191,6 @@ class Bench {
                 + "; other work on this machine skews the figures"));
     }
 
-    /**
-     * Which workloads run in forks, in words: "; hello in 2 forks of 8 (fresh processes of each
-     * server, warmed up again)"; "" when none does; when the race did not start every server, that it cannot fork.
-     */
     /** " (hello: 48 of 2 s)" where hello's turns differ from the others' in count or length, else "". */
     static String helloRuns(Plan.Mode mode) {
         Plan.Workload hello = Plan.WORKLOADS.get(0);
@@ -202,6 +198,10 @@ class Bench {
         return " (hello: " + mode.runsFor(hello) + (mode.runSecondsFor(hello) != mode.runSeconds() ? " of " + mode.runSecondsFor(hello) + " s" : "") + ")";
     }
 
+    /**
+     * Which workloads run in forks, in words: "; hello in 2 forks of 12 (fresh processes of each
+     * server, warmed up again)"; "" when none does; when the race did not start every server, that it cannot fork.
+     */
     static String forks(Plan.Mode mode, List<Plan.Workload> workloads, List<Server> servers) {
         List<Plan.Workload> forked = workloads.stream().filter(w -> mode.forksFor(w) > 1).toList();
         if (forked.isEmpty()) return "";

@@ -177,7 +177,7 @@ final class Plan {
          * How long a measured run of this workload lasts. A closed-loop run loses a few tenths of
          * a second at its edges (connecting, then waiting for the last answers): 2-4% of a 10 s
          * io run, so thorough io runs last longer and show the server's steady rate. hello's turns
-         * are short and many ({@link #HELLO_RUN_SECONDS}).
+         * keep their own length in every pace ({@link #HELLO_RUN_SECONDS}): its power comes from their number.
          */
         int runSecondsFor(Workload w) {
             if (w.loadCostsCpu()) return helloRunSeconds;
@@ -281,8 +281,9 @@ final class Plan {
     static final int THOROUGH_HELLO_RUNS = 48;
 
     /**
-     * How long a turn on hello lasts, in a quick or a thorough race. A server's CPU per answer
-     * moves from turn to turn by 6-15% on a quiet machine whether a turn lasts 1, 2 or 10 s: about
+     * How long a turn on hello lasts, in a quick or a thorough race. In exploratory runs on the
+     * course's 2-core machine (2026-11-29, not committed), a server's CPU per answer moved from turn
+     * to turn by 6-15% on a quiet machine whether a turn lasted 1, 2 or 10 s: about
      * three quarters of it is the kernel's (loopback TCP), and it settles with the pace Bombardier
      * and the server fall into at a turn's start, even with the server held to a CPU quota so that
      * it never waits. So a race's power on hello grows with its number of turns, not their

@@ -31,20 +31,16 @@ final class Cli {
             return 2;
         });
         line.setExecutionExceptionHandler((e, commandLine, parsed) ->
-                e instanceof CommandError error ? report(name, error, commandLine) : unexpected(name, e, commandLine));
+                e instanceof CommandError error ? report(name, error, commandLine)
+                        : unexpected(name, e, commandLine.getErr(), "1".equals(System.getenv("COURSE_DEBUG"))));
         return line.execute(args);
     }
 
     /**
      * Anything else thrown below is the course's bug, not the learner's mistake: one sentence and
      * status 2 ("could not run"; 1 means checks failed or a result was flagged), with the stack
-     * trace only when {@code COURSE_DEBUG=1} asks for it.
+     * trace only when {@code COURSE_DEBUG=1} asks for it ({@code debug}).
      */
-    static int unexpected(String name, Exception e, CommandLine commandLine) {
-        return unexpected(name, e, commandLine.getErr(), "1".equals(System.getenv("COURSE_DEBUG")));
-    }
-
-    /** The same, with {@code debug} for COURSE_DEBUG=1. */
     static int unexpected(String name, Exception e, PrintWriter err, boolean debug) {
         String message = e.getMessage() == null ? "" : e.getMessage().strip().lines().findFirst().orElse("");
         err.println(name + ": stopped on an unexpected " + e.getClass().getSimpleName() + (message.isEmpty() ? "" : " (" + message + ")")

@@ -256,6 +256,10 @@ class BenchTests {
         assertEquals(2, thorough.runSecondsFor(hello));
         Plan.Mode quick = Plan.Pace.QUICK.mode();
         assertEquals(quick.runSeconds(), quick.runSecondsFor(IO));
+        // The race's header names hello's turns where they differ from the others'.
+        assertEquals(" (hello: 48 of 2 s)", Bench.helloRuns(thorough));
+        assertEquals(" (hello: 24)", Bench.helloRuns(quick));
+        assertEquals("", Bench.helloRuns(Plan.Pace.SMOKE.mode()));
     }
 
     @Test
