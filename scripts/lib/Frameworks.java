@@ -24,7 +24,12 @@ final class Frameworks {
                 new Entry("helidon", "HelidonSe.java", List.of(), "Helidon SE 4.5, a virtual thread a request (" + DIR + "/HelidonSe.java)", 0),
                 new Entry("vertx", "VertxServer.java", List.of(), "Vert.x 5.1, event loops, /cpu on its worker pool (" + DIR + "/VertxServer.java)", 0),
                 new Entry("webflux", "SpringWebFlux.java", List.of(),
-                        "Spring WebFlux 7 on Reactor Netty, event loops, /cpu on Reactor's parallel scheduler (" + DIR + "/SpringWebFlux.java)", 0));
+                        "Spring WebFlux 7 on Reactor Netty, event loops, /cpu on Reactor's parallel scheduler (" + DIR + "/SpringWebFlux.java)", 0),
+                new Entry("micronaut", "MicronautServer.java", List.of(),
+                        "Micronaut 4.10 on Netty, blocking routes on a virtual thread a request (" + DIR + "/MicronautServer.java)", 0),
+                new Entry("micronaut-loom", "MicronautServer.java", List.of("--loom-carrier", "true"),
+                        "Micronaut 4.10 on Netty, its event loops carrying the blocking routes' virtual threads (" + DIR
+                                + "/MicronautServer.java --loom-carrier true)", 0));
     }
 
     /** What {@code bench.sh --spring-demo} races: Tomcat with 16 and 50 platform threads, and with virtual threads. */

@@ -22,7 +22,7 @@ class FrameworkTests {
         assertFalse(Options.parse(new String[] {"--all", "--no-frameworks"}).frameworks());
         assertFalse(Options.parse(new String[] {"03"}).frameworks());
         List<Server> race = Framework.race(BenchTests.ROOT);
-        assertEquals(List.of("spring", "spring-vt", "helidon", "vertx", "webflux"), race.stream().map(s -> s.id).toList());
+        assertEquals(List.of("spring", "spring-vt", "helidon", "vertx", "webflux", "micronaut", "micronaut-loom"), race.stream().map(s -> s.id).toList());
         for (Server s : race) {
             assertEquals(BenchReport.Role.FRAMEWORK, s.role, s.id);
             assertTrue(Files.isRegularFile(s.file), s.file + " exists");
