@@ -119,10 +119,11 @@ final class Server {
         return servers;
     }
 
-    /** DIR/SLUG.java of the chapter, or a usage error when there is none. */
+    /** DIR/SLUG.java of the chapter: a usage error for a chapter the course does not have, one sentence for a file that is gone. */
     private static Path chapterFile(Path root, String dir, String number, Chapters.Chapter chapter) {
-        Path file = chapter == null ? null : root.resolve(dir).resolve(chapter.fileName());
-        if (file == null || !Files.isRegularFile(file)) throw CommandError.usage("no " + dir + "/" + number + "-*.java");
+        if (chapter == null) throw CommandError.usage("no " + dir + "/" + number + "-*.java");
+        Path file = root.resolve(dir).resolve(chapter.fileName());
+        if (!Files.isRegularFile(file)) throw CommandError.missing(root, file);
         return file;
     }
 
