@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  */
 class FrameworkTests {
     @Test
-    @DisplayName("frameworks: --all races Spring Boot (platform and virtual threads), Helidon, Vert.x and Spring WebFlux after Netty, unless --no-frameworks; a chapter's race never")
+    @DisplayName("frameworks: --all races Spring Boot (platform and virtual threads), Helidon, Vert.x, Spring WebFlux and Micronaut (its default, and its loops as carriers) after Netty, unless --no-frameworks; a chapter's race never")
     void lineUp() {
         assertTrue(Options.parse(new String[] {"--all"}).frameworks());
         assertFalse(Options.parse(new String[] {"--all", "--no-frameworks"}).frameworks());
