@@ -10,7 +10,7 @@
 //JAVAC_OPTIONS -proc:full
 // Why: the loom carrier mode reaches the JDK's private virtual-thread fields (Micronaut's PrivateLoomSupport).
 //JAVA_OPTIONS --add-opens java.base/java.lang=ALL-UNNAMED
-//SOURCES Workshop.java micronaut/Routes.java
+//SOURCES Workshop.java HeadRefusals.java micronaut/Routes.java
 
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.http.HttpHeaders;
@@ -295,23 +295,8 @@ final class Refusals extends ChannelDuplexHandler {
                     ? Workshop.headTooLarge()
                     : Workshop.Answer.text(400, "malformed request: " + malformed.getMessage() + "\n").closing();
         }
-        HttpVersion version = req.protocolVersion();
-        if (!version.equals(HttpVersion.HTTP_1_0) && !version.equals(HttpVersion.HTTP_1_1)) {
-            return Workshop.Answer.text(505, version.text() + " is not supported: HTTP/1.0 and HTTP/1.1 are\n").closing();
-        }
-        long head = req.method().name().length() + 1 + req.uri().length() + " HTTP/1.1\r\n".length() + 2;
-        for (Map.Entry<String, String> h : req.headers()) head += h.getKey().length() + 2 + h.getValue().length() + 2;
-        if (head > Workshop.MAX_HEAD) return Workshop.headTooLarge();
-        if (version.equals(HttpVersion.HTTP_1_1) && !req.headers().contains(HttpHeaderNames.HOST)) {
-            return Workshop.Answer.text(400, "HTTP/1.1 needs a Host header\n").closing();
-        }
-        if (req.headers().contains(HttpHeaderNames.TRANSFER_ENCODING)) {
-            return Workshop.Answer.text(501, "Transfer-Encoding is not supported: send Content-Length\n").closing();
-        }
-        // Netty has refused a Content-Length that is not a number already (a malformed head).
-        if (Workshop.number(req.headers().get(HttpHeaderNames.CONTENT_LENGTH), Long.MAX_VALUE) > Workshop.MAX_BODY) {
-            return Workshop.bodyTooLarge();
-        }
+        Workshop.Answer refused = HeadRefusals.refusal(req);
+        if (refused != null) return refused;
         try {
             new QueryStringDecoder(req.uri()).parameters();
         } catch (IllegalArgumentException e) {

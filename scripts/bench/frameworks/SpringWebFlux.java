@@ -4,7 +4,7 @@
 //JAVA_OPTIONS --enable-native-access=ALL-UNNAMED
 //DEPS io.netty:netty-bom:4.2.18.Final@pom
 //DEPS org.springframework.boot:spring-boot-starter-webflux:4.1.2
-//SOURCES Workshop.java SpringStart.java
+//SOURCES Workshop.java SpringStart.java HeadRefusals.java
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
@@ -207,7 +207,7 @@ final class HeadLimits extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (msg instanceof HttpRequest req) {
-            Workshop.Answer refused = req.decoderResult().isSuccess() ? refusal(req) : null;
+            Workshop.Answer refused = req.decoderResult().isSuccess() ? HeadRefusals.refusal(req) : null;
             if (refused != null) {
                 ctx.channel().attr(REFUSED).set(refused);
                 req.setDecoderResult(DecoderResult.failure(new IllegalArgumentException(new String(refused.body()).strip())));
@@ -217,25 +217,6 @@ final class HeadLimits extends ChannelInboundHandlerAdapter {
             if (req.decoderResult().isFailure()) req.setProtocolVersion(HttpVersion.HTTP_1_1);
         }
         ctx.fireChannelRead(msg);
-    }
-
-    private static Workshop.Answer refusal(HttpRequest req) {
-        HttpVersion version = req.protocolVersion();
-        if (!version.equals(HttpVersion.HTTP_1_0) && !version.equals(HttpVersion.HTTP_1_1)) {
-            return Workshop.Answer.text(505, version.text() + " is not supported: HTTP/1.0 and HTTP/1.1 are\n").closing();
-        }
-        long head = req.method().name().length() + 1 + req.uri().length() + " HTTP/1.1\r\n".length() + 2;
-        for (Map.Entry<String, String> h : req.headers()) head += h.getKey().length() + 2 + h.getValue().length() + 2;
-        if (head > Workshop.MAX_HEAD) return Workshop.headTooLarge();
-        if (version.equals(HttpVersion.HTTP_1_1) && !req.headers().contains(HttpHeaderNames.HOST)) {
-            return Workshop.Answer.text(400, "HTTP/1.1 needs a Host header\n").closing();
-        }
-        if (req.headers().contains(HttpHeaderNames.TRANSFER_ENCODING)) {
-            return Workshop.Answer.text(501, "Transfer-Encoding is not supported: send Content-Length\n").closing();
-        }
-        // Netty has refused a Content-Length that is not a number already (400).
-        long length = Workshop.number(req.headers().get(HttpHeaderNames.CONTENT_LENGTH), Long.MAX_VALUE);
-        return length > Workshop.MAX_BODY ? Workshop.bodyTooLarge() : null;
     }
 }
 
