@@ -79,6 +79,29 @@ class CourseFilesTests {
     }
 
     @Test
+    @DisplayName("README: its chapter table has one row per chapter of the registry, in order, with the registry's model, the exercise that exists (the showdown: its race), and a page for each")
+    void readmeChapterTable() throws IOException {
+        java.util.regex.Pattern row = java.util.regex.Pattern.compile("^\\| (\\d\\d) \\| ([^|]+?) \\| `([^`]+)` \\| .+ \\|$");
+        Map<String, List<String>> readme = new java.util.LinkedHashMap<>();
+        for (String line : Files.readAllLines(ROOT.resolve("README.md"))) {
+            var m = row.matcher(line);
+            if (m.matches()) readme.put(m.group(1), List.of(m.group(2).strip(), m.group(3)));
+        }
+        Map<String, Chapters.Chapter> registry = Chapters.read(ROOT);
+        assertEquals(List.copyOf(registry.keySet()), List.copyOf(readme.keySet()),
+                "README.md's chapter table and site/data/course.json list different chapters (or another order)");
+        for (Chapters.Chapter c : registry.values()) {
+            List<String> cells = readme.get(c.number());
+            String model = c.graded() ? c.model() : c.title();
+            assertEquals(model, cells.get(0), "README.md's row " + c.number() + " names another model than course.json");
+            String exercise = c.graded() ? "exercises/" + c.fileName() : "scripts/bench.sh --all";
+            assertEquals(exercise, cells.get(1), "README.md's row " + c.number() + " names another file than the chapter's");
+            if (c.graded()) assertTrue(Files.isRegularFile(ROOT.resolve(exercise)), exercise + " is missing");
+            assertTrue(Files.isRegularFile(ROOT.resolve("site/content/" + c.page() + ".adoc")), "chapter " + c.number() + " has no page, site/content/" + c.page() + ".adoc");
+        }
+    }
+
+    @Test
     @DisplayName("grader: every check class the registry names is compiled into the grader (Grade.java's //SOURCES)")
     void everyCheckClassIsCompiled() throws IOException {
         List<String> compiled = sources(ROOT.resolve("scripts/checks/Grade.java"));
