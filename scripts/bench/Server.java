@@ -123,7 +123,7 @@ final class Server {
     private static Path chapterFile(Path root, String dir, String number, Chapters.Chapter chapter) {
         if (chapter == null) throw CommandError.usage("no " + dir + "/" + number + "-*.java");
         Path file = root.resolve(dir).resolve(chapter.fileName());
-        if (!Files.isRegularFile(file)) throw CommandError.missing(root, file);
+        if (!Files.isRegularFile(file)) throw Subject.missing(root, file);
         return file;
     }
 

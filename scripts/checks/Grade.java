@@ -266,7 +266,7 @@ final class Grade {
     Path serverFile(Chapters.Chapter chapter) throws IOException {
         Path server = options.subject().file(options.root(), chapter.fileName())
                 .orElseThrow(() -> new IOException("a server given with --url or --command has no file to grade"));
-        if (!Files.isRegularFile(server)) throw CommandError.missing(options.root(), server);
+        if (!Files.isRegularFile(server)) throw Subject.missing(options.root(), server);
         return server;
     }
 

@@ -75,8 +75,8 @@ final class GradeCommand implements Callable<Integer> {
         if (!only.isEmpty() && !one) throw CommandError.usage("--only names checks of one chapter");
         if (timeline && (!one || watch)) throw CommandError.usage("--timeline records one chapter's grading at a time, without --watch");
 
-        if (subject instanceof Subject.Exercise || subject instanceof Subject.Solution || subject instanceof Subject.File) {
-            for (String n : numbers) grade.serverFile(grade.chapters.get(n)); // a missing file: one sentence, before any server starts
+        for (String n : numbers) { // a missing file: one sentence, before any server starts
+            if (subject.file(course, grade.chapters.get(n).fileName()).isPresent()) grade.serverFile(grade.chapters.get(n));
         }
         if (watch) grade.watch(grade.chapters.get(numbers.get(0)));
         int worst = 0;

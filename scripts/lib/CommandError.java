@@ -31,21 +31,4 @@ final class CommandError extends RuntimeException {
     static CommandError of(int exit, String problem) {
         return new CommandError(exit, problem, false);
     }
-
-    /**
-     * A chapter's file that is not there: one sentence that says how to get it back (exit 2). The
-     * course's own exercise or solution comes back from git; a file given with --file is the
-     * learner's to find.
-     */
-    static CommandError missing(java.nio.file.Path root, java.nio.file.Path server) {
-        java.nio.file.Path absolute = server.toAbsolutePath().normalize();
-        if (absolute.startsWith(root.toAbsolutePath().normalize())) {
-            String named = root.toAbsolutePath().normalize().relativize(absolute).toString().replace('\\', '/');
-            if (named.startsWith("exercises/") || named.startsWith("solutions/")) {
-                return CommandError.environment("no " + named + " here: get the course's own back with `git checkout -- " + named + "`");
-            }
-            return CommandError.environment("no " + named + " here: check the path you gave");
-        }
-        return CommandError.environment("no " + server + " here: check the path you gave");
-    }
 }

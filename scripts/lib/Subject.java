@@ -164,6 +164,18 @@ sealed interface Subject {
                 + ", found neither beside it nor in exercises/ or solutions/: keep the //SOURCES line as the chapter's file has it");
     }
 
+    /**
+     * A chapter's file that is not there: one sentence that says how to get it back (exit 2). The
+     * course's own exercise or solution comes back from git; a file the learner named is theirs to find.
+     */
+    static CommandError missing(Path root, Path file) {
+        String named = named(root, file), course = named.replace('\\', '/');
+        if (course.startsWith("exercises/") || course.startsWith("solutions/")) {
+            return CommandError.environment("no " + course + " here: get the course's own back with `git checkout -- " + course + "`");
+        }
+        return CommandError.environment("no " + named + " here: check the path you gave");
+    }
+
     /** A file as the learner names it: from the course's root when it is inside, else its absolute path. */
     private static String named(Path root, Path file) {
         Path path = file.toAbsolutePath().normalize();

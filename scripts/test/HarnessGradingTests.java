@@ -113,12 +113,12 @@ interface HarnessGradingTests {
     @DisplayName("a chapter's file that is not there: one sentence, exit 2, that says how to get it back (git checkout for the course's own, the path for another)")
     default void missingFile() {
         Path root = Path.of("/home/ada/course");
-        CommandError exercise = CommandError.missing(root, root.resolve("exercises/03-reactor.java"));
+        CommandError exercise = Subject.missing(root, root.resolve("exercises/03-reactor.java"));
         assertEquals(2, exercise.exit);
         assertFalse(exercise.usage);
         assertEquals("no exercises/03-reactor.java here: get the course's own back with `git checkout -- exercises/03-reactor.java`", exercise.getMessage());
-        assertTrue(CommandError.missing(root, root.resolve("solutions/05-virtual-threads.java")).getMessage().contains("`git checkout -- solutions/05-virtual-threads.java`"));
-        CommandError given = CommandError.missing(root, Path.of("/tmp/mine/03.java"));
+        assertTrue(Subject.missing(root, root.resolve("solutions/05-virtual-threads.java")).getMessage().contains("`git checkout -- solutions/05-virtual-threads.java`"));
+        CommandError given = Subject.missing(root, Path.of("/tmp/mine/03.java"));
         assertEquals("no /tmp/mine/03.java here: check the path you gave", given.getMessage());
         assertEquals(1, given.getMessage().lines().count());
     }
