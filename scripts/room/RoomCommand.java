@@ -60,7 +60,8 @@ class RoomCommand implements Callable<Integer> {
 
     // serve's options are kept as given (no default here), so that one given without serve can be named.
     @Option(names = "--host", paramLabel = "H", description = {"serve: the address to listen on (default 127.0.0.1, this machine only;",
-            "0.0.0.0 for the room)"})
+            "0.0.0.0 for the room: learners then reach it over TLS, with the pin it prints,",
+            "and your page is plain HTTP on this machine at the next port)"})
     String host;
 
     @Option(names = "--port", paramLabel = "P", description = "serve: the port (default 8400; 0 takes any free one)")

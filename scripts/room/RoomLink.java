@@ -1,4 +1,4 @@
-//SOURCES PlainText.java
+//SOURCES PlainText.java RoomTls.java
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -44,30 +44,42 @@ final class RoomLink {
     private RoomLink() {}
 
     /**
-     * The room this copy joined, the name it has there and that name's token; and every token a
-     * room gave this copy, by room address and name ({@link #roomKey}), so a token goes only to
-     * the room that issued it, and going back to an earlier room finds its own.
+     * The room this copy joined, the name it has there and that name's token, and the room's pin
+     * when it serves over TLS ({@link RoomTls}); and every token a room gave this copy, by the
+     * room and the name ({@link #roomKey}), so a token goes only to the room that issued it, and
+     * going back to an earlier room finds its own. A room with a pin is known by its pin, so its
+     * tokens still go to it when its address changes.
      */
-    record Joined(String url, String code, String name, String token, java.util.Map<String, String> tokens) {
+    record Joined(String url, String code, String name, String token, java.util.Map<String, String> tokens, String pin) {
         Joined(String url, String code, String name, String token) {
-            this(url, code, name, token, null);
+            this(url, code, name, token, null, null);
         }
 
-        /** The token the room at {@code room} gave {@code name}, or null. */
-        String tokenFor(String room, String name) {
-            String kept = tokens == null ? null : tokens.get(roomKey(room, name));
+        /** A room joined over TLS: its pin too. */
+        static Joined pinned(String url, String pin, String code, String name, String token) {
+            return new Joined(url, code, name, token, null, pin);
+        }
+
+        /** The token the room at {@code room} (with {@code pin}, or none) gave {@code name}, or null. */
+        String tokenFor(String room, String pin, String name) {
+            String kept = tokens == null ? null : tokens.get(roomKey(room, pin, name));
             if (kept != null) return kept;
             // A file written before tokens were kept by room: its one token is its own room's.
-            return roomKey(url, this.name).equals(roomKey(room, name)) ? token : null;
+            return roomKey(url, this.pin, this.name).equals(roomKey(room, pin, name)) ? token : null;
         }
     }
 
-    /** A room address and a name as the tokens are kept: the address without a trailing slash, its scheme and host in lower case; the name's {@link #key}. */
-    static String roomKey(String url, String name) {
+    /**
+     * A room and a name as the tokens are kept: the room's pin when it has one, else its address
+     * without a trailing slash, its scheme and host in lower case; then the name's {@link #key}.
+     */
+    static String roomKey(String url, String pin, String name) {
+        String who = key(name == null ? "" : name);
+        if (pin != null) return "pin " + pin + " " + who;
         String u = url == null ? "" : url.strip().replaceAll("/+$", "");
         int path = u.indexOf('/', u.indexOf("://") + 3);
         String head = path < 0 ? u : u.substring(0, path);
-        return head.toLowerCase(Locale.ROOT) + (path < 0 ? "" : u.substring(path)) + " " + key(name == null ? "" : name);
+        return head.toLowerCase(Locale.ROOT) + (path < 0 ? "" : u.substring(path)) + " " + who;
     }
 
     /**
@@ -269,8 +281,8 @@ final class RoomLink {
     static void join(Path root, Joined joined) throws IOException {
         java.util.Map<String, String> tokens = tokens(kept(root));
         if (joined.tokens() != null) tokens.putAll(joined.tokens());
-        if (joined.token() != null) tokens.put(roomKey(joined.url(), joined.name()), joined.token());
-        write(root, new Joined(joined.url(), joined.code(), joined.name(), joined.token(), tokens));
+        if (joined.token() != null) tokens.put(roomKey(joined.url(), joined.pin(), joined.name()), joined.token());
+        write(root, new Joined(joined.url(), joined.code(), joined.name(), joined.token(), tokens, joined.pin()));
     }
 
     /** Every token {@code kept} holds, by room and name. */
@@ -278,7 +290,7 @@ final class RoomLink {
         java.util.Map<String, String> tokens = new java.util.TreeMap<>();
         if (kept != null) {
             if (kept.tokens() != null) tokens.putAll(kept.tokens());
-            if (kept.url() != null && kept.token() != null) tokens.putIfAbsent(roomKey(kept.url(), kept.name()), kept.token());
+            if (kept.url() != null && kept.token() != null) tokens.putIfAbsent(roomKey(kept.url(), kept.pin(), kept.name()), kept.token());
         }
         return tokens;
     }
@@ -319,7 +331,7 @@ final class RoomLink {
     static boolean leave(Path root) throws IOException {
         Joined kept = kept(root);
         if (kept == null) return false;
-        write(root, new Joined(null, null, null, null, tokens(kept)));
+        write(root, new Joined(null, null, null, null, tokens(kept), null));
         return kept.url() != null;
     }
 
@@ -331,25 +343,43 @@ final class RoomLink {
     /** The most of a room's answer read: a line, and a little more. */
     static final int MAX_ANSWER = 16 * 1024;
 
+    /** Posts a hand-in to a room in plain HTTP (on this machine): {@link #post(String, String, String, String, String, String, Duration)} with no pin. */
+    static Answer post(String url, String code, String name, String token, String body, Duration timeout)
+            throws IOException, InterruptedException {
+        return post(url, null, code, name, token, body, timeout);
+    }
+
     /**
      * Posts a hand-in to the room at {@code url}; IOException when the room cannot be reached, or
      * does not give its whole answer within {@code timeout} (the connection, the upload and the
-     * answer together: a room that trickles its answer holds no one's results).
+     * answer together: a room that trickles its answer holds no one's results). An {@code https}
+     * room must show the certificate of {@code pin} before anything is sent
+     * ({@link RoomTls#otherRoom} says when it did not); plain {@code http} goes to this machine only,
+     * since the code and the token would cross the air readable.
      */
-    static Answer post(String url, String code, String name, String token, String body, Duration timeout)
+    static Answer post(String url, String pin, String code, String name, String token, String body, Duration timeout)
             throws IOException, InterruptedException {
         URI to;
         try {
             to = URI.create((url.endsWith("/") ? url : url + "/") + "handin?name=" + name);
-            if (!"http".equals(to.getScheme()) && !"https".equals(to.getScheme())) throw new IllegalArgumentException("not http");
+            if (!"http".equals(to.getScheme()) && !"https".equals(to.getScheme()) || to.getHost() == null) throw new IllegalArgumentException("not http");
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("'" + url + "' is no address: give the one the instructor's room printed, such as http://10.0.0.5:8400/");
+            throw new IllegalArgumentException("'" + url + "' is no address: give the one the instructor's room printed, such as https://10.0.0.5:8400/");
+        }
+        if ("https".equals(to.getScheme()) && pin == null) {
+            throw new IllegalArgumentException("a room at https:// is known by its pin: give --pin as the room's Join line does, such as --pin 7XQ4-M2KD-9RTA-PL3E");
+        }
+        if ("http".equals(to.getScheme()) && !thisMachine(to.getHost())) {
+            throw new IllegalArgumentException("'" + url + "' is plain http to another machine, where the Wi-Fi could read your code and token:"
+                    + " a room on the network is https:// with a --pin; copy the Join line the instructor's room shows");
         }
         HttpRequest.Builder request = HttpRequest.newBuilder(to).timeout(timeout)
                 .header("Content-Type", "application/json").header(CODE_HEADER, code == null ? "" : code)
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         if (token != null) request.header(TOKEN_HEADER, token);
-        HttpClient client = HttpClient.newBuilder().connectTimeout(timeout).build();
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(timeout);
+        if (pin != null) builder.sslContext(RoomTls.pinned(pin));
+        HttpClient client = builder.build();
         java.util.concurrent.FutureTask<Answer> exchange = new java.util.concurrent.FutureTask<>(() -> {
             HttpResponse<java.io.InputStream> answer = client.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
             try (java.io.InputStream in = answer.body()) {
@@ -370,6 +400,12 @@ final class RoomLink {
             exchange.cancel(true);
             client.shutdownNow(); // Why: close() would wait for a room that trickles its answer
         }
+    }
+
+    /** Whether {@code host}, as a URL gives it, is this machine. */
+    static boolean thisMachine(String host) {
+        String h = host.toLowerCase(Locale.ROOT);
+        return h.startsWith("127.") || h.equals("localhost") || h.equals("[::1]") || h.equals("::1");
     }
 
     // ---- Sending each result as it is saved ----
@@ -419,15 +455,16 @@ final class RoomLink {
             String handin = Jackson.write(handin(root, joined.name()));
             Answer answer;
             try {
-                answer = post(joined.url(), joined.code(), joined.name(), joined.token(), handin, Duration.ofSeconds(5));
+                answer = post(joined.url(), joined.pin(), joined.code(), joined.name(), joined.token(), handin, Duration.ofSeconds(5));
             } catch (IOException e) { // once more, after a pause: a room restarting, or a Wi-Fi that dropped one packet
+                if (RoomTls.otherRoom(e) != null) throw e; // another machine at the room's address: not again
                 Thread.sleep(RETRY_PAUSE.toMillis());
-                answer = post(joined.url(), joined.code(), joined.name(), joined.token(), handin, Duration.ofSeconds(5));
+                answer = post(joined.url(), joined.pin(), joined.code(), joined.name(), joined.token(), handin, Duration.ofSeconds(5));
             }
             if (answer.status() != 200) {
                 say("the room at " + joined.url() + " refused your results (" + answer.status() + "): " + answer.text());
             } else if (answer.token() != null) { // the room gave the name to this machine just now: keep the proof
-                join(root, new Joined(joined.url(), joined.code(), joined.name(), answer.token()));
+                join(root, Joined.pinned(joined.url(), joined.pin(), joined.code(), joined.name(), answer.token()));
             }
         } catch (IOException | RuntimeException e) {
             say("could not reach the room at " + joined.url() + " (" + why(e) + "): your results are kept here and go with"
@@ -441,6 +478,8 @@ final class RoomLink {
 
     /** Why a post failed, in words: a refused connection has no message of its own. */
     static String why(Exception e) {
+        RoomTls.OtherRoom other = RoomTls.otherRoom(e);
+        if (other != null) return "the machine there is not the room: " + other.getMessage() + "; nothing was sent";
         if (e instanceof java.net.ConnectException) return "nothing answers at that address";
         if (e instanceof java.net.http.HttpTimeoutException) return "no answer in time";
         return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();

@@ -1,6 +1,9 @@
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Inet4Address;
@@ -27,6 +30,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
+import javax.net.ssl.SSLContext;
 
 /**
  * The live room, on the instructor's laptop. Learners post hand-ins ({@code jbang handin NAME
@@ -172,34 +176,115 @@ final class RoomServer {
         return code.toString();
     }
 
-    /** Starts the room on {@code host:port} and prints where it is; it serves on the server's threads until the process is stopped. */
+    /**
+     * Starts the room on {@code host:port} and prints where it is; it serves on the server's
+     * threads until the process is stopped. A room beyond this machine serves learners over TLS
+     * only ({@link RoomTls}: its key kept in the folder, its pin on the Join line), and the
+     * instructor's page, in plain HTTP, on this machine only, at the next port: a browser there
+     * opens it without a warning, and nothing of it crosses the air.
+     */
     static void serve(Path root, Settings settings, String host, int port) throws IOException {
+        boolean local = loopback(host);
+        RoomTls.Kept tls = local ? null : RoomTls.kept(settings.dir());
+        Handlers handlers = handlers(root, settings);
         HttpServer server;
         try {
-            server = start(root, settings, host, port);
+            server = listen(handlers, host, port, tls == null ? null : tls.context());
         } catch (java.net.BindException e) {
             throw CommandError.environment("cannot listen on " + host + ":" + port + " (" + e.getMessage() + "): stop the program using that port, or give --port 0");
         }
         int bound = server.getAddress().getPort();
-        String shown = host.contains(":") ? "[" + host + "]" : host;
-        boolean local = loopback(host);
-        System.out.println("room: serving the room (hand-ins kept in " + settings.dir() + ")");
-        System.out.println("room: the room's page, for your screen only: http://" + (host.equals("0.0.0.0") ? "127.0.0.1" : shown) + ":" + bound
-                + "/?view=" + settings.viewCode() + "   (the viewer code is " + settings.viewCode() + "; the learners' code does not open it)");
-        List<String> addresses = host.equals("0.0.0.0") ? addresses() : List.of(shown);
-        for (String address : addresses) {
-            System.out.println("room: learners run once: scripts/handin.sh NAME --to http://" + address + ":" + bound + "/"
-                    + (settings.code() == null ? "" : " --code " + settings.code())
-                    + "   (or jbang handin with the same words, on Windows without bash); then each grading and race reaches the room by itself");
+        int pagePort = bound;
+        if (!local) {
+            HttpServer page;
+            try {
+                page = listen(handlers, "127.0.0.1", bound + 1, null);
+            } catch (java.net.BindException e) { // the next port is another program's: any free one
+                page = listen(handlers, "127.0.0.1", 0, null);
+            }
+            pagePort = page.getAddress().getPort();
         }
+        String shown = host.contains(":") ? "[" + host + "]" : host;
+        System.out.println("room: serving the room (hand-ins kept in " + settings.dir() + ")");
+        System.out.println("room: the room's page, for your screen only: http://" + (local ? shown : "127.0.0.1") + ":" + pagePort
+                + "/?view=" + settings.viewCode() + "   (the viewer code is " + settings.viewCode() + "; the learners' code does not open it)");
         if (local) {
+            System.out.println(joinLine(shown, bound, settings.code(), null) + "   (or jbang handin with the same words, on Windows without bash); then each grading and race reaches the room by itself");
             System.out.println("room: only this machine can reach it; to open it to the room, start with --host 0.0.0.0"
                     + " (the room then takes posts with its code only: yours with --code, or one it makes and keeps in its folder)");
+            return;
         }
+        List<String> addresses = host.equals("0.0.0.0") ? addresses() : List.of(shown);
+        for (String address : addresses) {
+            System.out.println(joinLine(address, bound, settings.code(), tls.pin()) + "   (or jbang handin with the same words, on Windows without bash)");
+        }
+        System.out.println("room: each grading and race then reaches the room by itself, over TLS to the room whose pin is " + tls.pin()
+                + " and no other; the pin stays while this folder keeps " + RoomTls.FILE);
+        if (host.equals("0.0.0.0")) watchAddresses(addresses, bound, settings.code(), tls.pin());
     }
+
+    /** The line learners type, once: their name, the room's address, its code, and its pin when it serves over TLS. */
+    static String joinLine(String address, int port, String code, String pin) {
+        return "room: learners run once: scripts/handin.sh NAME --to " + (pin == null ? "http" : "https") + "://" + address + ":" + port + "/"
+                + (code == null ? "" : " --code " + code) + (pin == null ? "" : " --pin " + pin);
+    }
+
+    /**
+     * Prints the Join line again whenever this laptop's addresses change (a new Wi-Fi, a lease
+     * renewed with another address): the room listens on all of them, learners hand in once more
+     * with the new address, and their names stay theirs, since their copies keep each token by
+     * the room's pin, not by its address.
+     */
+    private static void watchAddresses(List<String> first, int port, String code, String pin) {
+        Thread.ofVirtual().name("room-addresses").start(() -> {
+            List<String> before = first;
+            while (true) {
+                try {
+                    Thread.sleep(ADDRESS_CHECK.toMillis());
+                } catch (InterruptedException e) {
+                    return;
+                }
+                List<String> now = addresses();
+                if (now.equals(before)) continue;
+                System.out.println("room: this laptop's address changed (" + String.join(", ", before) + " to " + String.join(", ", now)
+                        + "): learners hand in once more with the new one, and keep their names");
+                for (String address : now) System.out.println(joinLine(address, port, code, pin));
+                before = now;
+            }
+        });
+    }
+
+    /** How often a room on every address looks whether this laptop's addresses changed. */
+    static final java.time.Duration ADDRESS_CHECK = java.time.Duration.ofSeconds(10);
 
     /** Starts the room's HTTP server (port 0: any free port) on virtual threads, and returns it. */
     static HttpServer start(Path root, Settings settings, String host, int port) throws IOException {
+        return listen(handlers(root, settings), host, port, null);
+    }
+
+    /** What the room answers: its page, and hand-ins. One pair serves each of the room's listeners, so they share its seats, turns and limits. */
+    record Handlers(HttpHandler page, HttpHandler handin) {}
+
+    /** The room's HTTP server on {@code host:port} (port 0: any free port), over TLS with {@code tls} when not null, on virtual threads; started. */
+    static HttpServer listen(Handlers handlers, String host, int port, SSLContext tls) throws IOException {
+        InetSocketAddress at = new InetSocketAddress(host, port);
+        HttpServer server;
+        if (tls == null) {
+            server = HttpServer.create(at, 128);
+        } else {
+            HttpsServer secure = HttpsServer.create(at, 128);
+            secure.setHttpsConfigurator(new HttpsConfigurator(tls));
+            server = secure;
+        }
+        server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        server.createContext("/", handlers.page());
+        server.createContext("/handin", handlers.handin());
+        server.start();
+        return server;
+    }
+
+    /** The room's answers, reading and keeping its folder. */
+    static Handlers handlers(Path root, Settings settings) throws IOException {
         // Read once, when the JDK's server is first used: set before the first HttpServer.create.
         if (System.getProperty(REQUEST_TIME_PROPERTY) == null) System.setProperty(REQUEST_TIME_PROPERTY, String.valueOf(REQUEST_SECONDS));
         if (System.getProperty(HEAD_SIZE_PROPERTY) == null) System.setProperty(HEAD_SIZE_PROPERTY, String.valueOf(HEAD_BYTES));
@@ -209,10 +294,8 @@ final class RoomServer {
         Known known = Known.of(root).forDay(settings.day());
         Semaphore turns = new Semaphore(AT_ONCE, true);
         ReentrantLock seats = new ReentrantLock(); // names, tokens and seat files change one hand-in at a time
-        HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 128);
-        server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         Guesses guesses = new Guesses(line -> System.err.println("room: " + line));
-        server.createContext("/", exchange -> {
+        HttpHandler page = exchange -> {
             try (exchange) {
                 String path = exchange.getRequestURI().getPath();
                 java.net.InetAddress from = exchange.getRemoteAddress().getAddress();
@@ -242,10 +325,10 @@ final class RoomServer {
                             : Summary.body(known, room.seats(), Instant.now(), settings.refreshSeconds(), room.skipped(), guessed));
                 }
             }
-        });
+        };
         Map<java.net.InetAddress, Integer> inFlight = new java.util.concurrent.ConcurrentHashMap<>();
         Map<java.net.InetAddress, Integer> named = new java.util.concurrent.ConcurrentHashMap<>(); // new names given, by address, since the start
-        server.createContext("/handin", exchange -> {
+        HttpHandler handin = exchange -> {
             java.net.InetAddress from = exchange.getRemoteAddress().getAddress();
             boolean limit = limited.test(from);
             boolean counted = false;
@@ -287,9 +370,8 @@ final class RoomServer {
             } finally {
                 if (counted) inFlight.computeIfPresent(from, (k, n) -> n > 1 ? n - 1 : null);
             }
-        });
-        server.start();
-        return server;
+        };
+        return new Handlers(page, handin);
     }
 
     /** The answer to an address that gave too many wrong codes ({@link Guesses}). */

@@ -46,8 +46,8 @@ final class RoomScriptsTests {
             RoomLink.Joined now = RoomLink.joined(learner);
             RoomTest.outcomes.record("a token goes only to the room that gave it: carol joins room A, then room B, then A again, and A takes her back",
                     first == 0 && other == 0 && back == 0 && seenByB.equals(List.of("null")) && now != null
-                            && RoomLink.roomKey(now.url(), "carol").equals(RoomLink.roomKey(atA, "carol"))
-                            && "b-token".equals(now.tokenFor(atB, "carol")) && !"b-token".equals(now.tokenFor(atA, "carol")),
+                            && RoomLink.roomKey(now.url(), null, "carol").equals(RoomLink.roomKey(atA, null, "carol"))
+                            && "b-token".equals(now.tokenFor(atB, null, "carol")) && !"b-token".equals(now.tokenFor(atA, null, "carol")),
                     "exits " + first + ", " + other + ", " + back + "; room B saw tokens " + seenByB + " (see " + dir + ")");
         } finally {
             a.stop(0);
