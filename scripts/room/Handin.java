@@ -107,10 +107,11 @@ class Handin implements Callable<Integer> {
             throw CommandError.of(1, "could not reach the room at " + url + " (" + RoomLink.why(e) + "): check the address, and that this laptop is on the room's"
                     + " network; or hand in a file: scripts/handin.sh " + name + " (jbang handin " + name + " without bash)");
         }
-        if (answer.status() != 200) throw CommandError.of(1, "the room refused the hand-in (" + answer.status() + "): " + answer.text());
+        if (answer.status() != 200 && answer.status() != 202) throw CommandError.of(1, "the room refused the hand-in (" + answer.status() + "): " + answer.text());
         RoomLink.join(course, RoomLink.Joined.pinned(url, pin, code, name, answer.token() != null ? answer.token() : token));
         System.out.println("handin: " + answer.text());
-        System.out.println("handin: from now on, every grading and race of your own server reaches the room by itself"
-                + " (scripts/handin.sh --leave stops that)");
+        System.out.println(answer.status() == 202 ? "handin: from now on, every grading and race of your own server goes to the room by itself,"
+                + " and counts there once the instructor lets you in (scripts/handin.sh --leave stops that)"
+                : "handin: from now on, every grading and race of your own server reaches the room by itself (scripts/handin.sh --leave stops that)");
     }
 }

@@ -157,7 +157,7 @@ class RoomCommand implements Callable<Integer> {
         String weak = RoomServer.weakCode(code, beyond);
         if (weak != null) throw CommandError.usage(weak);
         RoomServer.serve(course, new RoomServer.Settings(kept, RoomServer.learnerCode(kept, code, beyond), RoomServer.Viewer.kept(kept, viewCode).code(),
-                Integer.parseInt(maxLearners), Integer.parseInt(refresh), day), host, Integer.parseInt(port));
+                Integer.parseInt(maxLearners), Integer.parseInt(refresh), day, beyond), host, Integer.parseInt(port));
         // The JDK's server answers on threads of its own, and main exits once call() returns: the room holds it here till stopped.
         Thread.currentThread().join();
     }

@@ -461,10 +461,13 @@ final class RoomLink {
                 Thread.sleep(RETRY_PAUSE.toMillis());
                 answer = post(joined.url(), joined.pin(), joined.code(), joined.name(), joined.token(), handin, Duration.ofSeconds(5));
             }
-            if (answer.status() != 200) {
-                say("the room at " + joined.url() + " refused your results (" + answer.status() + "): " + answer.text());
-            } else if (answer.token() != null) { // the room gave the name to this machine just now: keep the proof
+            if (answer.token() != null && (answer.status() == 200 || answer.status() == 202)) { // the room gave the name (or its claim) to this machine just now: keep the proof
                 join(root, Joined.pinned(joined.url(), joined.pin(), joined.code(), joined.name(), answer.token()));
+            }
+            if (answer.status() == 202) {
+                say("the room has not let you in yet: " + answer.text());
+            } else if (answer.status() != 200) {
+                say("the room at " + joined.url() + " refused your results (" + answer.status() + "): " + answer.text());
             }
         } catch (IOException | RuntimeException e) {
             say("could not reach the room at " + joined.url() + " (" + why(e) + "): your results are kept here and go with"

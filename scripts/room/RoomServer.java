@@ -93,11 +93,21 @@ final class RoomServer {
 
     /**
      * How the room runs: its folder, the code learners post with (or null), the viewer's code, the
-     * most learners, how often the page updates itself, and the day's agenda it shows (or null: every chapter).
+     * most learners, how often the page updates itself, the day's agenda it shows (or null: every
+     * chapter), and whether a new name from the network waits until the instructor lets it in.
      */
-    record Settings(Path dir, String code, String viewCode, int maxLearners, int refreshSeconds, String day) {
+    record Settings(Path dir, String code, String viewCode, int maxLearners, int refreshSeconds, String day, boolean admit) {
+        Settings(Path dir, String code, String viewCode, int maxLearners, int refreshSeconds, String day) {
+            this(dir, code, viewCode, maxLearners, refreshSeconds, day, false);
+        }
+
         Settings(Path dir, String code, String viewCode) {
             this(dir, code, viewCode, MAX_LEARNERS, REFRESH_SECONDS, null);
+        }
+
+        /** The same room, where a new name from the network waits until the instructor lets it in ({@link Claims}). */
+        Settings admitting() {
+            return new Settings(dir, code, viewCode, maxLearners, refreshSeconds, day, true);
         }
     }
 
@@ -154,8 +164,8 @@ final class RoomServer {
         return host.startsWith("127.") || host.equals("localhost") || host.equals("::1");
     }
 
-    /** New names one address may take (a learner, and a second name for a pair); loopback is not limited. */
-    static final int NAMES_PER_ADDRESS = 3;
+    /** New names one laptop may ask for ({@link Claims#PER_LAPTOP}); loopback is not limited. */
+    static final int NAMES_PER_ADDRESS = Claims.PER_LAPTOP;
 
     /** What a viewer code may be: 8 to 64 letters, digits, - or _. */
     static final String CODE_PATTERN = "[A-Za-z0-9_-]{8,64}";
@@ -220,6 +230,10 @@ final class RoomServer {
         }
         System.out.println("room: each grading and race then reaches the room by itself, over TLS to the room whose pin is " + tls.pin()
                 + " and no other; the pin stays while this folder keeps " + RoomTls.FILE);
+        if (settings.admit()) {
+            System.out.println("room: a new name from the network waits on your page until you let it in (one click, or one for all):"
+                    + " a machine on the Wi-Fi that is not in the room takes no seat");
+        }
         if (host.equals("0.0.0.0")) watchAddresses(addresses, bound, settings.code(), tls.pin());
     }
 
@@ -301,6 +315,8 @@ final class RoomServer {
                 java.net.InetAddress from = exchange.getRemoteAddress().getAddress();
                 if (limited.test(from) && guesses.refused(from, Instant.now())) {
                     answer(exchange, 429, "text/plain", TOO_MANY_WRONG);
+                } else if (path.equals("/admit")) {
+                    admit(exchange, settings, session, seats);
                 } else if (!path.equals("/") && !path.equals("/summary")) {
                     answer(exchange, 404, "text/plain", "no page here: the room summary is at /, hand-ins go to POST /handin\n");
                 } else if (!exchange.getRequestMethod().equals("GET") && !exchange.getRequestMethod().equals("HEAD")) {
@@ -319,15 +335,14 @@ final class RoomServer {
                     answer(exchange, 401, "text/html; charset=utf-8", askForCode(""));
                 } else {
                     Room.Folder room = Room.read(known, settings.dir());
-                    String guessed = guesses.summary(Instant.now(), Summary.CLOCK);
+                    Summary.Live live = new Summary.Live(guesses.summary(Instant.now(), Summary.CLOCK), Claims.waiting(settings.dir()));
                     answer(exchange, 200, "text/html; charset=utf-8", path.equals("/")
-                            ? Summary.page(known, room.seats(), Instant.now(), settings.refreshSeconds(), room.skipped(), guessed)
-                            : Summary.body(known, room.seats(), Instant.now(), settings.refreshSeconds(), room.skipped(), guessed));
+                            ? Summary.page(known, room.seats(), Instant.now(), settings.refreshSeconds(), room.skipped(), live)
+                            : Summary.body(known, room.seats(), Instant.now(), settings.refreshSeconds(), room.skipped(), live));
                 }
             }
         };
         Map<java.net.InetAddress, Integer> inFlight = new java.util.concurrent.ConcurrentHashMap<>();
-        Map<java.net.InetAddress, Integer> named = new java.util.concurrent.ConcurrentHashMap<>(); // new names given, by address, since the start
         HttpHandler handin = exchange -> {
             java.net.InetAddress from = exchange.getRemoteAddress().getAddress();
             boolean limit = limited.test(from);
@@ -354,7 +369,7 @@ final class RoomServer {
                         a = new Answer(503, "the room is busy: your next grading or race sends your results again", null);
                     } else {
                         try {
-                            a = take(exchange, body, known, settings, seats, limit ? named : null);
+                            a = take(exchange, body, known, settings, seats, limit);
                         } catch (IOException | RuntimeException e) { // Why: a failure here must not look like a dropped connection to the learner
                             System.err.println("room: a hand-in failed: " + e);
                             a = new Answer(500, "the room could not keep this hand-in (" + e + "): tell the instructor", null);
@@ -372,6 +387,48 @@ final class RoomServer {
             }
         };
         return new Handlers(page, handin);
+    }
+
+    /**
+     * {@code POST /admit} from the room's page (its viewer's cookie; from the page itself, not
+     * another site's): {@code let=NAME} lets a waiting name in, {@code let=*} every one waiting,
+     * {@code away=NAME} turns one away, {@code away=*} every one; then back to the page.
+     */
+    private static void admit(HttpExchange exchange, Settings settings, String session, ReentrantLock seats) throws IOException {
+        String origin = exchange.getRequestHeaders().getFirst("Origin");
+        String host = exchange.getRequestHeaders().getFirst("Host");
+        if (!exchange.getRequestMethod().equals("POST")) {
+            answer(exchange, 405, "text/plain", "POST only, from the room's page\n");
+        } else if (!viewer(exchange, session)) {
+            answer(exchange, 401, "text/html; charset=utf-8", askForCode(""));
+        } else if (origin != null && (host == null || !origin.replaceFirst("^https?://", "").equals(host))) {
+            answer(exchange, 403, "text/plain", "only the room's own page lets learners in\n");
+        } else {
+            Map<String, String> form;
+            try (InputStream in = exchange.getRequestBody()) {
+                form = query(new String(in.readNBytes(4096), StandardCharsets.UTF_8));
+            }
+            seats.lock();
+            try {
+                List<String> names = new ArrayList<>();
+                String which = form.containsKey("let") ? form.get("let") : form.get("away");
+                if ("*".equals(which)) {
+                    for (Claims.Waiting w : Claims.waiting(settings.dir())) names.add(w.name());
+                } else if (RoomLink.plainName(which)) {
+                    names.add(which);
+                }
+                int done = 0;
+                for (String name : names) {
+                    if (form.containsKey("let") ? learners(settings.dir()) < settings.maxLearners() && Claims.letIn(settings.dir(), name)
+                            : Claims.turnAway(settings.dir(), name)) done++;
+                }
+                if (done > 0) System.err.println("room: " + (form.containsKey("let") ? "let in " : "turned away ") + done + " name(s)");
+            } finally {
+                seats.unlock();
+            }
+            exchange.getResponseHeaders().set("Location", "/");
+            answer(exchange, 303, "text/plain", "to /\n");
+        }
     }
 
     /** The answer to an address that gave too many wrong codes ({@link Guesses}). */
@@ -392,8 +449,7 @@ final class RoomServer {
     }
 
     /** Checks a posted hand-in (its head passed {@link #refused}; its body read) and keeps the learner's seat; what to answer. */
-    static Answer take(HttpExchange exchange, byte[] body, Known known, Settings settings, ReentrantLock seats,
-                       Map<java.net.InetAddress, Integer> named) throws IOException {
+    static Answer take(HttpExchange exchange, byte[] body, Known known, Settings settings, ReentrantLock seats, boolean limited) throws IOException {
         String name = query(exchange.getRequestURI().getRawQuery()).get("name");
         Room.Handed handed = new Room.Handed();
         try {
@@ -405,31 +461,50 @@ final class RoomServer {
             return new Answer(400, "not a hand-in from jbang handin (" + e.getMessage() + ")", null);
         }
         String token = exchange.getRequestHeaders().getFirst(RoomLink.TOKEN_HEADER);
+        java.net.InetAddress from = exchange.getRemoteAddress().getAddress();
         seats.lock();
         try {
             Path owner = owner(settings.dir(), name);
             String issued = null;
+            String waits = Claims.waitingHash(settings.dir(), name);
             if (Files.exists(owner)) {
                 if (token == null || !same(sha256(token), Files.readString(owner).strip())) {
                     return new Answer(409, "the name " + name + " is another laptop's in this room: hand in under another name (jbang handin "
                             + name + "-2 --to ...), or, if " + name + " is you on a new laptop, ask the instructor to run: jbang room free " + name, null);
                 }
+            } else if (waits != null) {
+                if (token == null || !same(sha256(token), waits)) {
+                    return new Answer(409, "another laptop asked for the name " + name + " first, and waits for the instructor: hand in under another name,"
+                            + " or ask the instructor to turn that laptop away", null);
+                }
+                return new Answer(202, WAIT_LINE.formatted(name), null);
             } else {
                 if (learners(settings.dir()) >= settings.maxLearners()) {
                     return new Answer(503, "the room is full (" + settings.maxLearners() + " learners): ask the instructor", null);
                 }
-                java.net.InetAddress from = exchange.getRemoteAddress().getAddress();
-                if (named != null && named.getOrDefault(from, 0) >= NAMES_PER_ADDRESS) {
-                    return new Answer(429, "this laptop (" + from.getHostAddress() + ") already took " + NAMES_PER_ADDRESS
+                String laptop = Claims.laptop(from);
+                if (limited && !Claims.askedBefore(settings.dir(), name) && Claims.askedBy(settings.dir(), laptop) >= Claims.PER_LAPTOP) {
+                    return new Answer(429, "this laptop (" + laptop + ") already asked for " + Claims.PER_LAPTOP
                             + " names in the room: hand in under one of them, or ask the instructor", null);
                 }
                 issued = newToken();
+                if (limited && settings.admit()) { // a new name from the network waits for the instructor, and takes no seat meanwhile
+                    if (Claims.waiting(settings.dir()).size() >= Claims.MAX_WAITING) {
+                        return new Answer(503, "too many names wait to join: ask the instructor to let yours in", null);
+                    }
+                    if (!Claims.wait(settings.dir(), name, sha256(issued), laptop, Instant.now())) {
+                        return new Answer(409, "the name " + name + " was just asked for by another laptop: hand in under another name", null);
+                    }
+                    Claims.asked(settings.dir(), name, laptop);
+                    System.err.println("room: " + name + " asks to join, from " + from.getHostAddress() + ": let them in on your page");
+                    return new Answer(202, WAIT_LINE.formatted(name), issued);
+                }
                 try {
                     Files.writeString(owner, sha256(issued), java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
                 } catch (FileAlreadyExistsException e) {
                     return new Answer(409, "the name " + name + " was just taken by another laptop: hand in under another name", null);
                 }
-                if (named != null) named.merge(from, 1, Integer::sum);
+                if (limited) Claims.asked(settings.dir(), name, laptop);
             }
             Path file = settings.dir().resolve(RoomLink.key(name) + ".json");
             Seat seat;
@@ -459,8 +534,12 @@ final class RoomServer {
 
     /** Where the room keeps the SHA-256 of the token of {@code name}. */
     static Path owner(Path dir, String name) {
-        return dir.resolve(".owners").resolve(RoomLink.key(name));
+        return Claims.owner(dir, name);
     }
+
+    /** The answer to a laptop whose new name waits for the instructor (202): nothing of its hand-in is kept till then. */
+    static final String WAIT_LINE = "you asked to join as %s: the instructor lets you in from the room's page;"
+            + " once in, your next grading or race hands in everything";
 
     /** The names taken in the room. */
     private static long learners(Path dir) throws IOException {

@@ -43,8 +43,11 @@ final class Summary {
         return page(known, seats, now, refreshSeconds, skipped, null);
     }
 
-    /** The whole page, with {@code guessed}, what the live room says of wrong codes ({@link Guesses#summary}), or null. */
-    static String page(Known known, List<Seat> seats, Instant now, int refreshSeconds, List<String> skipped, String guessed) {
+    /** What only the live room shows: what it says of wrong codes ({@link Guesses#summary}, or null), and the names waiting to be let in. */
+    record Live(String guessed, List<Claims.Waiting> waiting) {}
+
+    /** The whole page, with what only the live room shows ({@code live}, or null). */
+    static String page(Known known, List<Seat> seats, Instant now, int refreshSeconds, List<String> skipped, Live live) {
         StringBuilder h = new StringBuilder();
         h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
@@ -63,7 +66,7 @@ final class Summary {
                 .append("@media (prefers-color-scheme:dark){body{background:#12151b;color:#e4e7ec}th,td{border-color:#2a303b}details ul{color:#e4e7ec}small{color:#9aa3b2}}")
                 .append("</style></head><body>\n<h1>Room summary</h1>\n<p id=\"room-status\" role=\"status\"></p>\n<main id=\"room\"")
                 .append(refreshSeconds > 0 ? " data-refresh-ms=\"" + refreshSeconds * 1000 + "\"" : "").append(">\n")
-                .append(body(known, seats, now, refreshSeconds, skipped, guessed))
+                .append(body(known, seats, now, refreshSeconds, skipped, live))
                 .append("</main>\n");
         if (refreshSeconds > 0) h.append(UPDATES);
         return h.append("</body></html>\n").toString();
@@ -127,12 +130,13 @@ final class Summary {
         return body(known, seats, now, refreshSeconds, skipped, null);
     }
 
-    static String body(Known known, List<Seat> seats, Instant now, int refreshSeconds, List<String> skipped, String guessed) {
+    static String body(Known known, List<Seat> seats, Instant now, int refreshSeconds, List<String> skipped, Live live) {
         StringBuilder h = new StringBuilder();
         h.append("<p>").append(seats.size()).append(" learner(s), as of ").append(CLOCK.format(now))
                 .append(" (this machine's clock)")
                 .append(refreshSeconds > 0 ? "; the page updates itself every " + refreshSeconds + " s" : "").append(".</p>\n");
-        if (guessed != null) h.append("<p class=\"guesses\">Wrong codes: ").append(esc(guessed)).append(".</p>\n");
+        if (live != null && live.guessed() != null) h.append("<p class=\"guesses\">Wrong codes: ").append(esc(live.guessed())).append(".</p>\n");
+        if (live != null) waiting(h, live.waiting());
         StringBuilder rest = new StringBuilder();
         progress(rest, known, seats, now);
         races(rest, known, seats);
@@ -149,6 +153,26 @@ final class Summary {
         java.util.Set<String> drawn = threads(threads, known, seats, now, budget);
         stuck(h, known, seats, now, drawn);
         return h.append(threads).append(rest).toString();
+    }
+
+    /** The most waiting names the page lists; the rest are counted, and "turn all away" reaches them too. */
+    static final int WAITING_SHOWN = 40;
+
+    /** The names that wait to be let in, each with one click to let in or turn away, and one for all. */
+    private static void waiting(StringBuilder h, List<Claims.Waiting> waiting) {
+        if (waiting.isEmpty()) return;
+        h.append("<h2>Waiting to join (").append(waiting.size()).append(")</h2>\n<p>A new name from the network waits here until you let it in;")
+                .append(" a name you do not know in the room, or many from one address, is a machine on the Wi-Fi: turn it away.</p>\n")
+                .append("<form method=\"post\" action=\"/admit\"><button name=\"let\" value=\"*\">Let all ").append(waiting.size())
+                .append(" in</button> <button name=\"away\" value=\"*\">Turn all away</button></form>\n")
+                .append("<table><tr><th>Name</th><th>From</th><th>Waiting since</th><th></th></tr>\n");
+        for (Claims.Waiting w : waiting.subList(0, Math.min(WAITING_SHOWN, waiting.size()))) {
+            h.append("<tr><td>").append(esc(w.name())).append("</td><td>").append(esc(w.from())).append("</td><td>").append(CLOCK.format(w.since()))
+                    .append("</td><td><form method=\"post\" action=\"/admit\"><button name=\"let\" value=\"").append(esc(w.name()))
+                    .append("\">Let in</button> <button name=\"away\" value=\"").append(esc(w.name())).append("\">Turn away</button></form></td></tr>\n");
+        }
+        h.append("</table>\n");
+        if (waiting.size() > WAITING_SHOWN) h.append("<p>And ").append(waiting.size() - WAITING_SHOWN).append(" more.</p>\n");
     }
 
     private static int bytes(CharSequence s) {
