@@ -197,13 +197,17 @@ final class RoomServer {
         boolean local = loopback(host);
         RoomTls.Kept tls = local ? null : RoomTls.kept(settings.dir());
         Handlers handlers = handlers(root, settings);
-        HttpServer server;
+        int bound;
         try {
-            server = listen(handlers, host, port, tls == null ? null : tls.context());
+            if (local) {
+                bound = listen(handlers, host, port, null).getAddress().getPort();
+            } else { // the door counts connections by laptop, and passes them on to the TLS server on loopback
+                HttpServer learners = listen(handlers, "127.0.0.1", 0, tls.context());
+                bound = Front.open(host, port, learners.getAddress(), limited, line -> System.err.println("room: " + line)).port();
+            }
         } catch (java.net.BindException e) {
             throw CommandError.environment("cannot listen on " + host + ":" + port + " (" + e.getMessage() + "): stop the program using that port, or give --port 0");
         }
-        int bound = server.getAddress().getPort();
         int pagePort = bound;
         if (!local) {
             HttpServer page;
@@ -312,7 +316,7 @@ final class RoomServer {
         HttpHandler page = exchange -> {
             try (exchange) {
                 String path = exchange.getRequestURI().getPath();
-                java.net.InetAddress from = exchange.getRemoteAddress().getAddress();
+                java.net.InetAddress from = from(exchange);
                 if (limited.test(from) && guesses.refused(from, Instant.now())) {
                     answer(exchange, 429, "text/plain", TOO_MANY_WRONG);
                 } else if (path.equals("/admit")) {
@@ -344,7 +348,7 @@ final class RoomServer {
         };
         Map<java.net.InetAddress, Integer> inFlight = new java.util.concurrent.ConcurrentHashMap<>();
         HttpHandler handin = exchange -> {
-            java.net.InetAddress from = exchange.getRemoteAddress().getAddress();
+            java.net.InetAddress from = from(exchange);
             boolean limit = limited.test(from);
             boolean counted = false;
             try (exchange) {
@@ -461,7 +465,7 @@ final class RoomServer {
             return new Answer(400, "not a hand-in from jbang handin (" + e.getMessage() + ")", null);
         }
         String token = exchange.getRequestHeaders().getFirst(RoomLink.TOKEN_HEADER);
-        java.net.InetAddress from = exchange.getRemoteAddress().getAddress();
+        java.net.InetAddress from = from(exchange);
         seats.lock();
         try {
             Path owner = owner(settings.dir(), name);
@@ -566,6 +570,11 @@ final class RoomServer {
     private static boolean same(String given, String expected) {
         return given != null && expected != null
                 && MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8), expected.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Whose a request is: the learner's address, also when it came through the room's door ({@link Front}). */
+    static java.net.InetAddress from(HttpExchange exchange) {
+        return Front.peer(exchange.getLocalAddress(), exchange.getRemoteAddress());
     }
 
     /** Whether the request comes from a screen that gave the viewer code (its cookie: the room's session id). */

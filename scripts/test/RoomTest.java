@@ -2,7 +2,7 @@
 //JAVA 25
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES ../room/Room.java ../lib/Outcomes.java ../lib/Results.java Trees.java Commands.java RoomLoad.java
-//SOURCES RoomLiveTests.java RoomScriptsTests.java RoomLimitsTests.java RoomTrustTests.java RoomTimelineTests.java RoomTlsTests.java RoomAdmitTests.java
+//SOURCES RoomLiveTests.java RoomScriptsTests.java RoomLimitsTests.java RoomTrustTests.java RoomTimelineTests.java RoomTlsTests.java RoomAdmitTests.java RoomDoorTests.java
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -70,6 +70,7 @@ class RoomTest {
         RoomTrustTests.drawnBounds();
         RoomTlsTests.pinned();
         RoomAdmitTests.admitted();
+        RoomDoorTests.door();
         RoomTimelineTests.handedIn();
         RoomTimelineTests.drawnAndChecked();
         RoomTimelineTests.budget();

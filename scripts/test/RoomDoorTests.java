@@ -1,0 +1,108 @@
+import com.sun.net.httpserver.HttpServer;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The room's door (RoomTest runs these): a room on the network as `room serve --host` starts it,
+ * its door ({@link Front}) before its TLS server, here on loopback, with laptops at addresses of
+ * 127.0.0.0/8 other than 127.0.0.1. One machine that opens hundreds of idle connections from
+ * nineteen addresses holds a few per address, is told of on the terminal, and every learner's
+ * hand-in still answers.
+ */
+final class RoomDoorTests {
+    private RoomDoorTests() {}
+
+    /** Idle connections a misbehaving machine tries to open from each of its addresses. */
+    static final int TRIES = 40;
+
+    static void door() throws Exception {
+        Path dir = Files.createTempDirectory("room-door");
+        RoomServer.Settings settings = new RoomServer.Settings(dir, RoomTest.CODE, RoomTest.VIEW).admitting();
+        var before = RoomServer.limited;
+        RoomServer.limited = a -> !a.getHostAddress().equals("127.0.0.1");
+        RoomTls.Kept key = RoomTls.kept(dir);
+        HttpServer server = RoomServer.listen(RoomServer.handlers(RoomTest.root, settings), "127.0.0.1", 0, key.context());
+        List<String> said = new CopyOnWriteArrayList<>();
+        Front front = Front.open("127.0.0.1", 0, server.getAddress(), RoomServer.limited, said::add);
+        String url = "https://127.0.0.1:" + front.port() + "/";
+        List<Socket> held = new ArrayList<>();
+        try {
+            HttpResponse<String> first = post(url, key.pin(), "127.0.0.2", "uma");
+            List<Claims.Waiting> waiting = Claims.waiting(dir);
+            RoomTest.outcomes.record("through the room's door, the room sees each learner's own address (the page lists uma from 127.0.0.2)",
+                    first.statusCode() == 202 && waiting.size() == 1 && waiting.getFirst().from().equals("127.0.0.2"),
+                    first.statusCode() + " " + waiting);
+
+            // One machine, nineteen addresses, TRIES idle connections each, sending nothing.
+            int opened = 0;
+            for (int a = 10; a < 29; a++) {
+                for (int i = 0; i < TRIES; i++) {
+                    Socket s = new Socket();
+                    try {
+                        s.bind(new InetSocketAddress("127.0.0." + a, 0));
+                        s.connect(new InetSocketAddress("127.0.0.1", front.port()), 2000);
+                        held.add(s);
+                        opened++;
+                    } catch (java.io.IOException e) {
+                        s.close();
+                    }
+                }
+            }
+            Thread.sleep(500); // the door closes the ones over its limit as it accepts them
+            int holding = 0, most = 0;
+            for (int a = 10; a < 29; a++) {
+                int h = front.holding(InetAddress.getByName("127.0.0." + a));
+                holding += h;
+                most = Math.max(most, h);
+            }
+            List<Long> millis = new ArrayList<>();
+            List<Integer> statuses = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                long start = System.nanoTime();
+                statuses.add(post(url, key.pin(), "127.0.0." + (60 + i), "late-" + i).statusCode());
+                millis.add((System.nanoTime() - start) / 1_000_000);
+            }
+            long slowest = millis.stream().mapToLong(Long::longValue).max().orElse(0);
+            boolean told = said.stream().anyMatch(l -> l.contains("opened more than " + Front.PER_LAPTOP + " connections at once"));
+            RoomTest.outcomes.record("a machine that opens " + 19 * TRIES + " idle connections from 19 addresses holds " + Front.PER_LAPTOP
+                            + " an address, the terminal says so, and 8 learners' hand-ins each answer within a second",
+                    most == Front.PER_LAPTOP && holding == 19 * Front.PER_LAPTOP && told && statuses.stream().allMatch(s -> s == 202) && slowest < 1000,
+                    Load.busyNote() + "; " + opened + " connected, " + holding + " held (at most " + most + " an address); hand-ins " + statuses + " in " + millis + " ms; the terminal said " + said.size() + " line(s)" + (said.isEmpty() ? "" : ", such as: " + said.getFirst()));
+        } finally {
+            for (Socket s : held) s.close();
+            front.close();
+            server.stop(0);
+            RoomServer.limited = before;
+        }
+    }
+
+    /** A hand-in from the source address {@code from}, over TLS to the room with {@code pin}. */
+    private static HttpResponse<String> post(String url, String pin, String from, String name) throws Exception {
+        HttpClient client = HttpClient.newBuilder().localAddress(InetAddress.getByName(from)).sslContext(RoomTls.pinned(pin))
+                .connectTimeout(Duration.ofSeconds(5)).build();
+        try (client) {
+            return client.send(HttpRequest.newBuilder(URI.create(url + "handin?name=" + name)).timeout(Duration.ofSeconds(20))
+                    .header(RoomLink.CODE_HEADER, RoomTest.CODE)
+                    .POST(HttpRequest.BodyPublishers.ofString(RoomTest.handin(name, Map.of("01", 1)).toString())).build(), HttpResponse.BodyHandlers.ofString());
+        }
+    }
+
+    /** What the machine was doing meanwhile, for the figures. */
+    private static final class Load {
+        static String busyNote() {
+            return "load average " + String.format("%.1f", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        }
+    }
+}
