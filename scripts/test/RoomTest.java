@@ -2,7 +2,7 @@
 //JAVA 25
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES ../room/Room.java ../lib/Outcomes.java ../lib/Results.java Trees.java Commands.java RoomLoad.java
-//SOURCES RoomLiveTests.java RoomScriptsTests.java RoomLimitsTests.java RoomTrustTests.java RoomTimelineTests.java RoomTlsTests.java RoomAdmitTests.java RoomDoorTests.java
+//SOURCES RoomLiveTests.java RoomScriptsTests.java RoomLimitsTests.java RoomTrustTests.java RoomTimelineTests.java RoomTlsTests.java RoomAdmitTests.java RoomDoorTests.java RoomNetnsTests.java
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -45,6 +45,15 @@ class RoomTest {
     static Path root;
     /** Each learner's token, as their copy of the course keeps it. */
     static final Map<String, String> tokens = new ConcurrentHashMap<>();
+    /** What the probes of a learner on the room's network found, by probe: written to site/measured/room-probes.json by --probes. */
+    static final Map<String, Object> probes = new java.util.LinkedHashMap<>();
+
+    /** A probe's figures, in the order given: name, value, name, value... */
+    static Map<String, Object> figures(Object... namesAndValues) {
+        Map<String, Object> f = new java.util.LinkedHashMap<>();
+        for (int i = 0; i + 1 < namesAndValues.length; i += 2) f.put((String) namesAndValues[i], namesAndValues[i + 1]);
+        return f;
+    }
     /** How long the room here gives a request to arrive in full, set in {@link #main}; RoomLimitsTests.slowBodies waits past it. */
     static final int SLOW_CUTOFF_SECONDS = 3;
 
@@ -61,6 +70,27 @@ class RoomTest {
             System.out.println("room load: " + RoomLoad.describe(run) + "\nroom load: written to site/measured/room-load.json");
             System.exit(run.lost() == 0 && run.refused() == 0 ? 0 : 1);
         }
+        if (List.of(args).contains("--probes")) { // the probes at full size, for the guide's figures
+            RoomDoorTests.tries = 1300;
+            RoomTlsTests.pinned();
+            RoomAdmitTests.admitted();
+            RoomDoorTests.door();
+            RoomNetnsTests.manyAddresses();
+            Map<String, Object> file = new java.util.LinkedHashMap<>();
+            file.put("about", "The live room probed as a learner on its network would (scripts/test/RoomTest.java --probes): sniff (plain HTTP to the"
+                    + " learners' port, and a machine with another key at the room's address), addressChange (the room restarted at another port),"
+                    + " flood (names asked for from 19 addresses of one machine, 4 each, then a restart), idle (idle connections from 19 addresses,"
+                    + " then 8 learners' hand-ins over TLS, each timed in ms), ipv6 (one machine with 29 addresses of one /64, in a network"
+                    + " namespace the test makes). Room and laptops on this machine; addresses of 127.0.0.0/8, and of the namespace's veth pair.");
+            file.put("command", "jbang scripts/test/RoomTest.java . --probes");
+            file.put("machine", Runtime.getRuntime().availableProcessors() + " CPUs, Java " + Runtime.version() + ", " + System.getProperty("os.name")
+                    + " " + System.getProperty("os.version"));
+            file.put("date", Instant.now().toString().substring(0, 10));
+            file.putAll(probes);
+            Files.writeString(root.resolve("site/measured/room-probes.json"), Jackson.write(file) + "\n", StandardCharsets.UTF_8);
+            System.out.println("room probes: written to site/measured/room-probes.json");
+            System.exit(outcomes.end());
+        }
         Path dir = RoomLiveTests.inUse();
         RoomLiveTests.viewerKept(dir);
         RoomScriptsTests.tokensStayWithTheirRoom();
@@ -71,6 +101,7 @@ class RoomTest {
         RoomTlsTests.pinned();
         RoomAdmitTests.admitted();
         RoomDoorTests.door();
+        RoomNetnsTests.manyAddresses();
         RoomTimelineTests.handedIn();
         RoomTimelineTests.drawnAndChecked();
         RoomTimelineTests.budget();

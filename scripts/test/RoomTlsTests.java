@@ -64,6 +64,8 @@ final class RoomTlsTests {
             } catch (java.io.IOException e) {
                 plain = "";
             }
+            RoomTest.probes.put("sniff", RoomTest.figures("plainHttpAnswered", plain.startsWith("HTTP/"), "impostorGotSeat", !nothing,
+                    "pinBits", 80));
             RoomTest.outcomes.record("the room's learners' port speaks TLS only: a request in plain HTTP gets no HTTP answer", !plain.startsWith("HTTP/"),
                     "answered '" + plain + "'");
 
@@ -84,6 +86,7 @@ final class RoomTlsTests {
             RoomLink.Joined kept = RoomLink.kept(learner);
             String token = kept.tokenFor(movedUrl, again.pin(), "tia");
             RoomLink.Answer back = RoomLink.post(movedUrl, again.pin(), RoomTest.CODE, "tia", token, body, Duration.ofSeconds(10));
+            RoomTest.probes.put("addressChange", RoomTest.figures("pinKept", again.pin().equals(key.pin()), "answer", back.status()));
             RoomTest.outcomes.record("the room restarted at another address keeps its pin, and a learner's name stays theirs (their copy keeps the token by the pin)",
                     again.pin().equals(RoomTls.kept(dir).pin()) && token != null && back.status() == 200,
                     "pin " + again.pin() + ", token " + (token == null ? "not found" : "found") + ", answered " + back.status() + " " + back.text());
