@@ -313,6 +313,7 @@ final class RoomServer {
         Semaphore turns = new Semaphore(AT_ONCE, true);
         ReentrantLock seats = new ReentrantLock(); // names, tokens and seat files change one hand-in at a time
         Guesses guesses = new Guesses(line -> System.err.println("room: " + line));
+        Cutoffs.install(line -> System.err.println("room: " + line));
         HttpHandler page = exchange -> {
             try (exchange) {
                 String path = exchange.getRequestURI().getPath();

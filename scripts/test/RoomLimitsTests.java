@@ -33,6 +33,8 @@ final class RoomLimitsTests {
         int port = server.getAddress().getPort();
         String url = "http://127.0.0.1:" + port;
         List<java.net.Socket> slow = new ArrayList<>();
+        List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Cutoffs.install(told::add);
         try {
             for (int i = 0; i < 3 * RoomServer.AT_ONCE / 2; i++) slow.add(trickle(port, "slow-" + i));
             Thread dripping = Thread.ofVirtual().start(() -> {
@@ -69,6 +71,8 @@ final class RoomLimitsTests {
             dripping.interrupt();
             RoomTest.outcomes.record(String.format(java.util.Locale.ROOT, "%d hand-ins trickling a byte a second hold up no one (a real one taken in %.1f s), and the room cuts each off", slow.size(), seconds),
                     status == 200 && seconds < 5 && cut == slow.size(), "the real hand-in answered " + status + " after " + seconds + " s; " + cut + " of " + slow.size() + " cut off");
+            RoomTest.outcomes.record("the room's terminal says when it cuts off a request not sent in full in time, once a minute at most",
+                    told.size() == 1 && told.getFirst().contains("not sent in full within " + RoomTest.SLOW_CUTOFF_SECONDS + " s"), "said " + told);
 
             // One address, as many hand-ins in flight as it may have: the next is told to wait.
             slow.forEach(RoomLimitsTests::closeQuietly);

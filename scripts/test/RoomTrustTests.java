@@ -129,6 +129,8 @@ final class RoomTrustTests {
                     java.security.MessageDigest.getInstance("SHA-256").digest(script.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
             // A head larger than the room takes (16 KiB, not the JDK's 380): cut off unanswered, and the room serves on.
             String cutOff;
+            List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+            Cutoffs.install(told::add);
             try (java.net.Socket huge = new java.net.Socket("127.0.0.1", server.getAddress().getPort())) {
                 huge.setSoTimeout(10_000);
                 huge.getOutputStream().write(("POST /handin?name=huge HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Junk: " + "x".repeat(RoomServer.HEAD_BYTES + 1024)
@@ -140,8 +142,9 @@ final class RoomTrustTests {
                 cutOff = "closed (" + e.getMessage() + ")";
             }
             int after = RoomTest.post(url, "after", RoomTest.handin("after", Map.of("01", 0)).toString(), RoomTest.CODE).statusCode();
-            RoomTest.outcomes.record("a request whose head passes " + RoomServer.HEAD_BYTES / 1024 + " KiB is cut off unanswered (the JDK's default is 380 KiB), and the room takes the next hand-in",
-                    cutOff.startsWith("closed") && after == 200, cutOff + "; the next hand-in " + after);
+            RoomTest.outcomes.record("a request whose head passes " + RoomServer.HEAD_BYTES / 1024 + " KiB is cut off unanswered (the JDK's default is 380 KiB), said on the room's terminal, and the room takes the next hand-in",
+                    cutOff.startsWith("closed") && after == 200 && told.stream().anyMatch(l -> l.contains("whose head passed " + RoomServer.HEAD_BYTES / 1024 + " KiB")),
+                    cutOff + "; the next hand-in " + after + "; the terminal said " + told);
             RoomTest.outcomes.record("every answer of the live room carries its policy (only its own script, by hash; no framing; nosniff), and the hash is its page's script's",
                     all && hash.equals(Summary.SCRIPT_HASH), answers.stream().map(a -> a.statusCode() + " " + a.headers().map()).toList() + "; page script " + hash);
         } finally {
