@@ -172,6 +172,8 @@ final class RoomLimitsTests {
             guessed.add(RoomTest.get(url + "/?view=guess-view", null).statusCode());
             HttpResponse<String> right = RoomTest.post(url, "junk-1", RoomTest.handin("junk-1", Map.of("01", 0)).toString(), RoomTest.CODE);
             HttpResponse<String> view = RoomTest.get(url + "/?view=" + RoomTest.VIEW, null);
+            RoomTest.probes.put("guess", RoomTest.figures("wrongCodesAnswered", guessed.size(), "thenRightCode", right.statusCode(),
+                    "madeCodeChoices", (long) Math.pow(31, RoomServer.newViewCode().length())));
             RoomTest.outcomes.record("a laptop that gave " + Guesses.PER_MINUTE + " wrong codes in a minute (learners' or viewer's) is refused, right code or not, with a sentence",
                     guessed.stream().limit(Guesses.PER_MINUTE - 1).allMatch(x -> x == 403) && guessed.getLast() == 401
                             && right.statusCode() == 429 && right.body().contains("too many wrong codes") && view.statusCode() == 429,

@@ -73,6 +73,7 @@ class RoomTest {
         if (List.of(args).contains("--probes")) { // the probes at full size, for the guide's figures
             RoomDoorTests.tries = 1300;
             RoomTlsTests.pinned();
+            RoomLimitsTests.wifi();
             RoomAdmitTests.admitted();
             RoomDoorTests.door();
             RoomNetnsTests.manyAddresses();
@@ -81,7 +82,8 @@ class RoomTest {
                     + " learners' port, and a machine with another key at the room's address), addressChange (the room restarted at another port),"
                     + " flood (names asked for from 19 addresses of one machine, 4 each, then a restart), idle (idle connections from 19 addresses,"
                     + " then 8 learners' hand-ins over TLS, each timed in ms), ipv6 (one machine with 29 addresses of one /64, in a network"
-                    + " namespace the test makes). Room and laptops on this machine; addresses of 127.0.0.0/8, and of the namespace's veth pair.");
+                    + " namespace the test makes), guess (wrong codes from one address in a minute, then the right one; and how many codes the room"
+                    + " can make). Room and laptops on this machine; addresses of 127.0.0.0/8, and of the namespace's veth pair.");
             file.put("command", "jbang scripts/test/RoomTest.java . --probes");
             file.put("machine", Runtime.getRuntime().availableProcessors() + " CPUs, Java " + Runtime.version() + ", " + System.getProperty("os.name")
                     + " " + System.getProperty("os.version"));
