@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
+import org.junit.jupiter.api.MethodDescriptor;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.MethodOrdererContext;
 import org.junit.jupiter.api.Test;
@@ -126,12 +127,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
     @interface Suite {
     }
 
-    /** Orders a class's checks by {@link Check#order()}. */
+    /** Orders a class's checks by {@link Check#order()}, then by name (as the list of checks does, {@link Grade#checkList}). */
     final class InOrder implements MethodOrderer {
         @Override
         public void orderMethods(MethodOrdererContext context) {
-            context.getMethodDescriptors().sort(Comparator.comparingInt(
-                    d -> d.findAnnotation(Check.class).map(Check::order).orElse(Integer.MAX_VALUE)));
+            context.getMethodDescriptors().sort(Comparator.<MethodDescriptor>comparingInt(
+                    d -> d.findAnnotation(Check.class).map(Check::order).orElse(Integer.MAX_VALUE)).thenComparing(d -> d.getMethod().getName()));
         }
     }
 

@@ -27,31 +27,15 @@ import java.util.Map;
  * A Grade is built from its options; the chapters come from the registry (site/data/course.json).
  */
 final class Grade {
-    /**
-     * Where the learner reads the course, for the links under each failure: COURSE_SITE when set,
-     * such as the folder of an unpacked {@code scripts/site.sh pack} ({@code file:///home/ada/course-site/})
-     * or a hosted copy; else the address {@code scripts/site.sh serve} (and start.sh) last served
-     * it on, which it writes to {@link #SERVED}; else http://127.0.0.1:1313/.
-     */
+    /** The course's site ({@link SiteAddress#of(String, Path)}). */
     static String site(String setting, Path root) {
-        if (setting == null || setting.isBlank()) {
-            try {
-                String served = Files.readString(root.resolve(SERVED)).strip();
-                if (served.matches("http://127\\.0\\.0\\.1:\\d{1,5}/")) return served;
-            } catch (IOException e) {
-                // never served from this folder: the default port
-            }
-        }
-        return site(setting);
+        return SiteAddress.of(setting, root);
     }
-
-    /** Where scripts/site.sh serve writes the address it serves the course on. */
-    static final String SERVED = ".results/served-at";
 
     static String site(String setting) {
-        if (setting == null || setting.isBlank()) return "http://127.0.0.1:1313/";
-        return setting.endsWith("/") ? setting : setting + "/";
+        return SiteAddress.of(setting);
     }
+
     static final boolean COLOR = System.console() != null && System.getenv("NO_COLOR") == null;
     static final String JBANG = System.getenv().getOrDefault("COURSE_JBANG", "jbang");
 
@@ -126,6 +110,27 @@ final class Grade {
             throw new IllegalStateException("the registry names checks " + chapter.checks().get()
                     + " for chapter " + chapter.number() + ", and there is no such class: add it to Grade.java's //SOURCES");
         }
+    }
+
+    /**
+     * The course's checks as {@link CheckList} keeps them, from the check classes: each graded
+     * chapter's, in the order the grader runs them, each with its title and its step for that chapter.
+     */
+    static CheckList checkList(java.util.Collection<Chapters.Chapter> chapters) {
+        List<CheckList.Listed> listed = new java.util.ArrayList<>();
+        for (Chapters.Chapter chapter : chapters) {
+            for (Class<?> suite : checkClasses(chapter)) {
+                List<java.lang.reflect.Method> methods = new java.util.ArrayList<>(List.of(suite.getDeclaredMethods()));
+                methods.removeIf(m -> !m.isAnnotationPresent(Check.class));
+                methods.sort(java.util.Comparator.<java.lang.reflect.Method>comparingInt(m -> m.getAnnotation(Check.class).order())
+                        .thenComparing(java.lang.reflect.Method::getName)); // as Check.InOrder runs them
+                for (java.lang.reflect.Method m : methods) {
+                    Check check = m.getAnnotation(Check.class);
+                    listed.add(new CheckList.Listed(chapter.number(), Runner.id(m), check.title(), Runner.see(check, chapter.number())));
+                }
+            }
+        }
+        return new CheckList(listed);
     }
 
     /** Grades one chapter and returns the report (also saved under .results/checks/). */
@@ -373,16 +378,13 @@ final class Grade {
         return todo + url(site, page);
     }
 
-    /** The address of a page of the site ("chapters/03-reactor#closing") on the course at {@code site}. */
+    /** The address of a page of the site on the course at {@code site} ({@link SiteAddress#url}). */
     static String url(String site, String see) {
-        return site + link(site, see);
+        return SiteAddress.url(site, see);
     }
 
-    /** A page of the site, "chapters/03-reactor#closing", as a link: to its folder, or its index.html on disk. */
     static String link(String site, String see) {
-        String page = site.startsWith("file:") ? "/index.html" : "/";
-        int hash = see.indexOf('#');
-        return hash < 0 ? see + page : see.substring(0, hash) + page + see.substring(hash);
+        return SiteAddress.link(site, see);
     }
 
     /** Where the report goes: standard output, or standard error with --json; the self-test sends it to a log. */

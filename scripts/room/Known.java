@@ -1,7 +1,4 @@
-import java.lang.reflect.Method;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +7,7 @@ import java.util.stream.Collectors;
 
 /**
  * What the course knows, which is all the room shows: the graded chapters of the registry, each
- * chapter's checks (read from the grader's own check classes, in the order it runs them), the
+ * chapter's checks (from the course's list of them, {@link CheckList}, in the order the grader runs them), the
  * race's workloads and its verdicts. A hand-in's other chapters, checks and workloads are
  * ignored, so no hand-in adds a column, a heading or a row of its own.
  */
@@ -61,34 +58,30 @@ record Known(Map<String, Chapters.Chapter> chapters, Map<String, Map<String, Str
                 && g.missing().stream().noneMatch(core::contains);
     }
 
+    /** What the course at {@code root} knows: its registry, its list of checks ({@link CheckList}) and its pages' steps. */
     static Known of(Path root) {
         Map<String, Chapters.Chapter> chapters = Chapters.graded(root);
+        Map<String, List<CheckList.Listed>> listed = CheckList.read(root).byChapter();
         Map<String, Map<String, String>> checks = new LinkedHashMap<>();
         Map<String, Map<String, Step>> steps = new LinkedHashMap<>();
         for (Chapters.Chapter chapter : chapters.values()) {
             Map<String, String> titles = new LinkedHashMap<>();
             Map<String, Step> places = new LinkedHashMap<>();
             List<Chapters.Heading> sections = Chapters.headings(root.resolve("site/content/" + chapter.page() + ".adoc"));
-            for (Class<?> suite : Grade.checkClasses(chapter)) {
-                List<Method> methods = new ArrayList<>(List.of(suite.getDeclaredMethods()));
-                methods.removeIf(m -> !m.isAnnotationPresent(Check.class));
-                methods.sort(Comparator.comparingInt(m -> m.getAnnotation(Check.class).order()));
-                for (Method m : methods) {
-                    String id = Runner.idPrefix(suite) + "." + m.getName();
-                    titles.put(id, m.getAnnotation(Check.class).title());
-                    String see = Runner.see(m.getAnnotation(Check.class), chapter.number());
-                    String anchor = see.startsWith(chapter.page() + "#") ? see.substring(see.indexOf('#') + 1) : null;
-                    int at = -1;
-                    for (int i = 0; i < sections.size() && at < 0; i++) if (sections.get(i).id().equals(anchor)) at = i;
-                    places.put(id, at < 0 ? new Step(Integer.MAX_VALUE, null, see) : new Step(at, sections.get(at).title(), see));
-                }
+            for (CheckList.Listed c : listed.getOrDefault(chapter.number(), List.of())) {
+                titles.put(c.id(), c.title());
+                String see = c.see();
+                String anchor = see.startsWith(chapter.page() + "#") ? see.substring(see.indexOf('#') + 1) : null;
+                int at = -1;
+                for (int i = 0; i < sections.size() && at < 0; i++) if (sections.get(i).id().equals(anchor)) at = i;
+                places.put(c.id(), at < 0 ? new Step(Integer.MAX_VALUE, null, see) : new Step(at, sections.get(at).title(), see));
             }
             checks.put(chapter.number(), titles);
             steps.put(chapter.number(), places);
         }
         Set<String> workloads = Plan.WORKLOADS.stream().map(Plan.Workload::id).collect(Collectors.toCollection(java.util.LinkedHashSet::new));
         return new Known(chapters, checks, workloads, Set.of(Verdict.Call.FASTER, Verdict.Call.SLOWER, Verdict.Call.SAME, Verdict.Call.NOISY), steps,
-                null, Grade.site(System.getenv("COURSE_SITE"), root));
+                null, SiteAddress.of(System.getenv("COURSE_SITE"), root));
     }
 
     /** Where on chapter {@code chapter}'s page the step that teaches check {@code id} is: a smaller number is earlier. */
@@ -102,9 +95,9 @@ record Known(Map<String, Chapters.Chapter> chapters, Map<String, Map<String, Str
         return steps.getOrDefault(chapter, Map.of()).get(id);
     }
 
-    /** A link to a page of the course ("chapters/03-reactor#closing"), where the instructor reads it ({@link Grade#site}). */
+    /** A link to a page of the course ("chapters/03-reactor#closing"), where the instructor reads it ({@link SiteAddress#of}). */
     String link(String see) {
-        return Grade.url(site, see);
+        return SiteAddress.url(site, see);
     }
 
     /** The title of check {@code id} of chapter {@code chapter}, or null when the course has no such check. */

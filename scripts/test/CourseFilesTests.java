@@ -114,6 +114,35 @@ class CourseFilesTests {
     }
 
     @Test
+    @DisplayName("grader: the list of checks (scripts/checks/checks.json) is the check classes', in their order, titles and steps")
+    void checkListAgrees() throws IOException {
+        String made = Grade.checkList(Chapters.graded(ROOT).values()).text();
+        assertEquals(made, Files.readString(ROOT.resolve(CheckList.FILE)), CheckList.FILE + " is not the check classes' list: run jbang scripts/checks/ListChecks.java");
+        assertEquals(made, CheckList.read(ROOT).text(), "the list does not read back as it was written");
+    }
+
+    @Test
+    @DisplayName("room: jbang room and jbang handin compile without JUnit or any check class (they read the list of checks)")
+    void roomWithoutJunit() throws IOException {
+        for (String entry : List.of("scripts/room/RoomCommand.java", "scripts/room/Handin.java")) {
+            java.util.Set<Path> seen = new java.util.LinkedHashSet<>();
+            java.util.Deque<Path> next = new java.util.ArrayDeque<>(List.of(ROOT.resolve(entry).normalize()));
+            List<String> deps = new ArrayList<>();
+            while (!next.isEmpty()) {
+                Path f = next.pop();
+                if (!seen.add(f)) continue;
+                for (String line : Files.readAllLines(f)) if (line.startsWith("//DEPS ")) deps.add(line.substring(7).strip());
+                for (String source : sources(f)) next.push(f.resolveSibling(source).normalize());
+            }
+            assertTrue(deps.stream().noneMatch(d -> d.contains("junit")), entry + " compiles with JUnit: " + deps);
+            List<String> checks = seen.stream().map(f -> f.getFileName().toString())
+                    .filter(n -> n.matches("Grade\\.java|Runner\\.java|Check\\.java|.*Checks\\.java")).toList();
+            assertTrue(checks.isEmpty(), entry + " compiles check classes: " + checks);
+            assertTrue(seen.size() > 5, entry + ": its //SOURCES were not followed (" + seen + ")");
+        }
+    }
+
+    @Test
     @DisplayName("code: every //DEPS artifact has one version across the tree (a version bump is one edit in each file, and a test names any file left behind)")
     void oneVersionPerDependency() throws IOException {
         Map<String, Map<String, List<String>>> versions = new TreeMap<>(); // group:artifact -> version -> files

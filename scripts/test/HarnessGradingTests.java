@@ -74,11 +74,11 @@ interface HarnessGradingTests {
     default void siteLinks() throws Exception {
         Path root = java.nio.file.Files.createTempDirectory("served-");
         assertEquals("http://127.0.0.1:1313/", Grade.site(null, root));
-        java.nio.file.Files.createDirectories(root.resolve(Grade.SERVED).getParent());
-        java.nio.file.Files.writeString(root.resolve(Grade.SERVED), "http://127.0.0.1:1314/\n");
+        java.nio.file.Files.createDirectories(root.resolve(SiteAddress.SERVED).getParent());
+        java.nio.file.Files.writeString(root.resolve(SiteAddress.SERVED), "http://127.0.0.1:1314/\n");
         assertEquals("http://127.0.0.1:1314/", Grade.site(null, root));
         assertEquals("https://example.org/course/", Grade.site("https://example.org/course", root));
-        java.nio.file.Files.writeString(root.resolve(Grade.SERVED), "http://example.org/\n");
+        java.nio.file.Files.writeString(root.resolve(SiteAddress.SERVED), "http://example.org/\n");
         assertEquals("http://127.0.0.1:1313/", Grade.site(null, root), "only an address the course serves on is read back");
         assertEquals("http://127.0.0.1:1313/", Grade.site(null));
         assertEquals("http://127.0.0.1:1313/chapters/03-reactor/#closing", Grade.site(null) + Grade.link(Grade.site(null), "chapters/03-reactor#closing"));

@@ -54,8 +54,9 @@ final class RoomAdmitTests {
             }
             long waited = flood.stream().filter(s -> s == 202).count(), refused = flood.stream().filter(s -> s == 429).count();
             HttpResponse<String> late = post(url, "127.0.0.50", "bo", null);
-            RoomTest.probes.put("flood", RoomTest.figures("addresses", 19, "namesEach", 4, "waiting", waited, "refused", refused,
-                    "seatsTaken", RoomTest.files(dir) - 1, "nextLearner", late.statusCode()));
+            Map<String, Object> floodFigures = RoomTest.figures("addresses", 19, "namesEach", 4, "waiting", waited, "refused", refused,
+                    "seatsTaken", RoomTest.files(dir) - 1, "nextLearner", late.statusCode());
+            RoomTest.probes.put("flood", floodFigures);
             String bo = late.headers().firstValue(RoomLink.TOKEN_HEADER).orElse(null);
             RoomTest.outcomes.record("a flood of names from 19 addresses of one machine waits (3 an address, the 4th told 429), takes no seat, and a learner who comes after still asks",
                     waited == 19 * 3 && refused == 19 && RoomTest.files(dir) == 1 && late.statusCode() == 202,
@@ -65,7 +66,7 @@ final class RoomAdmitTests {
             server = RoomServer.start(RoomTest.root, settings, "127.0.0.1", 0);
             url = "http://127.0.0.1:" + server.getAddress().getPort();
             int more = post(url, "127.0.0.10", "flood-10-9", null).statusCode();
-            if (RoomTest.probes.get("flood") instanceof Map<?, ?> m) ((Map<String, Object>) m).put("afterRestart", more);
+            floodFigures.put("afterRestart", more);
             String restarted = RoomTest.get(url + "/", cookie).body();
             int away = admit(url, cookie, url, "away=*");
             boolean gone = Claims.waiting(dir).isEmpty();

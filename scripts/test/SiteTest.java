@@ -257,7 +257,7 @@ class SiteTest {
      * where, for the grader's links (the learner's own record of that is put back after).
      */
     static void served(Path root, Path work) throws Exception {
-        Path servedAt = root.resolve(".results/served-at"); // Grade.SERVED, which the grader reads
+        Path servedAt = root.resolve(".results/served-at"); // SiteAddress.SERVED, which the grader reads
         String before = Files.exists(servedAt) ? Files.readString(servedAt) : null;
         Path tokens = root.resolve(".results/room.json");
         boolean made = !Files.exists(tokens);
