@@ -43,7 +43,7 @@ final class Chapters {
             List<String> tags = core.get(day);
             if (tags == null) return null;
             java.util.Set<String> ids = new java.util.LinkedHashSet<>();
-            for (String tag : tags) for (String id : todos.getOrDefault(tag, List.of())) ids.add(id.replaceFirst("^[?~]", ""));
+            for (String tag : tags) for (String id : todos.getOrDefault(tag, List.of())) ids.add(Expected.of(id).id());
             return ids;
         }
         /** The chapter's page on the course site, relative to its root. */
@@ -63,8 +63,23 @@ final class Chapters {
         /** The TODO tag whose checks include {@code checkId} ("ch03.slowReader"), if any. */
         Optional<String> todoFor(String checkId) {
             return todos.entrySet().stream()
-                    .filter(e -> e.getValue().stream().anyMatch(c -> c.replaceFirst("^[?~]", "").equals(checkId)))
+                    .filter(e -> e.getValue().stream().anyMatch(c -> Expected.of(c).id().equals(checkId)))
                     .map(Map.Entry::getKey).findFirst();
+        }
+    }
+
+    /**
+     * A check as a list of expected failures writes it (a TODO's in the registry, a broken
+     * variant's in scripts/test/spoilers): {@code id} fails, {@code ?id} may fail or not,
+     * {@code ~id} fails only as a note of an earlier failure (it waits for an earlier TODO).
+     */
+    record Expected(String id, Mark mark) {
+        enum Mark { FAILS, EITHER, AFTER }
+
+        static Expected of(String written) {
+            if (written.startsWith("?")) return new Expected(written.substring(1), Mark.EITHER);
+            if (written.startsWith("~")) return new Expected(written.substring(1), Mark.AFTER);
+            return new Expected(written, Mark.FAILS);
         }
     }
 

@@ -178,7 +178,7 @@ class SelfTest implements Callable<Integer> {
                 if (!applied) continue;
                 Path file = dir.resolve(chapter.number() + "-" + e.getKey() + ".java");
                 Files.writeString(file, broken.get(""));
-                String named = mutant.checks().stream().filter(id -> !id.startsWith("?")).findFirst().orElse(null);
+                String named = mutant.checks().stream().filter(id -> Chapters.Expected.of(id).mark() != Chapters.Expected.Mark.EITHER).findFirst().orElse(null);
                 expect(graded.grading(new Subject.File(file)), chapter, "mutant " + e.getKey(), new TreeSet<>(mutant.checks()), exact ? null : named,
                         named, mutant.says());
             }
@@ -377,10 +377,13 @@ class SelfTest implements Callable<Integer> {
         Set<String> required = new TreeSet<>();
         Set<String> either = new TreeSet<>();
         Set<String> noted = new TreeSet<>();
-        for (String id : expected) {
-            if (id.startsWith("?")) either.add(id.substring(1));
-            else if (id.startsWith("~")) noted.add(id.substring(1));
-            else required.add(id);
+        for (String written : expected) {
+            Chapters.Expected e = Chapters.Expected.of(written);
+            (switch (e.mark()) {
+                case EITHER -> either;
+                case AFTER -> noted;
+                case FAILS -> required;
+            }).add(e.id());
         }
         Set<String> allowed = new TreeSet<>(required);
         allowed.addAll(either);
