@@ -50,8 +50,11 @@ class Bench {
         boolean backend = servers.stream().anyMatch(Server::callsBackend) || o.workloads().stream().anyMatch(Plan.Workload::callsBackend);
         if (o.running() != null) {
             Subject.Running r = o.running();
-            if (!Target.running(r.url(), r.pid()).accepting()) throw CommandError.environment("nothing accepts connections at " + r.url() + ": start your server first");
-            if (r.pid() != null && ProcessHandle.of(r.pid()).isEmpty()) throw CommandError.environment("no process " + r.pid() + " (--pid)");
+            try {
+                Target.attach(r.url(), r.pid()); // before anything starts; each server attaches again when its turn comes
+            } catch (java.io.IOException e) {
+                throw CommandError.environment(e.getMessage());
+            }
         }
 
         Cpus cpus = MachineFacts.cpus(o.serverCpus());

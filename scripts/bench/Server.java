@@ -192,8 +192,11 @@ final class Server {
 
     /** Uses the server already running at its URL; with its pid, reads its process (and pins it, workload by workload). */
     private void attach(Subject.Running running) {
-        target = Target.running(running.url(), running.pid()); // SubjectOptions has read the URL
-        if (!target.accepting()) throw CommandError.environment("nothing accepts connections at " + running.url());
+        try {
+            target = Target.attach(running.url(), running.pid()); // SubjectOptions has read the URL
+        } catch (java.io.IOException e) {
+            throw CommandError.environment(e.getMessage());
+        }
         if (running.pid() != null) inspect = new Inspect(running.pid());
         this.url = target.url();
     }

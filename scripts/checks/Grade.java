@@ -148,8 +148,7 @@ final class Grade {
             }
             label = options.subject().label(options.root(), chapter.fileName());
             if (options.subject() instanceof Subject.Running running) {
-                target = Target.running(running.url(), running.pid());
-                if (!target.accepting()) throw new IOException("nothing accepts connections at " + running.url());
+                target = Target.attach(running.url(), running.pid());
             } else {
                 Subject.Launch launch = options.subject().launch(options.root(), Tools.jbang(options.root(), options.jbang()),
                         chapter.fileName(), chapter.gradeJvm(), args);

@@ -59,6 +59,18 @@ final class Target {
         return new Target(m.group(1).replace("[", "").replace("]", ""), Integer.parseInt(m.group(2)), pid, null);
     }
 
+    /**
+     * The server already running at {@code url} (with {@code pid}, its process), for the grader
+     * and the race alike: IOException, in one sentence, when nothing accepts connections there, or
+     * no process has that pid.
+     */
+    static Target attach(String url, Long pid) throws IOException {
+        Target target = running(url, pid);
+        if (!target.accepting()) throw new IOException("nothing accepts connections at " + url + ": start your server first");
+        if (pid != null && ProcessHandle.of(pid).isEmpty()) throw new IOException("no process " + pid + " (--pid)");
+        return target;
+    }
+
     /** Starts a server with {@code command} (which must accept --port 0), waits for its ready line. */
     static Target start(List<String> command, Path log, Duration timeout) throws IOException {
         return start(command, Map.of(), log, timeout);
