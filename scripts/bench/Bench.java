@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
-//SOURCES Options.java BenchCommand.java Plan.java Server.java LoadRace.java Tally.java Sampler.java IdleRace.java
+//SOURCES RaceOptions.java BenchCommand.java Plan.java Server.java LoadRace.java Tally.java Sampler.java IdleRace.java
 //SOURCES MachineFacts.java Cpus.java Ramp.java Spike.java Soak.java BenchReport.java Report.java Verdict.java Stats.java
 //SOURCES Bombardier.java Progress.java Framework.java OpenLoop.java Vegeta.java Phase.java GoTools.java Connections.java ConnectionsRace.java ConnectionsReport.java ConnectionOutcome.java Opening.java ActiveShare.java
 //SOURCES TimelineTurn.java ../../exercises/kit/CpuWork.java
@@ -32,7 +32,7 @@ class Bench {
     }
 
     /** Runs the race {@code given} asks for ({@code args}, the words it was given, for the report); returns 0, or 1 when something was flagged. */
-    static int race(Options given, String[] args) throws Exception {
+    static int race(RaceOptions given, String[] args) throws Exception {
         given = given.withTools(); // a missing Bombardier (or Vegeta for --open-loop) stops it here, saying what to install
         if (Tools.onPath("taskset").isEmpty()) System.err.println("bench: " + Tools.install("taskset"));
         Map<String, Chapters.Chapter> chapters;
@@ -43,7 +43,7 @@ class Bench {
         }
         List<Server> servers = Server.lineUp(given, chapters);
         Chapters.Chapter own = given.all() ? null : chapters.get(given.chapter());
-        Options o = given.workloads() != null ? given
+        RaceOptions o = given.workloads() != null ? given
                 : given.racing(own != null && own.benchWorkloads() != null ? Plan.pick(own.benchWorkloads())
                         : given.mode().smoke() ? Plan.pick("hello") : Plan.standard());
         Plan.Workload recorded = o.timelineWorkload(); // --timeline's, one of these: a usage error before anything starts
@@ -134,7 +134,7 @@ class Bench {
         servers.forEach(Server::stop);
         if (calls != null) calls.stop();
 
-        BenchReport report = new BenchReport(BenchReport.SCHEMA, o.all() ? BenchReport.Kind.ALL : BenchReport.Kind.CHAPTER, Options.command(args), o.chapter(),
+        BenchReport report = new BenchReport(BenchReport.SCHEMA, o.all() ? BenchReport.Kind.ALL : BenchReport.Kind.CHAPTER, RaceOptions.command(args), o.chapter(),
                 began.toString(), flags.isEmpty() ? 0 : 1, compareTo, machine, Plan.methodology(o.mode(), cpus, idle.note(), backend),
                 servers.stream().map(s -> s.entry(o.root())).toList(), entries,
                 o.phase() instanceof Phase.Ramping ? Ramp.summarize(entries, servers.stream().map(s -> s.id).toList()) : null, spike, soak, openLoop, connections, flags,
@@ -160,7 +160,7 @@ class Bench {
     }
 
     /** What is raced, how, and on what. */
-    private static void header(Options o, Map<String, Chapters.Chapter> chapters, List<Server> servers,
+    private static void header(RaceOptions o, Map<String, Chapters.Chapter> chapters, List<Server> servers,
                                BenchReport.Machine machine, Painter p) {
         Plan.Mode mode = o.mode();
         String all = Chapters.showdown(chapters).map(c -> "Chapter " + c.number() + ", " + c.title()).orElse("Every model");

@@ -11,7 +11,7 @@ import picocli.CommandLine.Parameters;
  * The command line of scripts/bench.sh (and {@code jbang bench}), read by picocli: what to race,
  * how, against what (the server under test, {@link SubjectOptions}, shared with the grader), and
  * the wrapper's own options. {@link #options} checks how they go together and gives the race its
- * {@link Options}; {@link Bench#main} runs it through {@link Cli}.
+ * {@link RaceOptions}; {@link Bench#main} runs it through {@link Cli}.
  */
 @Command(name = "bench", sortOptions = false,
         customSynopsis = {"usage: scripts/bench.sh NN [options]      race exercises/NN-*.java against solutions/NN-*.java",
@@ -180,7 +180,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** The race's options, checked against each other; a {@link CommandError} (usage) for a combination it cannot run. */
-    Options options() {
+    RaceOptions options() {
         Plan.Mode mode = pace.mode();
         String n = chapter == null ? null : chapter.length() == 1 ? "0" + chapter : chapter;
         Subject subject = server.subject();
@@ -223,7 +223,7 @@ final class BenchCommand implements Callable<Integer> {
         if (serverCpus != null && serverCpus < 1) throw CommandError.usage("--server-cpus needs 1 or more");
         Path course = root != null ? root.toAbsolutePath().normalize() : Root.find();
         java.util.Set<String> picked = chapters == null ? null : picked(course);
-        Options o = new Options(n, every, picked, (baseline || every) && !springDemo, !noFrameworks && every && !springDemo, springDemo, subject,
+        RaceOptions o = new RaceOptions(n, every, picked, (baseline || every) && !springDemo, !noFrameworks && every && !springDemo, springDemo, subject,
                 mode, list, phase, serverCpus == null ? 0 : serverCpus, course, jbang, bombardier, vegeta, out == null ? null : out.toAbsolutePath(), redraw, color,
                 timeline);
         if (list != null) o.timelineWorkload(); // a --timeline that --workloads leaves out stops here; else Bench asks once it has picked them

@@ -80,7 +80,7 @@ final class Server {
      * --solution-vs-solution, or --url) and the reference; or with --all every chapter's
      * solution (with --chapters, those chapters' only); then the Netty baseline when asked.
      */
-    static List<Server> lineUp(Options o, Map<String, Chapters.Chapter> chapters) {
+    static List<Server> lineUp(RaceOptions o, Map<String, Chapters.Chapter> chapters) {
         List<Server> servers = new ArrayList<>();
         if (o.springDemo()) return Framework.springDemo(o.root());
         if (o.all()) {
@@ -131,7 +131,7 @@ final class Server {
      * Starts every server that has a file (in parallel), unpinned, or attaches to the running one;
      * {@code backend}, the URL of the backend the race started, or null.
      */
-    static void startAll(List<Server> servers, Options o, String backend, Progress progress) {
+    static void startAll(List<Server> servers, RaceOptions o, String backend, Progress progress) {
         progress.say("starting " + servers.size() + " servers with JBang (the first build of a file takes a while)");
         if (servers.stream().anyMatch(Server::startedHere)) {
             cpuUnits = String.valueOf(Math.round(CpuWork.calibrate()));
@@ -150,13 +150,13 @@ final class Server {
      * (unpinned, asked each kind of work once), in the order given: fresh processes for a fork,
      * with the same /cpu work as before.
      */
-    static void restartAll(List<Server> servers, Options o, String backend, Progress progress) {
+    static void restartAll(List<Server> servers, RaceOptions o, String backend, Progress progress) {
         for (Server s : servers) s.stop();
         startOnce(servers, o, backend, progress);
     }
 
     /** Starts them in parallel, but JBang must not build one file twice at once: a second server of the same file starts after the first. */
-    private static void startOnce(List<Server> servers, Options o, String backend, Progress progress) {
+    private static void startOnce(List<Server> servers, RaceOptions o, String backend, Progress progress) {
         Set<Path> files = new HashSet<>();
         List<Server> first = new ArrayList<>(), again = new ArrayList<>();
         for (Server s : servers) (s.file == null || files.add(s.file) ? first : again).add(s);
@@ -172,7 +172,7 @@ final class Server {
      */
     private static String cpuUnits;
 
-    private static void start(List<Server> servers, Options o, String backend, Progress progress) {
+    private static void start(List<Server> servers, RaceOptions o, String backend, Progress progress) {
         List<CompletableFuture<Void>> starting = new ArrayList<>();
         for (Server s : servers) {
             if (s.subject instanceof Subject.Running r) {
@@ -202,7 +202,7 @@ final class Server {
     }
 
     /** Starts its file with JBang (or its command) on a free port, unpinned, its output in .results/logs/bench-ID.log. */
-    private void launch(Options o, String backend) {
+    private void launch(RaceOptions o, String backend) {
         List<String> options = new ArrayList<>(Plan.dbOptions());
         options.addAll(backend == null ? args : Chapters.withBackend(args, backend));
         try {
@@ -283,7 +283,7 @@ final class Server {
      * pins it with Bombardier): on a free port, or on 8081 (the servers' default --backend) when
      * racing a server that is already running.
      */
-    static Target startBackend(Options o) {
+    static Target startBackend(RaceOptions o) {
         List<String> command = new ArrayList<>(Tools.jbang(o.root(), o.jbang()));
         command.addAll(List.of(o.root().resolve(Path.of("scripts", "checks", "Backend.java")).toString(),
                 "--port", String.valueOf(o.subject().backendPort())));

@@ -28,7 +28,7 @@ final class TimelineTurn {
      * Records one turn of {@code w} for the learner's server and the reference of {@code servers},
      * with {@code load} (Bombardier on the workload's CPUs).
      */
-    static BenchReport.Timelines run(Options o, Plan.Workload w, List<Server> servers, LoadRace load, Progress progress) {
+    static BenchReport.Timelines run(RaceOptions o, Plan.Workload w, List<Server> servers, LoadRace load, Progress progress) {
         List<BenchReport.Recorded> recorded = new ArrayList<>();
         for (BenchReport.Role role : List.of(BenchReport.Role.LEARNER, BenchReport.Role.REFERENCE)) {
             for (Server s : servers) {
@@ -42,7 +42,7 @@ final class TimelineTurn {
     }
 
     /** Where the timelines go: the learner's results, or beside the race's JSON when --out names it (the self-test's races). */
-    static Path dir(Options o) {
+    static Path dir(RaceOptions o) {
         if (o.out() == null) return o.root().resolve(Timeline.LEARNER);
         Path parent = o.out().toAbsolutePath().getParent();
         return parent.resolve("timeline");

@@ -35,7 +35,7 @@ sealed interface Subject {
      */
     record Command(String line, List<String> words) implements Subject {
         Command(String line) {
-            this(line, CommandLine.split(line));
+            this(line, ShellWords.split(line));
         }
 
         public Command {
@@ -73,7 +73,7 @@ sealed interface Subject {
             case Solution s -> " --solution";
             case File f -> " --file " + named(root, f.path());
             case Running r -> " --url " + r.url() + (r.pid() == null ? "" : " --pid " + r.pid());
-            case Command c -> " --command " + CommandLine.quoted(c.line());
+            case Command c -> " --command " + ShellWords.quoted(c.line());
         };
     }
 

@@ -195,12 +195,12 @@ class BenchParsingTests {
                 "03 --server-cpus 0", "--server-cpus needs 1 or more");
         refused.forEach((line, words) -> {
             String[] args = (line + " --root " + root).split(" ");
-            CommandError e = assertThrows(CommandError.class, () -> Options.parse(args), line);
+            CommandError e = assertThrows(CommandError.class, () -> RaceOptions.parse(args), line);
             assertTrue(e.usage && e.exit == 2 && e.getMessage().contains(words), line + ": " + e.getMessage());
         });
-        assertEquals(new Subject.Solution(), Options.parse(new String[] {"03", "--solution-vs-solution", "--root", root}).subject(),
+        assertEquals(new Subject.Solution(), RaceOptions.parse(new String[] {"03", "--solution-vs-solution", "--root", root}).subject(),
                 "the race's older spelling of --solution");
         assertEquals(new Subject.Running("http://127.0.0.1:9", 42L),
-                Options.parse(new String[] {"03", "--url", "http://127.0.0.1:9", "--pid", "42", "--root", root}).subject());
+                RaceOptions.parse(new String[] {"03", "--url", "http://127.0.0.1:9", "--pid", "42", "--root", root}).subject());
     }
 }

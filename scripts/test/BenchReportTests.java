@@ -20,7 +20,7 @@ class BenchReportTests {
     @Test
     @DisplayName("the JSON names the command as typed, without the wrapper's own options")
     void command() {
-        assertEquals("scripts/bench.sh --all --quick", Options.command(new String[] {
+        assertEquals("scripts/bench.sh --all --quick", RaceOptions.command(new String[] {
                 "--root", "/r", "--jbang", "/j", "--bombardier", "/b", "--tty", "--color", "--all", "--out", "/o.json", "--quick"}));
     }
 

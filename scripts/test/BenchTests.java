@@ -303,7 +303,7 @@ class BenchTests {
         List<String> words = new java.util.ArrayList<>(args);
         words.addAll(List.of("--root", ROOT.toString()));
         try {
-            Options.parse(words.toArray(String[]::new));
+            RaceOptions.parse(words.toArray(String[]::new));
             return null;
         } catch (picocli.CommandLine.ParameterException | CommandError e) {
             return e.getMessage();

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
  * not a JVM. TestBench runs them with BenchTests; BenchRaces races it end to end.
  */
 class BenchTimelineTests {
-    private static Options parse(String line) {
-        return Options.parse((line + " --root " + BenchTests.ROOT).split(" "));
+    private static RaceOptions parse(String line) {
+        return RaceOptions.parse((line + " --root " + BenchTests.ROOT).split(" "));
     }
 
     @Test
@@ -52,7 +52,7 @@ class BenchTimelineTests {
         assertEquals("io-1000", parse("03 --timeline io-1000").racing(Plan.standard()).timelineWorkload().id());
         assertEquals("hello", parse("03 --url http://127.0.0.1:9 --pid 42 --workloads hello --timeline hello").timelineWorkload().id());
         assertNull(parse("03 --workloads hello").timelineWorkload());
-        assertEquals("scripts/bench.sh 04 --smoke --timeline hello", Options.command(new String[] {"--root", "/r", "04", "--smoke", "--timeline", "hello"}));
+        assertEquals("scripts/bench.sh 04 --smoke --timeline hello", RaceOptions.command(new String[] {"--root", "/r", "04", "--smoke", "--timeline", "hello"}));
         String help = new picocli.CommandLine(new BenchCommand(new String[0])).setUsageHelpWidth(110).getUsageMessage();
         assertTrue(help.contains("--timeline=WORKLOAD") && help.contains(".results/timeline/NN-WORKLOAD.json"), help);
     }

@@ -170,10 +170,10 @@ class ConnectionsTests {
     @Test
     @DisplayName("connections: --connections takes the mode's default (2000 smoke, 20,000 quick, 100,000 thorough) or N, and no workloads")
     void option() {
-        assertEquals(new Phase.Connecting(20_000), Options.parse(new String[] {"03", "--connections"}).phase());
-        assertEquals(new Phase.Connecting(100_000), Options.parse(new String[] {"03", "--connections", "--thorough"}).phase());
-        assertEquals(new Phase.Connecting(2000), Options.parse(new String[] {"--all", "--smoke", "--connections"}).phase());
-        Options n = Options.parse(new String[] {"--all", "--connections", "100_000", "--quick"});
+        assertEquals(new Phase.Connecting(20_000), RaceOptions.parse(new String[] {"03", "--connections"}).phase());
+        assertEquals(new Phase.Connecting(100_000), RaceOptions.parse(new String[] {"03", "--connections", "--thorough"}).phase());
+        assertEquals(new Phase.Connecting(2000), RaceOptions.parse(new String[] {"--all", "--smoke", "--connections"}).phase());
+        RaceOptions n = RaceOptions.parse(new String[] {"--all", "--connections", "100_000", "--quick"});
         assertEquals(new Phase.Connecting(100_000), n.phase());
         assertTrue(n.workloads().isEmpty(), "it brings its own load");
         assertTrue(n.phase().ownLoad());

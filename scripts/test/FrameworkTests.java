@@ -18,9 +18,9 @@ class FrameworkTests {
     @Test
     @DisplayName("frameworks: --all races Spring Boot (platform and virtual threads), Helidon, Vert.x, Spring WebFlux and Micronaut (its default, and its loops as carriers) after Netty, unless --no-frameworks; a chapter's race never")
     void lineUp() {
-        assertTrue(Options.parse(new String[] {"--all"}).frameworks());
-        assertFalse(Options.parse(new String[] {"--all", "--no-frameworks"}).frameworks());
-        assertFalse(Options.parse(new String[] {"03"}).frameworks());
+        assertTrue(RaceOptions.parse(new String[] {"--all"}).frameworks());
+        assertFalse(RaceOptions.parse(new String[] {"--all", "--no-frameworks"}).frameworks());
+        assertFalse(RaceOptions.parse(new String[] {"03"}).frameworks());
         List<Server> race = Framework.race(BenchTests.ROOT);
         assertEquals(List.of("spring", "spring-vt", "helidon", "vertx", "webflux", "micronaut", "micronaut-loom"), race.stream().map(s -> s.id).toList());
         for (Server s : race) {
@@ -35,7 +35,7 @@ class FrameworkTests {
     @Test
     @DisplayName("frameworks: --spring-demo races Tomcat with 16 and 50 platform threads and with virtual threads, on GET /io?ms=400 at 2000 connections: bounds 40, 125 and 5000 a second")
     void springDemo() {
-        Options demo = Options.parse(new String[] {"--spring-demo"});
+        RaceOptions demo = RaceOptions.parse(new String[] {"--spring-demo"});
         assertTrue(demo.all() && !demo.baseline() && !demo.frameworks(), "the demo races Spring Boot alone");
         assertEquals(List.of(Plan.SPRING_DEMO), demo.workloads());
         List<Server> servers = Server.lineUp(demo, Map.of());
@@ -51,14 +51,14 @@ class FrameworkTests {
     void chaptersPicked() {
         String root = BenchTests.ROOT.toString();
         String[] args = {"--all", "--chapters", "09,6,05", "--no-frameworks", "--root", root};
-        Options o = Options.parse(args);
+        RaceOptions o = RaceOptions.parse(args);
         assertEquals(java.util.Set.of("05", "06", "09"), o.chapters());
         List<Server> servers = Server.lineUp(o, Chapters.read(BenchTests.ROOT));
         assertEquals(List.of("05", "06", "09", "netty"), servers.stream().map(s -> s.id).toList());
-        assertEquals("scripts/bench.sh --all --chapters 09,6,05 --no-frameworks", Options.command(args));
-        assertEquals(List.of("03", "netty"), Server.lineUp(Options.parse(new String[] {"--all", "--chapters", "3", "--no-frameworks", "--root", root}),
+        assertEquals("scripts/bench.sh --all --chapters 09,6,05 --no-frameworks", RaceOptions.command(args));
+        assertEquals(List.of("03", "netty"), Server.lineUp(RaceOptions.parse(new String[] {"--all", "--chapters", "3", "--no-frameworks", "--root", root}),
                 Chapters.read(BenchTests.ROOT)).stream().map(s -> s.id).toList());
-        assertNull(Options.parse(new String[] {"--all", "--root", root}).chapters(), "without --chapters, every chapter of the showdown");
+        assertNull(RaceOptions.parse(new String[] {"--all", "--root", root}).chapters(), "without --chapters, every chapter of the showdown");
     }
 
     @Test
@@ -74,7 +74,7 @@ class FrameworkTests {
                 "--all --chapters 06,08", "chapter 08 races on its own (scripts/bench.sh 08)");
         refused.forEach((line, words) -> {
             String[] args = (line + " --root " + root).split(" ");
-            CommandError e = assertThrows(CommandError.class, () -> Options.parse(args), line);
+            CommandError e = assertThrows(CommandError.class, () -> RaceOptions.parse(args), line);
             assertTrue(e.usage && e.exit == 2 && e.getMessage().contains(words), line + ": " + e.getMessage());
             assertFalse(e.getMessage().contains(". "), "one sentence: " + e.getMessage());
         });

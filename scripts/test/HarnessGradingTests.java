@@ -190,12 +190,12 @@ interface HarnessGradingTests {
     @DisplayName("--command: split as a shell would (quotes group, a backslash takes the next character), and the command it prints to grade again splits back the same")
     default void commandWords() {
         assertEquals(List.of("python3", "-u", "my server.py", "a\"b", "", "x y"),
-                CommandLine.split("  python3 -u 'my server.py' \"a\\\"b\" '' x\\ y "));
+                ShellWords.split("  python3 -u 'my server.py' \"a\\\"b\" '' x\\ y "));
         Subject.Command c = new Subject.Command("python3 \"it's.py\"");
         assertEquals(List.of("python3", "it's.py"), c.words());
         String again = c.again(Path.of(".")).strip();
         assertTrue(again.startsWith("--command "), again);
-        assertEquals(List.of("--command", c.line()), CommandLine.split(again), "grading again runs the same command line");
+        assertEquals(List.of("--command", c.line()), ShellWords.split(again), "grading again runs the same command line");
         assertThrows(IllegalArgumentException.class, () -> new Subject.Command("python3 'server.py"));
         assertThrows(IllegalArgumentException.class, () -> new Subject.Command("   "));
     }

@@ -244,12 +244,12 @@ class VerdictTests {
     void learnerOption() throws Exception {
         java.nio.file.Path file = java.nio.file.Files.createTempFile("learner", ".java");
         try {
-            assertEquals(new Subject.File(file.toAbsolutePath().normalize()), Options.parse(new String[] {"03", "--learner", file.toString(), "--root", "."}).subject());
-            assertEquals("scripts/bench.sh 03 --learner " + file.getFileName(), Options.command(new String[] {"03", "--learner", file.toString(), "--root", "/x"}));
+            assertEquals(new Subject.File(file.toAbsolutePath().normalize()), RaceOptions.parse(new String[] {"03", "--learner", file.toString(), "--root", "."}).subject());
+            assertEquals("scripts/bench.sh 03 --learner " + file.getFileName(), RaceOptions.command(new String[] {"03", "--learner", file.toString(), "--root", "/x"}));
         } finally {
             java.nio.file.Files.deleteIfExists(file);
         }
-        assertEquals(new Subject.Exercise(), Options.parse(new String[] {"03", "--root", "."}).subject());
+        assertEquals(new Subject.Exercise(), RaceOptions.parse(new String[] {"03", "--root", "."}).subject());
     }
     @Test
     @DisplayName("quick mode runs 24 turns on hello (its verdict reads CPU per request) in 2 forks of 12, and 3 elsewhere in one; thorough forks every"

@@ -7,8 +7,8 @@ import java.util.List;
  * the next character as it is (outside single quotes); nothing is expanded. The grader's and
  * the race's {@code --command} read it.
  */
-final class CommandLine {
-    private CommandLine() {
+final class ShellWords {
+    private ShellWords() {
     }
 
     /** {@code a 'b c' "d e"} as [a, b c, d e]; an unclosed quote is an IllegalArgumentException. */

@@ -11,12 +11,12 @@ import java.util.List;
  * whether to redraw progress and use colours); {@code timeline}, the workload --timeline records
  * after the race, or null. Bombardier and Vegeta are null until {@link #withTools} has found them.
  */
-record Options(String chapter, boolean all, java.util.Set<String> chapters, boolean baseline, boolean frameworks, boolean springDemo,
+record RaceOptions(String chapter, boolean all, java.util.Set<String> chapters, boolean baseline, boolean frameworks, boolean springDemo,
                Subject subject, Plan.Mode mode, List<Plan.Workload> workloads, Phase phase, int serverCpus, Path root, String jbang,
                String bombardier, String vegeta, Path out, boolean tty, boolean color, String timeline) {
 
     /** The options {@code args} give, as the race reads them; a picocli ParameterException or a {@link CommandError} when it cannot. */
-    static Options parse(String[] args) {
+    static RaceOptions parse(String[] args) {
         BenchCommand command = new BenchCommand(args);
         new picocli.CommandLine(command).setOverwrittenOptionsAllowed(true).parseArgs(args);
         return command.options();
@@ -27,10 +27,10 @@ record Options(String chapter, boolean all, java.util.Set<String> chapters, bool
      * puts them, when the command line named none; a {@link CommandError} saying what to install
      * on this OS when one is nowhere.
      */
-    Options withTools() {
+    RaceOptions withTools() {
         String b = bombardier != null ? bombardier : tool("bombardier");
         String v = vegeta != null || !(phase instanceof Phase.OpenLoops) ? vegeta : tool("vegeta");
-        return new Options(chapter, all, chapters, baseline, frameworks, springDemo, subject, mode, workloads, phase, serverCpus, root, jbang,
+        return new RaceOptions(chapter, all, chapters, baseline, frameworks, springDemo, subject, mode, workloads, phase, serverCpus, root, jbang,
                 b, v, out, tty, color, timeline);
     }
 
@@ -44,8 +44,8 @@ record Options(String chapter, boolean all, java.util.Set<String> chapters, bool
     }
 
     /** The same options, racing {@code list}: the chapter's own workloads when none were named. */
-    Options racing(List<Plan.Workload> list) {
-        return new Options(chapter, all, chapters, baseline, frameworks, springDemo, subject, mode, list, phase, serverCpus,
+    RaceOptions racing(List<Plan.Workload> list) {
+        return new RaceOptions(chapter, all, chapters, baseline, frameworks, springDemo, subject, mode, list, phase, serverCpus,
                 root, jbang, bombardier, vegeta, out, tty, color, timeline);
     }
 
