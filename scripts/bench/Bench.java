@@ -75,7 +75,7 @@ class Bench {
 
         // Start the servers, all at once, and keep them running for the whole race.
         Progress progress = new Progress(o.tty(), o.mode(), o.workloads(), servers.size(),
-                o.phase().secondsPerServer(o.mode()) + (recorded == null ? 0 : 2 * TimelineTurn.SECONDS + 3));
+                o.phase().secondsPerServer(o.mode()) + (recorded == null ? 0 : 2 * TimelineTurn.SECONDS + 3), servers.stream().allMatch(Server::startedHere));
         Target calls = backend ? Server.startBackend(o) : null;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             servers.forEach(Server::stop);

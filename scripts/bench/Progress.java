@@ -25,17 +25,23 @@ final class Progress {
     static final double RESTART_SECONDS = 5;
 
     Progress(boolean tty, Plan.Mode mode, List<Plan.Workload> workloads, int servers) {
-        this(tty, mode, workloads, servers, 0);
+        this(tty, mode, workloads, servers, 0, true);
     }
 
-    /** The same, with {@code extra} seconds a server for a phase (the spikes, the soak). */
-    Progress(boolean tty, Plan.Mode mode, List<Plan.Workload> workloads, int servers, double extra) {
+    /**
+     * The same, with {@code extra} seconds a server for a phase (the spikes, the soak); a race
+     * that cannot {@code fork} (a server it did not start) runs each workload's turns in one
+     * process, as {@link LoadRace} does, warmed up once.
+     */
+    Progress(boolean tty, Plan.Mode mode, List<Plan.Workload> workloads, int servers, double extra, boolean fork) {
         this.tty = tty;
         double t = servers * extra;
         for (Plan.Workload w : workloads) {
+            int forks = fork ? mode.forksFor(w) : 1;
+            int runs = forks > 1 ? mode.runsPerFork(w) : mode.runsFor(w);
             t += w.idle() ? servers * 12.0
-                    : mode.forksFor(w) * servers * (mode.warmupsFor(w, workloads) * (mode.warmupSeconds() + 1.0)
-                            + mode.runsPerFork(w) * (mode.runSecondsFor(w) + 1.0)) + (mode.forksFor(w) - 1) * RESTART_SECONDS;
+                    : forks * servers * (mode.warmupsFor(w, workloads) * (mode.warmupSeconds() + 1.0) + runs * (mode.runSecondsFor(w) + 1.0))
+                            + (forks - 1) * RESTART_SECONDS;
         }
         this.total = t;
         if (tty) {
@@ -84,6 +90,11 @@ final class Progress {
     private void finishCurrent() {
         doneEstimate += currentEstimate;
         currentEstimate = 0;
+    }
+
+    /** The whole plan's estimated seconds. */
+    double estimate() {
+        return total;
     }
 
     private double inCurrent() {

@@ -247,6 +247,20 @@ class BenchTests {
     }
 
     @Test
+    @DisplayName("progress: a race that cannot fork (a --url server) is estimated as one process a workload, with no fresh starts")
+    void progressWithoutForks() {
+        Plan.Mode thorough = Plan.Pace.THOROUGH.mode();
+        List<Plan.Workload> hello = Plan.pick("hello");
+        int forks = thorough.forksFor(hello.get(0));
+        assertTrue(forks > 1, "thorough hello runs in forks");
+        double forked = new Progress(false, thorough, hello, 2, 0, true).estimate();
+        double one = new Progress(false, thorough, hello, 2, 0, false).estimate();
+        double warmUps = thorough.warmupsFor(hello.get(0), hello) * (thorough.warmupSeconds() + 1.0);
+        assertEquals(forked - (forks - 1) * (2 * warmUps + Progress.RESTART_SECONDS), one, 2 * (thorough.runSecondsFor(hello.get(0)) + 1.0) * forks,
+                "one process: the forks' extra warm-ups and fresh starts are not counted");
+    }
+
+    @Test
     @DisplayName("thorough io runs last longer than the others, so the edges of a closed-loop run weigh less")
     void ioRunsLonger() {
         Plan.Mode thorough = Plan.Pace.THOROUGH.mode();
