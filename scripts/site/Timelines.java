@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
-//SOURCES ../checks/Grade.java ../test/Mutants.java
+//SOURCES ../checks/Grade.java ../lib/Mutants.java
 
 import java.nio.file.Files;
 import java.nio.file.Path;

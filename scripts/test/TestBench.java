@@ -3,7 +3,7 @@
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-//SOURCES ../bench/Bench.java BenchRaceChecks.java BenchRaces.java BenchTests.java BenchStatsTests.java BenchParsingTests.java BenchReportTests.java BenchTimelineTests.java VerdictTests.java CpusTests.java PhasesTests.java FrameworkTests.java OpenLoopTests.java ConnectionsTests.java ../lib/Outcomes.java Commands.java Mutants.java Trees.java PageCommands.java
+//SOURCES ../bench/Bench.java BenchRaceChecks.java BenchRaces.java BenchTests.java BenchStatsTests.java BenchParsingTests.java BenchReportTests.java BenchTimelineTests.java VerdictTests.java CpusTests.java PhasesTests.java FrameworkTests.java OpenLoopTests.java ConnectionsTests.java ../lib/Outcomes.java Commands.java ../lib/Mutants.java Trees.java PageCommands.java
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 

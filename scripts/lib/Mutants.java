@@ -8,8 +8,9 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 /**
- * The self-test's broken variants of a solution, read and applied in one place (SelfTest's
- * scripts/test/mutants/NN.txt, WithoutSockets' specs, TestBench's fixtures). A spec's lines:
+ * Known-broken variants of a solution, read and applied in one place, for the self-test and the
+ * site's timelines of a mistake (scripts/site/Timelines.java) alike (SelfTest's
+ * scripts/test/spoilers/NN.txt, WithoutSockets' specs, TestBench's fixtures). A spec's lines:
  * <pre>
  * # a comment
  * mutant NAME: CHECK ...        the checks it must fail ("?CHECK": may fail)
