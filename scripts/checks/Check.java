@@ -127,12 +127,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
     @interface Suite {
     }
 
-    /** Orders a class's checks by {@link Check#order()}, then by name (as the list of checks does, {@link Grade#checkList}). */
+    /** Orders a class's checks by {@link Check#order()}, then by name: the order they run in, and the list of checks' ({@link Grade#checkList}). */
     final class InOrder implements MethodOrderer {
+        /** The order itself; a method that is no check goes last. */
+        static final Comparator<Method> RUN = Comparator.<Method>comparingInt(
+                m -> m.isAnnotationPresent(Check.class) ? m.getAnnotation(Check.class).order() : Integer.MAX_VALUE).thenComparing(Method::getName);
+
         @Override
         public void orderMethods(MethodOrdererContext context) {
-            context.getMethodDescriptors().sort(Comparator.<MethodDescriptor>comparingInt(
-                    d -> d.findAnnotation(Check.class).map(Check::order).orElse(Integer.MAX_VALUE)).thenComparing(d -> d.getMethod().getName()));
+            context.getMethodDescriptors().sort(Comparator.comparing(MethodDescriptor::getMethod, RUN));
         }
     }
 

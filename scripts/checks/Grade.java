@@ -122,8 +122,7 @@ final class Grade {
             for (Class<?> suite : checkClasses(chapter)) {
                 List<java.lang.reflect.Method> methods = new java.util.ArrayList<>(List.of(suite.getDeclaredMethods()));
                 methods.removeIf(m -> !m.isAnnotationPresent(Check.class));
-                methods.sort(java.util.Comparator.<java.lang.reflect.Method>comparingInt(m -> m.getAnnotation(Check.class).order())
-                        .thenComparing(java.lang.reflect.Method::getName)); // as Check.InOrder runs them
+                methods.sort(Check.InOrder.RUN);
                 for (java.lang.reflect.Method m : methods) {
                     Check check = m.getAnnotation(Check.class);
                     listed.add(new CheckList.Listed(chapter.number(), Runner.id(m), check.title(), Runner.see(check, chapter.number())));

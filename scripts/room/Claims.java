@@ -109,6 +109,15 @@ final class Claims {
         return lines.isEmpty() ? "" : lines.get(0).strip();
     }
 
+    /** How many names wait, without reading their files. */
+    static long waitingCount(Path dir) throws IOException {
+        Path folder = dir.resolve(".waiting");
+        if (!Files.isDirectory(folder)) return 0;
+        try (Stream<Path> files = Files.list(folder)) {
+            return files.count();
+        }
+    }
+
     /** Every name waiting, the longest-waiting first. */
     static List<Waiting> waiting(Path dir) throws IOException {
         Path folder = dir.resolve(".waiting");

@@ -307,17 +307,20 @@ final class RoomLink {
         Files.createDirectories(file.getParent());
         Path temporary = Files.createTempFile(file.getParent(), "." + file.getFileName().toString().replace(".", "") + "-", ".tmp");
         try {
-            if (ownerOnly) {
-                try {
-                    Files.setPosixFilePermissions(temporary, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-                } catch (UnsupportedOperationException e) {
-                    // not a POSIX file system (Windows): the folder's own permissions apply
-                }
-            }
+            if (ownerOnly) ownerOnly(temporary, "rw-------");
             Files.writeString(temporary, text, java.nio.charset.StandardCharsets.UTF_8);
             Files.move(temporary, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         } finally {
             Files.deleteIfExists(temporary);
+        }
+    }
+
+    /** Gives {@code path} POSIX {@code permissions} ("rw-------"); on a file system without them (Windows), its folder's apply. */
+    static void ownerOnly(Path path, String permissions) throws IOException {
+        try {
+            Files.setPosixFilePermissions(path, java.nio.file.attribute.PosixFilePermissions.fromString(permissions));
+        } catch (UnsupportedOperationException e) {
+            // not a POSIX file system: the folder's own permissions apply
         }
     }
 

@@ -161,7 +161,7 @@ final class RoomServer {
 
     /** Whether {@code host} is this machine only (a room there needs no code). */
     static boolean loopback(String host) {
-        return host.startsWith("127.") || host.equals("localhost") || host.equals("::1");
+        return RoomLink.thisMachine(host);
     }
 
     /** New names one laptop may ask for ({@link Claims#PER_LAPTOP}); loopback is not limited. */
@@ -374,7 +374,7 @@ final class RoomServer {
                         a = new Answer(503, "the room is busy: your next grading or race sends your results again", null);
                     } else {
                         try {
-                            a = take(exchange, body, known, settings, seats, limit);
+                            a = take(exchange, body, known, settings, seats, from, limit);
                         } catch (IOException | RuntimeException e) { // Why: a failure here must not look like a dropped connection to the learner
                             System.err.println("room: a hand-in failed: " + e);
                             a = new Answer(500, "the room could not keep this hand-in (" + e + "): tell the instructor", null);
@@ -423,8 +423,9 @@ final class RoomServer {
                     names.add(which);
                 }
                 int done = 0;
+                long seated = learners(settings.dir()); // counted once: only this loop seats anyone while it holds the lock
                 for (String name : names) {
-                    if (form.containsKey("let") ? learners(settings.dir()) < settings.maxLearners() && Claims.letIn(settings.dir(), name)
+                    if (form.containsKey("let") ? seated + done < settings.maxLearners() && Claims.letIn(settings.dir(), name)
                             : Claims.turnAway(settings.dir(), name)) done++;
                 }
                 if (done > 0) System.err.println("room: " + (form.containsKey("let") ? "let in " : "turned away ") + done + " name(s)");
@@ -454,7 +455,8 @@ final class RoomServer {
     }
 
     /** Checks a posted hand-in (its head passed {@link #refused}; its body read) and keeps the learner's seat; what to answer. */
-    static Answer take(HttpExchange exchange, byte[] body, Known known, Settings settings, ReentrantLock seats, boolean limited) throws IOException {
+    static Answer take(HttpExchange exchange, byte[] body, Known known, Settings settings, ReentrantLock seats,
+                       java.net.InetAddress from, boolean limited) throws IOException {
         String name = query(exchange.getRequestURI().getRawQuery()).get("name");
         Room.Handed handed = new Room.Handed();
         try {
@@ -466,13 +468,13 @@ final class RoomServer {
             return new Answer(400, "not a hand-in from jbang handin (" + e.getMessage() + ")", null);
         }
         String token = exchange.getRequestHeaders().getFirst(RoomLink.TOKEN_HEADER);
-        java.net.InetAddress from = from(exchange);
         seats.lock();
         try {
             Path owner = owner(settings.dir(), name);
             String issued = null;
-            String waits = Claims.waitingHash(settings.dir(), name);
-            if (Files.exists(owner)) {
+            boolean held = Files.exists(owner);
+            String waits = held ? null : Claims.waitingHash(settings.dir(), name); // read only for a name no laptop holds
+            if (held) {
                 if (token == null || !same(sha256(token), Files.readString(owner).strip())) {
                     return new Answer(409, "the name " + name + " is another laptop's in this room: hand in under another name (jbang handin "
                             + name + "-2 --to ...), or, if " + name + " is you on a new laptop, ask the instructor to run: jbang room free " + name, null);
@@ -494,7 +496,7 @@ final class RoomServer {
                 }
                 issued = newToken();
                 if (limited && settings.admit()) { // a new name from the network waits for the instructor, and takes no seat meanwhile
-                    if (Claims.waiting(settings.dir()).size() >= Claims.MAX_WAITING) {
+                    if (Claims.waitingCount(settings.dir()) >= Claims.MAX_WAITING) {
                         return new Answer(503, "too many names wait to join: ask the instructor to let yours in", null);
                     }
                     if (!Claims.wait(settings.dir(), name, sha256(issued), laptop, Instant.now())) {

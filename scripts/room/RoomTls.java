@@ -57,18 +57,15 @@ final class RoomTls {
 
     /** Makes a key and a certificate with the keytool beside this JVM (an EC key, good for ten years: the pin, not the date, is what learners trust). */
     private static void make(Path file) throws IOException {
-        Path keytool = Path.of(System.getProperty("java.home"), "bin", isWindows() ? "keytool.exe" : "keytool");
+        Path bin = Path.of(System.getProperty("java.home"), "bin");
+        Path keytool = Files.isExecutable(bin.resolve("keytool")) ? bin.resolve("keytool") : bin.resolve("keytool.exe");
         if (!Files.isExecutable(keytool)) {
-            throw new IOException("no keytool in " + keytool.getParent() + ": the room makes its key with the JDK's keytool; run it on a full JDK 25 (jbang uses one by default)");
+            throw new IOException("no keytool in " + bin + ": the room makes its key with the JDK's keytool; run it on a full JDK 25 (jbang uses one by default)");
         }
         // Made in a folder only its owner can open, then moved into place whole.
         Path folder = Files.createTempDirectory(file.getParent(), ".tls-");
         Path aside = folder.resolve(FILE);
-        try {
-            Files.setPosixFilePermissions(folder, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
-        } catch (UnsupportedOperationException e) {
-            // not a POSIX file system (Windows): the folder's own permissions apply
-        }
+        RoomLink.ownerOnly(folder, "rwx------");
         Process p = new ProcessBuilder(keytool.toString(), "-genkeypair", "-alias", ALIAS, "-keyalg", "EC", "-groupname", "secp256r1",
                 "-dname", "CN=course room", "-validity", "3650", "-storetype", "PKCS12", "-keystore", aside.toString(),
                 "-storepass", new String(PASSWORD), "-keypass", new String(PASSWORD), "-noprompt")
@@ -78,11 +75,7 @@ final class RoomTls {
             if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0 || !Files.isRegularFile(aside)) {
                 throw new IOException("keytool could not make the room's key: " + said);
             }
-            try {
-                Files.setPosixFilePermissions(aside, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-            } catch (UnsupportedOperationException e) {
-                // as above
-            }
+            RoomLink.ownerOnly(aside, "rw-------");
             Files.move(aside, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -92,10 +85,6 @@ final class RoomTls {
             Files.deleteIfExists(aside);
             Files.deleteIfExists(folder);
         }
-    }
-
-    private static boolean isWindows() {
-        return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
     }
 
     /**

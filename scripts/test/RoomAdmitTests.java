@@ -1,7 +1,6 @@
 import com.sun.net.httpserver.HttpServer;
 import java.net.InetAddress;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -29,11 +28,11 @@ final class RoomAdmitTests {
         String url = "http://127.0.0.1:" + server.getAddress().getPort();
         String cookie = RoomTest.viewerCookie(dir);
         try {
-            HttpResponse<String> asked = post(url, "127.0.0.2", "ada", null);
+            HttpResponse<String> asked = RoomTest.postFrom(url, "127.0.0.2", null, "ada", null);
             String token = asked.headers().firstValue(RoomLink.TOKEN_HEADER).orElse(null);
             String page = RoomTest.get(url + "/", cookie).body();
-            HttpResponse<String> other = post(url, "127.0.0.3", "ada", null);
-            HttpResponse<String> again = post(url, "127.0.0.2", "ada", token);
+            HttpResponse<String> other = RoomTest.postFrom(url, "127.0.0.3", null, "ada", null);
+            HttpResponse<String> again = RoomTest.postFrom(url, "127.0.0.2", null, "ada", token);
             RoomTest.outcomes.record("a new name from the network waits for the instructor (202), keeps nothing meanwhile, and is the first laptop's to wait for",
                     asked.statusCode() == 202 && token != null && !Files.exists(dir.resolve("ada.json")) && page.contains("Waiting to join (1)")
                             && page.contains("127.0.0.2") && other.statusCode() == 409 && again.statusCode() == 202 && !Files.exists(dir.resolve("ada.json")),
@@ -42,7 +41,7 @@ final class RoomAdmitTests {
             int anyone = admit(url, null, null, "let=ada");
             int elsewhere = admit(url, cookie, "http://elsewhere.example", "let=ada");
             int viewer = admit(url, cookie, url, "let=ada");
-            HttpResponse<String> in = post(url, "127.0.0.2", "ada", token);
+            HttpResponse<String> in = RoomTest.postFrom(url, "127.0.0.2", null, "ada", token);
             RoomTest.outcomes.record("the instructor lets a name in with one click on the page (not another site's page, not a screen without the viewer code), and its laptop's next hand-in is kept",
                     anyone == 401 && elsewhere == 403 && viewer == 303 && in.statusCode() == 200 && Files.exists(dir.resolve("ada.json")),
                     "no cookie " + anyone + ", another origin " + elsewhere + ", the page " + viewer + "; then " + in.statusCode() + " " + in.body().strip());
@@ -50,10 +49,10 @@ final class RoomAdmitTests {
             // Nineteen addresses of one machine, four names each.
             List<Integer> flood = new ArrayList<>();
             for (int a = 10; a < 29; a++) {
-                for (int i = 0; i < 4; i++) flood.add(post(url, "127.0.0." + a, "flood-" + a + "-" + i, null).statusCode());
+                for (int i = 0; i < 4; i++) flood.add(RoomTest.postFrom(url, "127.0.0." + a, null, "flood-" + a + "-" + i, null).statusCode());
             }
             long waited = flood.stream().filter(s -> s == 202).count(), refused = flood.stream().filter(s -> s == 429).count();
-            HttpResponse<String> late = post(url, "127.0.0.50", "bo", null);
+            HttpResponse<String> late = RoomTest.postFrom(url, "127.0.0.50", null, "bo", null);
             Map<String, Object> floodFigures = RoomTest.figures("addresses", 19, "namesEach", 4, "waiting", waited, "refused", refused,
                     "seatsTaken", RoomTest.files(dir) - 1, "nextLearner", late.statusCode());
             RoomTest.probes.put("flood", floodFigures);
@@ -65,16 +64,16 @@ final class RoomAdmitTests {
 
             server = RoomServer.start(RoomTest.root, settings, "127.0.0.1", 0);
             url = "http://127.0.0.1:" + server.getAddress().getPort();
-            int more = post(url, "127.0.0.10", "flood-10-9", null).statusCode();
+            int more = RoomTest.postFrom(url, "127.0.0.10", null, "flood-10-9", null).statusCode();
             floodFigures.put("afterRestart", more);
             String restarted = RoomTest.get(url + "/", cookie).body();
             int away = admit(url, cookie, url, "away=*");
             boolean gone = Claims.waiting(dir).isEmpty();
-            int boAgain = post(url, "127.0.0.50", "bo", bo).statusCode();
-            HttpResponse<String> boAsk = post(url, "127.0.0.50", "bo-2", null);
+            int boAgain = RoomTest.postFrom(url, "127.0.0.50", null, "bo", bo).statusCode();
+            HttpResponse<String> boAsk = RoomTest.postFrom(url, "127.0.0.50", null, "bo-2", null);
             String boToken = boAsk.headers().firstValue(RoomLink.TOKEN_HEADER).orElse(null);
             admit(url, cookie, url, "let=*");
-            int boIn = post(url, "127.0.0.50", "bo-2", boToken).statusCode();
+            int boIn = RoomTest.postFrom(url, "127.0.0.50", null, "bo-2", boToken).statusCode();
             RoomTest.outcomes.record("after a restart an address's names still count (the 4th is 429) and still wait; the instructor turns them all away in one click, and lets the rest in in one",
                     more == 429 && restarted.contains("Waiting to join (" + (19 * 3 + 1) + ")") && restarted.contains("And ") && away == 303 && gone
                             && boAgain == 202 && boIn == 200,
@@ -87,17 +86,6 @@ final class RoomAdmitTests {
         RoomTest.outcomes.record("an IPv6 laptop is its /64, however many addresses it takes in it",
                 Claims.laptop(one).equals(Claims.laptop(same)) && !Claims.laptop(one).equals(Claims.laptop(next)) && Claims.laptop(InetAddress.getByName("10.0.0.7")).equals("10.0.0.7"),
                 Claims.laptop(one) + " " + Claims.laptop(same) + " " + Claims.laptop(next));
-    }
-
-    /** A hand-in of {@code name} from the source address {@code from}. */
-    private static HttpResponse<String> post(String url, String from, String name, String token) throws Exception {
-        HttpClient client = HttpClient.newBuilder().localAddress(InetAddress.getByName(from)).connectTimeout(Duration.ofSeconds(5)).build();
-        try (client) {
-            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url + "/handin?name=" + name)).timeout(Duration.ofSeconds(20))
-                    .header(RoomLink.CODE_HEADER, RoomTest.CODE).POST(HttpRequest.BodyPublishers.ofString(RoomTest.handin(name, Map.of("01", 1)).toString()));
-            if (token != null) b.header(RoomLink.TOKEN_HEADER, token);
-            return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
-        }
     }
 
     /** The page's form, posted from the instructor's screen (127.0.0.1); its status. */

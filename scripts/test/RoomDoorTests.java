@@ -2,16 +2,11 @@ import com.sun.net.httpserver.HttpServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -39,7 +34,7 @@ final class RoomDoorTests {
         String url = "https://127.0.0.1:" + front.port() + "/";
         List<Socket> held = new ArrayList<>();
         try {
-            HttpResponse<String> first = post(url, key.pin(), "127.0.0.2", "uma");
+            HttpResponse<String> first = RoomTest.postFrom(url, "127.0.0.2", key.pin(), "uma", null);
             List<Claims.Waiting> waiting = Claims.waiting(dir);
             RoomTest.outcomes.record("through the room's door, the room sees each learner's own address (the page lists uma from 127.0.0.2)",
                     first.statusCode() == 202 && waiting.size() == 1 && waiting.getFirst().from().equals("127.0.0.2"),
@@ -73,7 +68,7 @@ final class RoomDoorTests {
             List<Integer> statuses = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
                 long start = System.nanoTime();
-                statuses.add(post(url, key.pin(), "127.0.0." + (60 + i), "late-" + i).statusCode());
+                statuses.add(RoomTest.postFrom(url, "127.0.0." + (60 + i), key.pin(), "late-" + i, null).statusCode());
                 millis.add((System.nanoTime() - start) / 1_000_000);
             }
             long slowest = millis.stream().mapToLong(Long::longValue).max().orElse(0);
@@ -83,7 +78,7 @@ final class RoomDoorTests {
             RoomTest.outcomes.record("a machine that opens " + 19 * tries + " idle connections from 19 addresses holds " + Front.PER_LAPTOP
                             + " an address, the terminal says so, and 8 learners' hand-ins each answer within a second",
                     most == Front.PER_LAPTOP && holding == 19 * Front.PER_LAPTOP && told && statuses.stream().allMatch(s -> s == 202) && slowest < 1000,
-                    Load.busyNote() + "; " + opened + " connected, " + holding + " held (at most " + most + " an address); hand-ins " + statuses + " in " + millis + " ms; the terminal said " + said.size() + " line(s)" + (said.isEmpty() ? "" : ", such as: " + said.getFirst()));
+                    busyNote() + "; " + opened + " connected, " + holding + " held (at most " + most + " an address); hand-ins " + statuses + " in " + millis + " ms; the terminal said " + said.size() + " line(s)" + (said.isEmpty() ? "" : ", such as: " + said.getFirst()));
         } finally {
             for (Socket s : held) s.close();
             front.close();
@@ -92,21 +87,8 @@ final class RoomDoorTests {
         }
     }
 
-    /** A hand-in from the source address {@code from}, over TLS to the room with {@code pin}. */
-    private static HttpResponse<String> post(String url, String pin, String from, String name) throws Exception {
-        HttpClient client = HttpClient.newBuilder().localAddress(InetAddress.getByName(from)).sslContext(RoomTls.pinned(pin))
-                .connectTimeout(Duration.ofSeconds(5)).build();
-        try (client) {
-            return client.send(HttpRequest.newBuilder(URI.create(url + "handin?name=" + name)).timeout(Duration.ofSeconds(20))
-                    .header(RoomLink.CODE_HEADER, RoomTest.CODE)
-                    .POST(HttpRequest.BodyPublishers.ofString(RoomTest.handin(name, Map.of("01", 1)).toString())).build(), HttpResponse.BodyHandlers.ofString());
-        }
-    }
-
-    /** What the machine was doing meanwhile, for the figures. */
-    private static final class Load {
-        static String busyNote() {
-            return "load average " + String.format("%.1f", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-        }
+    /** What the machine was doing meanwhile, said before the figures. */
+    private static String busyNote() {
+        return "load average " + String.format("%.1f", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 }

@@ -212,6 +212,22 @@ class RoomTest {
         return answer;
     }
 
+    /**
+     * A hand-in of {@code name} (chapter 01, one check failing) from the source address
+     * {@code from} (an address of 127.0.0.0/8 stands for a laptop on the Wi-Fi), with its
+     * {@code token} when not null, over TLS to the room of {@code pin} when not null.
+     */
+    static HttpResponse<String> postFrom(String url, String from, String pin, String name, String token) throws Exception {
+        HttpClient.Builder builder = HttpClient.newBuilder().localAddress(java.net.InetAddress.getByName(from)).connectTimeout(Duration.ofSeconds(5));
+        if (pin != null) builder.sslContext(RoomTls.pinned(pin));
+        try (HttpClient laptop = builder.build()) {
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url.replaceAll("/+$", "") + "/handin?name=" + name)).timeout(Duration.ofSeconds(20))
+                    .header(RoomLink.CODE_HEADER, CODE).POST(HttpRequest.BodyPublishers.ofString(handin(name, Map.of("01", 1)).toString()));
+            if (token != null) b.header(RoomLink.TOKEN_HEADER, token);
+            return laptop.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        }
+    }
+
     static HttpResponse<String> get(String url, String cookie) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20));
         if (cookie != null) b.header("Cookie", cookie);
