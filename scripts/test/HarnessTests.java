@@ -54,6 +54,25 @@ class HarnessTests implements HarnessGradingTests, HarnessProcessTests {
     }
 
     @Test
+    @DisplayName("target: attaching to --url refuses, in one sentence each, an address where nothing accepts connections and a --pid that is no process")
+    void attachRefuses() throws Exception {
+        int free;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            free = probe.getLocalPort();
+        }
+        java.io.IOException nothing = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+                () -> Target.attach("http://127.0.0.1:" + free, null));
+        assertEquals("nothing accepts connections at http://127.0.0.1:" + free + ": start your server first", nothing.getMessage());
+        Process gone = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-version").redirectErrorStream(true).start();
+        gone.getInputStream().readAllBytes();
+        gone.waitFor();
+        java.io.IOException dead = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+                () -> Target.attach(server.url(), gone.pid()));
+        assertEquals("no process " + gone.pid() + " (--pid)", dead.getMessage());
+        assertEquals(server.url(), Target.attach(server.url(), server.pid()).url());
+    }
+
+    @Test
     @DisplayName("target: a server JBang started is started again (restart, copy) by its JVM's own command line, without JBang")
     void startsAgainWithoutJBang() {
         List<String> command = List.of(Grade.JBANG, "solutions/01-blocking.java", "--port", "0");
