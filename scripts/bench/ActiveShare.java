@@ -1,3 +1,5 @@
+package bench;
+
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.util.ArrayList;

@@ -6,6 +6,18 @@
 //SOURCES TimelineTurn.java ../../exercises/kit/CpuWork.java
 //SOURCES ../lib/Lib.java
 
+package bench;
+
+import lib.Chapters;
+import lib.Cli;
+import lib.CommandError;
+import lib.Others;
+import lib.Painter;
+import lib.Results;
+import lib.Subject;
+import lib.Target;
+import lib.Tools;
+
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.PrintStream;
@@ -24,7 +36,7 @@ import java.util.Map;
  * workloads, and reports medians, errors, CPU, memory and threads, in the terminal and as JSON
  * (its schema: BenchReport.java).
  */
-class Bench {
+public class Bench {
     static final PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
 
     public static void main(String[] args) {
@@ -195,7 +207,7 @@ class Bench {
     }
 
     /** " (hello: 48 of 2 s)" where hello's turns differ from the others' in count or length, else "". */
-    static String helloRuns(Plan.Mode mode) {
+    public static String helloRuns(Plan.Mode mode) {
         Plan.Workload hello = Plan.WORKLOADS.get(0);
         if (mode.runsFor(hello) == mode.runs() && mode.runSecondsFor(hello) == mode.runSeconds()) return "";
         return " (hello: " + mode.runsFor(hello) + (mode.runSecondsFor(hello) != mode.runSeconds() ? " of " + mode.runSecondsFor(hello) + " s" : "") + ")";

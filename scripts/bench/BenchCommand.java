@@ -1,3 +1,11 @@
+package bench;
+
+import lib.Chapters;
+import lib.CommandError;
+import lib.Root;
+import lib.Subject;
+import lib.SubjectOptions;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,11 +36,11 @@ import picocli.CommandLine.Parameters;
                 "spring-demo.json for --spring-demo).",
                 "Exit status: 0 done, 1 done but something was flagged (errors, a figure above its bound),",
                 "2 could not run."})
-final class BenchCommand implements Callable<Integer> {
+public final class BenchCommand implements Callable<Integer> {
     /** The words it was given, for the report's command line. */
     final String[] given;
 
-    BenchCommand(String[] given) {
+    public BenchCommand(String[] given) {
         this.given = given;
     }
 

@@ -1,3 +1,7 @@
+package bench;
+
+import lib.Jackson;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
@@ -30,7 +34,7 @@ import java.util.Map;
  * @param seconds     how long the whole race took
  * @param timeline    with --timeline, the workload recorded after the race and what recording cost each server ({@link TimelineTurn}); else absent
  */
-record BenchReport(String schema, Kind kind, String command, String chapter, String date, int exit, String compareTo,
+public record BenchReport(String schema, Kind kind, String command, String chapter, String date, int exit, String compareTo,
                    Machine machine, Methodology methodology, List<ServerEntry> servers, List<WorkloadEntry> workloads,
                    @JsonInclude(JsonInclude.Include.NON_NULL) RampSummary ramp,
                    @JsonInclude(JsonInclude.Include.NON_NULL) SpikeSummary spike,
@@ -38,10 +42,10 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
                    @JsonInclude(JsonInclude.Include.NON_NULL) OpenLoopSummary openLoop,
                    @JsonInclude(JsonInclude.Include.NON_NULL) ConnectionsReport.Summary connections, List<String> flags, long seconds,
                    @JsonInclude(JsonInclude.Include.NON_NULL) Timelines timeline) {
-    static final String SCHEMA = "course-bench/1";
+    public static final String SCHEMA = "course-bench/1";
 
     /** What a server is in the race; reports spell it in lower case ({@link #label}). */
-    enum Role implements Jackson.Label {
+    public enum Role implements Jackson.Label {
         /** The learner's file or running server. */
         LEARNER,
         /** A chapter's reference solution. */
@@ -58,7 +62,7 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
     }
 
     /** What a results file holds: one chapter's race against its reference, or every model's; the JSON names it by {@link #label}. */
-    enum Kind implements Jackson.Label {
+    public enum Kind implements Jackson.Label {
         CHAPTER, ALL;
 
         @Override
@@ -72,7 +76,7 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
      * (Bombardier never finished: connections starved, no run has figures). The JSON names it by
      * {@link #label}; a label this version does not know reads as null.
      */
-    enum Status implements Jackson.Label {
+    public enum Status implements Jackson.Label {
         MEASURED, SKIPPED, STALLED;
 
         @Override
@@ -82,7 +86,7 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
     }
 
     /** A report without the connections phase (every phase but --connections). */
-    BenchReport(String schema, Kind kind, String command, String chapter, String date, int exit, String compareTo,
+    public BenchReport(String schema, Kind kind, String command, String chapter, String date, int exit, String compareTo,
                 Machine machine, Methodology methodology, List<ServerEntry> servers, List<WorkloadEntry> workloads,
                 RampSummary ramp, SpikeSummary spike, SoakSummary soak, OpenLoopSummary openLoop, List<String> flags, long seconds) {
         this(schema, kind, command, chapter, date, exit, compareTo, machine, methodology, servers, workloads, ramp, spike, soak, openLoop,
@@ -90,7 +94,7 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
     }
 
     /** A report without --timeline. */
-    BenchReport(String schema, Kind kind, String command, String chapter, String date, int exit, String compareTo,
+    public BenchReport(String schema, Kind kind, String command, String chapter, String date, int exit, String compareTo,
                 Machine machine, Methodology methodology, List<ServerEntry> servers, List<WorkloadEntry> workloads, RampSummary ramp,
                 SpikeSummary spike, SoakSummary soak, OpenLoopSummary openLoop, ConnectionsReport.Summary connections, List<String> flags, long seconds) {
         this(schema, kind, command, chapter, date, exit, compareTo, machine, methodology, servers, workloads, ramp, spike, soak, openLoop,
@@ -98,17 +102,17 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
     }
 
     /** The role of the server whose id is {@code server} in this race, or null when it names none. */
-    Role roleOf(String server) {
+    public Role roleOf(String server) {
         if (servers == null) return null;
         return servers.stream().filter(e -> e != null && e.id().equals(server)).map(ServerEntry::role).findFirst().orElse(null);
     }
 
     /** Reads a results file; IllegalArgumentException when it is not one. */
-    static BenchReport read(String json) {
+    public static BenchReport read(String json) {
         return Jackson.read(json, BenchReport.class);
     }
 
-    String json() {
+    public String json() {
         return Jackson.write(this);
     }
 
@@ -117,7 +121,7 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
      * are absent where the JVM cannot tell; {@code pinning} says in words how the CPUs were
      * shared; {@code shared} reminds that other work may have run.
      */
-    record Machine(int cores, String cpuModel, @JsonInclude(JsonInclude.Include.NON_NULL) Long memoryBytes, Os os,
+    public record Machine(int cores, String cpuModel, @JsonInclude(JsonInclude.Include.NON_NULL) Long memoryBytes, Os os,
                    String java, String jbang, boolean pinned, String pinning, String shared, String bombardier,
                    @JsonInclude(JsonInclude.Include.NON_NULL) Long maxOpenFiles,
                    @JsonInclude(JsonInclude.Include.NON_NULL) Double othersCoresBefore,
@@ -133,7 +137,7 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
         }
     }
 
-    record Os(String name, String version, String arch) {}
+    public record Os(String name, String version, String arch) {}
 
     /**
      * How the figures were made: {@code mode} "quick", "thorough" or "smoke"; at least
@@ -141,7 +145,7 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
      * another); {@code warmupPerGroup}: io-1000 and io-2000 reuse io-100's warm-up; {@code forks}:
      * how many fresh processes of each server a forked workload ran in (absent before forks).
      */
-    record Methodology(String mode, int warmups, int maxWarmups, String warmupRule, int warmupSeconds, int runs,
+    public record Methodology(String mode, int warmups, int maxWarmups, String warmupRule, int warmupSeconds, int runs,
                        int runSeconds, int ioRunSeconds, boolean warmupPerGroup, String statistic, String order,
                        int sampleMillis, String load, List<String> notes, @JsonInclude(JsonInclude.Include.NON_NULL) Integer forks) {}
 
@@ -149,7 +153,7 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
      * A server in the race: its {@link Role}; {@code file} and {@code pid} null when unknown;
      * {@code pids}, every process it ran in, in order, when forks started it afresh (else absent).
      */
-    record ServerEntry(String id, Role role, String label, String file, String url, List<String> args, Long pid,
+    public record ServerEntry(String id, Role role, String label, String file, String url, List<String> args, Long pid,
                        boolean pinned, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Long> pids) {
         ServerEntry(String id, Role role, String label, String file, String url, List<String> args, Long pid, boolean pinned) {
             this(id, role, label, file, url, args, pid, pinned, null);
@@ -162,7 +166,7 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
      * split of the CPUs it ran on; {@code boundRps}
      * (Little's law) is null but for the sleep-bound io workloads.
      */
-    record WorkloadEntry(String id, Plan.Group group, String description, String path, int connections, double serviceMillis,
+    public record WorkloadEntry(String id, Plan.Group group, String description, String path, int connections, double serviceMillis,
                          Integer timeoutSeconds, Double boundRps, @JsonInclude(JsonInclude.Include.NON_NULL) CpuSplit cpus,
                          List<Result> results) {}
 
@@ -172,7 +176,7 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
      * Absent in files written before races split the CPUs (they pinned servers to CPU 0 and
      * Bombardier to CPU 1 throughout).
      */
-    record CpuSplit(String servers, String load, String words) {}
+    public record CpuSplit(String servers, String load, String words) {}
 
     /**
      * One server's result on one workload: a load result, an idle result, or skipped. Jackson
@@ -183,7 +187,7 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
      */
     @JsonTypeInfo(use = JsonTypeInfo.Id.DEDUCTION, defaultImpl = IdleResult.class)
     @JsonSubTypes({@JsonSubTypes.Type(LoadResult.class), @JsonSubTypes.Type(IdleResult.class), @JsonSubTypes.Type(SkippedResult.class)})
-    sealed interface Result permits LoadResult, IdleResult, SkippedResult {
+    public sealed interface Result permits LoadResult, IdleResult, SkippedResult {
         String server();
 
         Status status();
@@ -200,8 +204,8 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
     }
 
     /** The server could not take part: no such endpoint (404), or it stopped earlier. Its ratio is always null. */
-    record SkippedResult(String server, Status status, String skipReason, List<String> flags, Ratio ratio) implements Result {
-        SkippedResult(String server, String skipReason, List<String> flags) {
+    public record SkippedResult(String server, Status status, String skipReason, List<String> flags, Ratio ratio) implements Result {
+        public SkippedResult(String server, String skipReason, List<String> flags) {
             this(server, Status.SKIPPED, skipReason, flags, null);
         }
     }
@@ -218,7 +222,7 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
      * written before it existed. {@code notes} are worth knowing, not failures (the load generator
      * was saturated).
      */
-    record LoadResult(String server, Status status, Double rps, Latency latencyMs, long requests2xx, long non2xx,
+    public record LoadResult(String server, Status status, Double rps, Latency latencyMs, long requests2xx, long non2xx,
                       long errors, long timeouts, Map<String, Long> errorKinds, Double cpuSeconds,
                       Double cpuMillisPerRequest, @JsonInclude(JsonInclude.Include.NON_NULL) Double contextSwitchesPerRequest,
                       Long peakRssBytes, Integer peakThreads, Double boundRps,
@@ -239,7 +243,7 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
      * {@code contextSwitchesPerRequest}: the server's context switches in the run per 2xx answer.
      * Each absent where it is unknown, and in files written before it existed.
      */
-    record RunFigures(Double rps, Double seconds, long requests2xx, long non2xx, long errors, long timeouts, Double p50Ms,
+    public record RunFigures(Double rps, Double seconds, long requests2xx, long non2xx, long errors, long timeouts, Double p50Ms,
                       Double p99Ms, Double maxMs, Double cpuSeconds, Long peakRssBytes, Integer peakThreads,
                       Double percentOfBound, Double loadCpuPercent, @JsonInclude(JsonInclude.Include.NON_NULL) Double othersCores,
                       @JsonInclude(JsonInclude.Include.NON_NULL) Double contextSwitchesPerRequest,
@@ -259,9 +263,9 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
     }
 
     /** The idle workload; {@code figures} are absent when the connections could not be opened at all. */
-    record IdleResult(String server, Status status, @JsonUnwrapped IdleFigures figures, List<String> flags, IdleRatio ratio,
+    public record IdleResult(String server, Status status, @JsonUnwrapped IdleFigures figures, List<String> flags, IdleRatio ratio,
                       @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> notes) implements Result {
-        IdleResult {
+        public IdleResult {
             notes = notes == null ? List.of() : notes;
         }
 
@@ -275,7 +279,7 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
      * ({@code unanswered}: no answer within 5 s, then closed); {@code stopped} says why it stopped opening more (null when it did not); heap after a full
      * GC and RSS, before and with the connections open, and per connection served.
      */
-    record IdleFigures(int asked, int served, int refused, int unanswered, int notAttempted, String stopped,
+    public record IdleFigures(int asked, int served, int refused, int unanswered, int notAttempted, String stopped,
                        Double openSeconds, Double heapBeforeBytes, Double heapWithBytes, Double heapPerConnectionBytes,
                        Long rssBeforeBytes, Long rssWithBytes, Double rssPerConnectionBytes, Integer threadsBefore,
                        Integer threadsWith, Long serverMaxOpenFiles) {}
@@ -283,7 +287,7 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
     /** A result divided by the {@code compareTo} server's: a load ratio or an idle ratio. */
     @JsonTypeInfo(use = JsonTypeInfo.Id.DEDUCTION)
     @JsonSubTypes({@JsonSubTypes.Type(LoadRatio.class), @JsonSubTypes.Type(IdleRatio.class)})
-    sealed interface Ratio permits LoadRatio, IdleRatio {}
+    public sealed interface Ratio permits LoadRatio, IdleRatio {}
 
     /**
      * Ratios of medians; {@code cpuPerRequest}, the server's CPU time per answer over the compared
@@ -294,7 +298,7 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
      * older files, where rpsInterval decided); {@code callouts}, other figures far from the compared
      * server's (CPU per request, peak RSS), each an interval whose verdict is "more" or "less".
      */
-    record LoadRatio(Double rps, Double p50, Double p99, @JsonInclude(JsonInclude.Include.NON_NULL) Double cpuPerRequest,
+    public record LoadRatio(Double rps, Double p50, Double p99, @JsonInclude(JsonInclude.Include.NON_NULL) Double cpuPerRequest,
                      @JsonInclude(JsonInclude.Include.NON_NULL) Interval rpsInterval,
                      @JsonInclude(JsonInclude.Include.NON_NULL) Interval verdict,
                      @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Interval> callouts,
@@ -308,7 +312,7 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
         }
 
         /** The interval that decided: {@code verdict}, or in older files {@code rpsInterval}; null when none. */
-        Interval decided() {
+        public Interval decided() {
             return verdict != null ? verdict : rpsInterval;
         }
     }
@@ -324,7 +328,7 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
      * (absent for one, and in files written before forks); {@code forksDisagree}, true when the
      * forks' means differed beyond what their turns explain, so the interval is the forks' own.
      */
-    record Interval(@JsonInclude(JsonInclude.Include.NON_NULL) String figure, @JsonInclude(JsonInclude.Include.NON_NULL) Double ratio,
+    public record Interval(@JsonInclude(JsonInclude.Include.NON_NULL) String figure, @JsonInclude(JsonInclude.Include.NON_NULL) Double ratio,
                     Double low, Double high, int turns, Double confidence, Verdict.Call verdict,
                     @JsonInclude(JsonInclude.Include.NON_NULL) Double detectable,
                     @JsonInclude(JsonInclude.Include.NON_NULL) String why,
@@ -341,9 +345,9 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
      * Heap and RSS per idle connection over the compared server's; {@code callout}, when the heap
      * per connection is far from the compared server's, says so in words (absent when it is not).
      */
-    record IdleRatio(Double heapPerConnection, Double rssPerConnection,
+    public record IdleRatio(Double heapPerConnection, Double rssPerConnection,
                      @JsonInclude(JsonInclude.Include.NON_NULL) String callout) implements Ratio {
-        IdleRatio(Double heapPerConnection, Double rssPerConnection) {
+        public IdleRatio(Double heapPerConnection, Double rssPerConnection) {
             this(heapPerConnection, rssPerConnection, null);
         }
     }
@@ -353,14 +357,14 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
      * a step breaks a server when over {@code maxErrorPercent} of its requests fail or its p99
      * passes {@code maxP99Ms}, and a server sits out the steps after the one that broke it.
      */
-    record RampSummary(String path, double maxErrorPercent, double maxP99Ms, List<Integer> steps, List<BreakingPoint> servers) {}
+    public record RampSummary(String path, double maxErrorPercent, double maxP99Ms, List<Integer> steps, List<BreakingPoint> servers) {}
 
     /**
      * One server on the ramp: the most connections it held ({@code held}, null when none), the
      * step that broke it ({@code brokeAt}, null when none did) and {@code why}: what broke it,
      * or why it ran no further (a step skipped: it stopped, or has no such endpoint).
      */
-    record BreakingPoint(String server, Integer held, Integer brokeAt, String why) {}
+    public record BreakingPoint(String server, Integer held, Integer brokeAt, String why) {}
 
     /**
      * The spikes ({@link Spike}): {@code path} at {@code base} connections, then {@code peak} for
@@ -385,7 +389,7 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
                       Integer threads, Integer files) {}
 
     /** One window of load: when it began ({@code atSeconds}, from the server's first window), "baseline", "spike" or "after". */
-    record SpikeWindow(double atSeconds, String phase, int cycle, int connections, Double rps, long failed, Double p99Ms) {}
+    public record SpikeWindow(double atSeconds, String phase, int cycle, int connections, Double rps, long failed, Double p99Ms) {}
 
     /**
      * The soak ({@link Soak}): {@code path} at {@code connections} for {@code minutes} a server,
@@ -399,11 +403,11 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
      * One server's soak: its samples; the slope per minute of heap after GC, RSS, open files and
      * threads (least squares, null when unknown); median req/s; {@code flags}: what grew.
      */
-    record SoakServer(String server, String skipReason, Double rps, long failed, Double heapBytesPerMinute, Double rssBytesPerMinute,
+    public record SoakServer(String server, String skipReason, Double rps, long failed, Double heapBytesPerMinute, Double rssBytesPerMinute,
                       Double filesPerMinute, Double threadsPerMinute, List<SoakSample> samples, List<String> flags) {}
 
     /** One sample, after a window: its req/s and failures, then the server's heap after a full GC, RSS, threads and files. */
-    record SoakSample(double atSeconds, Double rps, long failed, Double heapAfterGcBytes, Long rssBytes, Integer threads, Integer files) {}
+    public record SoakSample(double atSeconds, Double rps, long failed, Double heapAfterGcBytes, Long rssBytes, Integer threads, Integer files) {}
 
     /**
      * The open loop ({@link OpenLoop}): GET {@code path} at a fixed {@code rate} a second for
@@ -412,7 +416,7 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
      * a closed loop; every request awaited {@code timeoutSeconds}. {@code cpus}: where it ran
      * (Vegeta where Bombardier runs); {@code notes}: how the figures were made.
      */
-    record OpenLoopSummary(String path, int rate, int seconds, int warmupSeconds, int connections, int timeoutSeconds, String vegeta,
+    public record OpenLoopSummary(String path, int rate, int seconds, int warmupSeconds, int connections, int timeoutSeconds, String vegeta,
                            CpuSplit cpus, List<String> notes, List<OpenLoopServer> servers) {}
 
     /**
@@ -421,18 +425,18 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
      * requests either way; the open loop's and the closed loop's figures (null when that load
      * could not run); {@code flags}: requests lost in either, or a load that did not finish.
      */
-    record OpenLoopServer(String server, String skipReason, Double warmupRps, long warmupLost, OpenLoopRun openLoop,
+    public record OpenLoopServer(String server, String skipReason, Double warmupRps, long warmupLost, OpenLoopRun openLoop,
                           OpenLoopRun closedLoop, List<String> flags) {}
 
     /** With --timeline: the {@code workload} recorded, one more turn of it a server after the measured ones; the learner's, then the reference's. */
-    record Timelines(String workload, int seconds, List<Recorded> servers) {}
+    public record Timelines(String workload, int seconds, List<Recorded> servers) {}
 
     /**
      * One server's recorded turn: its timeline {@code file} (null when it has none), its CPU time
      * per 2xx answer while recorded and in the race's measured turns of the workload, in µs (null
      * when unknown); {@code note}, why it has no timeline, or what may have skewed the cost.
      */
-    record Recorded(String server, String file, Double cpuMicrosPerRequestRecorded, Double cpuMicrosPerRequestMeasured, String note) {}
+    public record Recorded(String server, String file, Double cpuMicrosPerRequestRecorded, Double cpuMicrosPerRequestMeasured, String note) {}
 
     /**
      * One load at the fixed rate, by {@code tool} ("vegeta" or "bombardier"): the requests
@@ -443,9 +447,9 @@ record BenchReport(String schema, Kind kind, String command, String chapter, Str
      * reports none: Bombardier stops at p99); {@code maxSendLagMs}, how far behind its schedule
      * the open loop sent a request (null for the closed loop, which has no schedule).
      */
-    record OpenLoopRun(String tool, long sent, long ok, long non2xx, long errors, long timeouts, Double achievedRps,
+    public record OpenLoopRun(String tool, long sent, long ok, long non2xx, long errors, long timeouts, Double achievedRps,
                        Double p50Ms, Double p99Ms, Double p999Ms, Double maxMs, Double maxSendLagMs) {
-        long lost() {
+        public long lost() {
             return non2xx + errors;
         }
     }

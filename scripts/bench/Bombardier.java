@@ -1,3 +1,7 @@
+package bench;
+
+import lib.Jackson;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -11,26 +15,26 @@ import java.util.concurrent.TimeUnit;
  * Runs one Bombardier load (closed loop: C connections, each sends its next request when the
  * last answer came) and reads its single JSON line. Its exit code says nothing: the counts do.
  */
-final class Bombardier {
+public final class Bombardier {
     /** One run's figures. Latencies in ms; {@code errors} includes the {@code timeouts}. */
-    record Result(double seconds, long ok, long non2xx, long errors, long timeouts,
+    public record Result(double seconds, long ok, long non2xx, long errors, long timeouts,
                   double p50Ms, double p99Ms, double maxMs, Map<String, Long> errorKinds, double cpuSeconds) {
         /** The same figures, with the CPU time Bombardier itself used (NaN when unknown). */
-        Result withCpu(double loadCpuSeconds) {
+        public Result withCpu(double loadCpuSeconds) {
             return new Result(seconds, ok, non2xx, errors, timeouts, p50Ms, p99Ms, maxMs, errorKinds, loadCpuSeconds);
         }
 
         /** Bombardier's CPU time as a percentage of the cores it may use over the run: near 100, it is the bottleneck. */
-        double cpuPercent(int cores) {
+        public double cpuPercent(int cores) {
             return seconds > 0 && cores > 0 ? 100 * cpuSeconds / (seconds * cores) : Double.NaN;
         }
 
         /** Successful answers per second over the whole time Bombardier took. */
-        double rps() {
+        public double rps() {
             return seconds > 0 ? ok / seconds : Double.NaN;
         }
 
-        boolean clean() {
+        public boolean clean() {
             return non2xx == 0 && errors == 0;
         }
     }
@@ -49,7 +53,7 @@ final class Bombardier {
     private final String cpus; // a taskset CPU list ("1"), or null: not pinned
     private final int cores;
 
-    Bombardier(String binary) {
+    public Bombardier(String binary) {
         this(binary, null, Runtime.getRuntime().availableProcessors());
     }
 
@@ -179,7 +183,7 @@ final class Bombardier {
     }
 
     /** Reads Bombardier's JSON line. */
-    static Result parse(String json) {
+    public static Result parse(String json) {
         Output.Body result = Jackson.read(json, Output.class).result();
         long non2xx = result.req1xx() + result.req3xx() + result.req4xx() + result.req5xx();
         Map<String, Long> kinds = new LinkedHashMap<>();

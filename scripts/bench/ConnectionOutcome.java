@@ -1,3 +1,5 @@
+package bench;
+
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -8,7 +10,7 @@ import java.util.Locale;
  * ({@link Opening#settled}), and its talking loop reads each answer with {@link #ofAnswer}: there,
  * held means answered 2xx and still open, and turned away means the connection is lost.
  */
-enum ConnectionOutcome {
+public enum ConnectionOutcome {
     /** Not settled yet: connecting, sending, or its answer not all read. */
     STILL_GOING,
     /** Answered 2xx and kept alive: it stays open. */
@@ -23,7 +25,7 @@ enum ConnectionOutcome {
      * connection, {@link #TURNED_AWAY} for any other whole response (or a full buffer, which no
      * answer to GET fills), {@link #STILL_GOING} while it is incomplete.
      */
-    static ConnectionOutcome ofAnswer(ByteBuffer in) {
+    public static ConnectionOutcome ofAnswer(ByteBuffer in) {
         String text = new String(in.array(), 0, in.position(), StandardCharsets.ISO_8859_1);
         int end = text.indexOf("\r\n\r\n");
         if (end < 0) return in.hasRemaining() ? STILL_GOING : TURNED_AWAY;

@@ -1,3 +1,5 @@
+package bench;
+
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -31,7 +33,7 @@ import java.util.List;
  * {@link ConnectionsRace} call it; one {@link Opening} counts each call of {@link #open} and one
  * {@link ActiveShare} each of {@link #talk}, while this class does the sockets' work.
  */
-final class Connections implements AutoCloseable {
+public final class Connections implements AutoCloseable {
     /** Connections one source address carries at most: well inside the ephemeral ports, so bind() never runs out. */
     static final int MAX_PER_SOURCE = 20_000;
     /** Linux's default ephemeral ports (32768 to 60999), where the kernel's own setting cannot be read. */
@@ -44,7 +46,7 @@ final class Connections implements AutoCloseable {
      * it stopped opening more (null when it did not); {@code clientLimit}: it was this process
      * that could open no more sockets (its own open-files limit), not the server.
      */
-    record Opened(int asked, int held, int closed, int refused, int turnedAway, int unanswered, int notAttempted, int sources, double seconds,
+    public record Opened(int asked, int held, int closed, int refused, int turnedAway, int unanswered, int notAttempted, int sources, double seconds,
                   String stopped, boolean clientLimit) {}
 
     /**
@@ -55,7 +57,7 @@ final class Connections implements AutoCloseable {
      * answer by the end of the grace period; latencies of the answered ones, from when each was due,
      * in ms; {@code closedByServer}, idle connections the server closed meanwhile.
      */
-    record Active(int connections, long asked, long answered, long failed, long late, long unanswered, double p50Ms, double p99Ms,
+    public record Active(int connections, long asked, long answered, long failed, long late, long unanswered, double p50Ms, double p99Ms,
                   double maxMs, int closedByServer) {}
 
     private final Selector selector;
@@ -66,12 +68,12 @@ final class Connections implements AutoCloseable {
     private final int firstPort = firstEphemeralPort();
     private int skew;
 
-    Connections() throws IOException {
+    public Connections() throws IOException {
         selector = Selector.open();
     }
 
     /** Connections a source address carries: 70% of the ephemeral ports, at most {@link #MAX_PER_SOURCE}, at least 1000. */
-    static int perSource(int ephemeralPorts) {
+    public static int perSource(int ephemeralPorts) {
         return Math.max(1000, Math.min(MAX_PER_SOURCE, ephemeralPorts * 7 / 10));
     }
 
@@ -95,12 +97,12 @@ final class Connections implements AutoCloseable {
     }
 
     /** How many source addresses {@code connections} take, {@code perSource} each. */
-    static int sources(int connections, int perSource) {
+    public static int sources(int connections, int perSource) {
         return connections <= 0 ? 0 : (connections + perSource - 1) / perSource;
     }
 
     /** The source address of connection {@code i} (from 0): 127.0.0.2 for the first {@code perSource}, then 127.0.0.3, and so on. */
-    static InetAddress source(int i, int perSource) {
+    public static InetAddress source(int i, int perSource) {
         int k = 2 + i / perSource;
         if (k > 0xfffffe) throw new IllegalArgumentException("too many source addresses: " + k);
         try {
@@ -116,7 +118,7 @@ final class Connections implements AutoCloseable {
      * otherwise: for counts one address pair's ports hold (the idle workload's 10,000), and where
      * 127.0.0.2 is no address of this host (macOS, until aliased).
      */
-    Opened open(String host, int port, int asked, int window, long answerMillis, long stallMillis) throws IOException {
+    public Opened open(String host, int port, int asked, int window, long answerMillis, long stallMillis) throws IOException {
         return open(host, port, asked, window, answerMillis, stallMillis, 0, Integer.MAX_VALUE);
     }
 
@@ -128,7 +130,7 @@ final class Connections implements AutoCloseable {
      * when nothing at all was answered for {@code stallMillis}, or when the last
      * {@code turnedAwayInARow} were refused or turned away.
      */
-    Opened open(String host, int port, int asked, int window, long answerMillis, long stallMillis, int perSource, int turnedAwayInARow)
+    public Opened open(String host, int port, int asked, int window, long answerMillis, long stallMillis, int perSource, int turnedAwayInARow)
             throws IOException {
         Opening o = new Opening(host, port, asked, window, answerMillis, stallMillis, perSource, turnedAwayInARow, held, closedByServer);
         while (true) {
@@ -304,17 +306,17 @@ final class Connections implements AutoCloseable {
     }
 
     /** Connections held open now. */
-    int held() {
+    public int held() {
         return held;
     }
 
     /** Held connections the server has closed so far. */
-    int closedByServer() {
+    public int closedByServer() {
         return closedByServer;
     }
 
     /** How many of {@code held} connections are active at {@code percent}%: at least one while any is held. */
-    static int activeCount(int held, double percent) {
+    public static int activeCount(int held, double percent) {
         if (held <= 0 || percent <= 0) return 0;
         return (int) Math.min(held, Math.max(1, Math.round(held * percent / 100)));
     }
@@ -324,7 +326,7 @@ final class Connections implements AutoCloseable {
      * every second, their requests spread evenly over the second, for {@code seconds}; then
      * answers still out get {@code graceMillis}. Latency is from when a request was due.
      */
-    Active talk(String host, int port, String path, double percent, int seconds, long graceMillis) throws IOException {
+    public Active talk(String host, int port, String path, double percent, int seconds, long graceMillis) throws IOException {
         byte[] request = get(path, host, port);
         int closedBefore = closedByServer;
         ActiveShare share = new ActiveShare(enlist(activeCount(held, percent)), seconds, graceMillis);

@@ -1,3 +1,7 @@
+package bench;
+
+import lib.Painter;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -20,7 +24,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * refusals, timeouts, or it exited), and where the load generator itself could hold no more,
  * says that, and what to set.
  */
-final class ConnectionsRace {
+public final class ConnectionsRace {
     private ConnectionsRace() {}
 
     /** The most --connections takes. */
@@ -35,14 +39,14 @@ final class ConnectionsRace {
     /** Refused or turned away this many in a row: the server takes no more, and opening stops. */
     static final int TURNED_AWAY_IN_A_ROW = 1000;
     /** How long a request of the active share still has once its window ends. */
-    static final int TIMEOUT_SECONDS = 2;
+    public static final int TIMEOUT_SECONDS = 2;
     /** Files this process keeps free for itself (jcmd, Bombardier, its jars) below its limit. */
-    static final int OWN_FILES = 256;
+    public static final int OWN_FILES = 256;
     /** A kernel page, the unit of /proc/net/sockstat's "mem". */
     static final long PAGE = 4096;
 
     /** The phase as a workload, for the CPU split: the servers on every CPU, the client sharing them. */
-    static final Plan.Workload WORKLOAD = new Plan.Workload("connections", Plan.Group.CONNECTIONS,
+    public static final Plan.Workload WORKLOAD = new Plan.Workload("connections", Plan.Group.CONNECTIONS,
             "keep-alive connections held at once, 1% of them asking GET " + PATH + " once a second", PATH, 20_000, 200);
 
     /** The connections asked for when --connections gives no number: 100,000 thorough, 20,000 quick, 2000 smoke. */
@@ -77,17 +81,17 @@ final class ConnectionsRace {
     }
 
     /** How many connections this process can hold, and why fewer than asked (null when not). */
-    record Budget(int connections, String note) {}
+    public record Budget(int connections, String note) {}
 
     /** What this process can hold of {@code asked}: its open-files limit (the JVM raised its soft limit to the hard one) less what it keeps. */
-    static Budget budget(int asked) {
+    public static Budget budget(int asked) {
         if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.UnixOperatingSystemMXBean os) {
             return budget(asked, os.getMaxFileDescriptorCount(), os.getOpenFileDescriptorCount());
         }
         return new Budget(asked, null);
     }
 
-    static Budget budget(int asked, long maxFiles, long openFiles) {
+    public static Budget budget(int asked, long maxFiles, long openFiles) {
         long free = maxFiles - openFiles - OWN_FILES;
         if (free >= asked) return new Budget(asked, null);
         int capped = (int) Math.max(0, free);
@@ -100,7 +104,7 @@ final class ConnectionsRace {
     }
 
     /** An open-files limit that holds {@code connections} with room to spare, rounded up to a thousand. */
-    static long room(int connections) {
+    public static long room(int connections) {
         return ((connections + 1000L + 999) / 1000) * 1000;
     }
 
@@ -261,7 +265,7 @@ final class ConnectionsRace {
     }
 
     /** "held 19,989 of 100,000 (...)", the counts that were not held. */
-    static String shortfall(Connections.Opened o) {
+    public static String shortfall(Connections.Opened o) {
         return String.format(Locale.ROOT, "held %,d of %,d (%,d closed by the server, %,d refused, %,d turned away, %,d unanswered, %,d not tried%s)",
                 o.held(), o.asked(), o.closed(), o.refused(), o.turnedAway(), o.unanswered(), o.notAttempted(),
                 o.stopped() == null ? "" : "; stopped: " + o.stopped());
@@ -273,7 +277,7 @@ final class ConnectionsRace {
      * process reached its own, refusals, answers with an error, timeouts; several where several
      * held.
      */
-    static String cause(Connections.Opened o, boolean alive, Integer serverFiles, Long serverMaxFiles) {
+    public static String cause(Connections.Opened o, boolean alive, Integer serverFiles, Long serverMaxFiles) {
         if (o.held() >= o.asked()) return null;
         List<String> causes = new ArrayList<>();
         if (!alive) causes.add("the server exited (out of memory, or an error it did not survive: see its log)");
@@ -301,7 +305,7 @@ final class ConnectionsRace {
      * Answers the active share lost (more than 1% of those due not answered 2xx, and more than
      * {@value #LOST_ALLOWED}: a smoke run's share asks only about 45), or null.
      */
-    static String lost(ConnectionsReport.Active a) {
+    public static String lost(ConnectionsReport.Active a) {
         long notAnswered = a.asked() - a.answered();
         if (a.asked() == 0 || notAnswered * 100 <= a.asked() || notAnswered <= LOST_ALLOWED) return null;
         return String.format(Locale.ROOT, "the active share got %,d answers of %,d requests due (%s%%): %,d failed, %,d not sent (late), %,d unanswered",
@@ -313,13 +317,13 @@ final class ConnectionsRace {
      * it cannot be told: a reading missing, no connection held, or a reading that fell (a
      * measurement artefact, never a cost below nothing: {@link #artefacts}).
      */
-    static Double perConnection(double before, double with, int held, boolean bothEnds) {
+    public static Double perConnection(double before, double with, int held, boolean bothEnds) {
         if (Double.isNaN(before) || Double.isNaN(with) || held <= 0 || with < before) return null;
         return Stats.figure((with - before) / held / (bothEnds ? 2 : 1));
     }
 
     /** A note for each figure that fell while the connections were open, with its likely cause: shown instead of a negative cost. */
-    static List<String> artefacts(ConnectionsReport.Cost c, int held) {
+    public static List<String> artefacts(ConnectionsReport.Cost c, int held) {
         List<String> flags = new ArrayList<>();
         if (c == null || held <= 0) return flags;
         if (c.heapBeforeBytes() != null && c.heapWithBytes() != null && c.heapWithBytes() < c.heapBeforeBytes()) {
@@ -372,7 +376,7 @@ final class ConnectionsRace {
     }
 
     /** The "mem" of sockstat's "TCP:" line, in pages; -1 when there is none. */
-    static long tcpMemPages(String sockstat) {
+    public static long tcpMemPages(String sockstat) {
         for (String line : sockstat.split("\n")) {
             String[] f = line.trim().split("\\s+");
             if (f.length == 0 || !f[0].equals("TCP:")) continue;
@@ -382,7 +386,7 @@ final class ConnectionsRace {
     }
 
     /** Bytes of the TCP and TCPv6 slab caches (active objects x object size); -1 when neither is listed. */
-    static long tcpSlabBytes(String slabinfo) {
+    public static long tcpSlabBytes(String slabinfo) {
         long sum = -1;
         for (String line : slabinfo.split("\n")) {
             String[] f = line.trim().split("\\s+");

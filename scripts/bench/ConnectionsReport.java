@@ -1,3 +1,5 @@
+package bench;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
@@ -6,7 +8,7 @@ import java.util.List;
  * {@link ConnectionsRace} writes and the site reads. Records only: a committed run is read back
  * as it was written, so fields are added, never changed.
  */
-final class ConnectionsReport {
+public final class ConnectionsReport {
     private ConnectionsReport() {}
 
     /**
@@ -18,7 +20,7 @@ final class ConnectionsReport {
      * {@code loadMaxOpenFiles}: this process's open-files limit (ulimit -n), which caps what it
      * can hold; {@code notes}: how the figures were made and what capped them.
      */
-    record Summary(int asked, int window, int sources, int perSource, String path, double activePercent, int activeSeconds,
+    public record Summary(int asked, int window, int sources, int perSource, String path, double activePercent, int activeSeconds,
                               int timeoutSeconds, @JsonInclude(JsonInclude.Include.NON_NULL) Long loadMaxOpenFiles, List<String> notes,
                               List<Server> servers) {}
 
@@ -30,7 +32,7 @@ final class ConnectionsReport {
      * cause, answers lost, a server that stopped accepting or exited; {@code notes}: worth
      * knowing, not the server's fault (this machine's limits, a measurement artefact).
      */
-    record Server(String server, String skipReason, Opened opened, Active active, Cost costs,
+    public record Server(String server, String skipReason, Opened opened, Active active, Cost costs,
                              Boolean acceptsAfter, List<String> flags, List<String> notes) {}
 
     /**
@@ -42,7 +44,7 @@ final class ConnectionsReport {
      * likeliest reason in words ("load generator's open-files limit", "server's open-files limit
      * (EMFILE)", ...), null when all were held.
      */
-    record Opened(int asked, int held, int closed, int refused, int turnedAway, int unanswered, int notAttempted, int sources,
+    public record Opened(int asked, int held, int closed, int refused, int turnedAway, int unanswered, int notAttempted, int sources,
                              Double seconds, Double perSecond, String stopped, String cause) {}
 
     /**
@@ -52,7 +54,7 @@ final class ConnectionsReport {
      * latency from when each was due, in ms; {@code closedByServer}, held connections the server
      * closed during the window.
      */
-    record Active(int connections, int seconds, long asked, long answered, long failed, long late, long unanswered,
+    public record Active(int connections, int seconds, long asked, long answered, long failed, long late, long unanswered,
                              Double answeredPercent, Double p50Ms, Double p99Ms, Double maxMs, int closedByServer) {}
 
     /**
@@ -65,7 +67,7 @@ final class ConnectionsReport {
      * A per-connection figure is null where it cannot be told (a reading missing, or one that
      * fell: a measurement artefact, flagged). Threads (OS) and open files of the server.
      */
-    record Cost(Double heapBeforeBytes, Double heapWithBytes, Double heapPerConnectionBytes, Long rssBeforeBytes,
+    public record Cost(Double heapBeforeBytes, Double heapWithBytes, Double heapPerConnectionBytes, Long rssBeforeBytes,
                            Long rssWithBytes, Double rssPerConnectionBytes, Long tcpMemBeforeBytes, Long tcpMemWithBytes,
                            Double tcpMemPerConnectionBytes, Long tcpSlabBeforeBytes, Long tcpSlabWithBytes, Double tcpSlabPerConnectionBytes,
                            Integer threadsBefore, Integer threadsWith, Integer threadsActive, Integer filesWith, Long serverMaxOpenFiles) {}

@@ -1,3 +1,5 @@
+package bench;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,10 +19,10 @@ import java.util.List;
  * @param canPin     whether taskset is there and there are 2 CPUs or more
  * @param serverCpus what --server-cpus asked for, or 0 for the default split
  */
-record Cpus(int total, boolean canPin, int serverCpus) {
+public record Cpus(int total, boolean canPin, int serverCpus) {
 
     /** Where a workload runs (BenchReport.CpuSplit: taskset lists, null where a side is not pinned). */
-    BenchReport.CpuSplit of(Plan.Workload w) {
+    public BenchReport.CpuSplit of(Plan.Workload w) {
         if (!canPin) return new BenchReport.CpuSplit(null, null, "not pinned (" + (total < 2 ? "one CPU" : "no taskset")
                 + "): servers and the load share " + cpus(total));
         int servers = serverCpus > 0 ? Math.min(serverCpus, total) : w.loadCostsCpu() ? Math.max(1, total / 2) : total;
@@ -34,7 +36,7 @@ record Cpus(int total, boolean canPin, int serverCpus) {
     }
 
     /** The rule in one line, for the report's machine facts. */
-    String rule() {
+    public String rule() {
         if (!canPin) return of(Plan.WORKLOADS.get(0)).words();
         if (serverCpus > 0) return "--server-cpus " + serverCpus + ": " + of(Plan.WORKLOADS.get(0)).words() + ", on every workload";
         List<String> cheap = new ArrayList<>();
@@ -54,7 +56,7 @@ record Cpus(int total, boolean canPin, int serverCpus) {
     }
 
     /** How many CPUs a taskset list names ("0-1,3" is 3), or {@code total} for null (not pinned). */
-    int count(String list) {
+    public int count(String list) {
         if (list == null) return total;
         int n = 0;
         for (String part : list.split(",")) {

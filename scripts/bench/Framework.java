@@ -1,12 +1,16 @@
+package bench;
+
+import lib.Frameworks;
+
 import java.nio.file.Path;
 import java.util.List;
 
 /** The framework servers of the race ({@link Frameworks}, the one list), as servers to start. Their role is {@link BenchReport.Role#FRAMEWORK}. */
-final class Framework {
+public final class Framework {
     private Framework() {}
 
     /** What {@code --all} adds, in chart order. */
-    static List<Server> race(Path root) {
+    public static List<Server> race(Path root) {
         return Frameworks.race().stream().map(e -> server(root, e)).toList();
     }
 

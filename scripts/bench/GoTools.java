@@ -1,3 +1,5 @@
+package bench;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

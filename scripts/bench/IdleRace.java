@@ -1,3 +1,5 @@
+package bench;
+
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -10,7 +12,7 @@ import java.util.OptionalLong;
  * The idle workload: for each server in turn, heap (after a full GC) and RSS before, open the
  * idle keep-alive connections ({@link Connections}, from this host's own address), heap and RSS with them, close them.
  */
-final class IdleRace {
+public final class IdleRace {
     private IdleRace() {}
 
     /** How many idle connections to open, and why fewer than {@link #WANTED} (null when not). */
@@ -103,7 +105,7 @@ final class IdleRace {
      * Resident memory per connection served, or null where it cannot be told: no reading, no
      * connection, or memory that fell while the connections were open (see {@link #rssArtefact}).
      */
-    static Double rssPerConnection(OptionalLong before, OptionalLong with, int served) {
+    public static Double rssPerConnection(OptionalLong before, OptionalLong with, int served) {
         if (before.isEmpty() || with.isEmpty() || served == 0 || with.getAsLong() < before.getAsLong()) return null;
         return Stats.figure((double) (with.getAsLong() - before.getAsLong()) / served);
     }
@@ -113,7 +115,7 @@ final class IdleRace {
      * memory that fell while the connections opened says the JVM gave memory back meanwhile, not
      * that a connection costs less than nothing.
      */
-    static String rssArtefact(BenchReport.IdleFigures f) {
+    public static String rssArtefact(BenchReport.IdleFigures f) {
         if (f == null || f.served() == 0 || f.rssBeforeBytes() == null || f.rssWithBytes() == null
                 || f.rssWithBytes() >= f.rssBeforeBytes()) return null;
         return String.format(Locale.ROOT, "RSS fell from %d to %d MiB while the connections were open: the JVM gave memory back to the"

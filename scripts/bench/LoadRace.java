@@ -1,3 +1,7 @@
+package bench;
+
+import lib.Others;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -13,14 +17,14 @@ import java.util.List;
  * time, each with a {@link Tally}. Run i of one server and run i of another make turn i. A forked
  * workload does all that again in fresh processes of every server, fork by fork, as JMH forks.
  */
-final class LoadRace {
+public final class LoadRace {
     private final Plan.Mode mode;
     private final Bombardier bombardier;
     private final Progress progress;
     private final List<Plan.Workload> plan;
 
     /** A race of the workloads of {@code plan}, one at a time ({@link #run}). */
-    LoadRace(Plan.Mode mode, Bombardier bombardier, Progress progress, List<Plan.Workload> plan) {
+    public LoadRace(Plan.Mode mode, Bombardier bombardier, Progress progress, List<Plan.Workload> plan) {
         this.plan = plan;
         this.mode = mode;
         this.bombardier = bombardier;

@@ -1,3 +1,5 @@
+package bench;
+
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -5,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** What the report says about the machine a race ran on: CPUs, memory, OS, Java, JBang, Bombardier, pinning. */
-final class MachineFacts {
+public final class MachineFacts {
     private MachineFacts() {}
 
     /** Whether servers and Bombardier can be given CPUs of their own: taskset is there and there are at least 2 CPUs. */
@@ -40,7 +42,7 @@ final class MachineFacts {
      * ("cpu", "cpu_core" on hybrid x86, an "armv8_pmuv3" on ARM); virtual machines often hide them.
      * The race reads CPU time either way.
      */
-    static String counters(Path devices, Path paranoid) {
+    public static String counters(Path devices, Path paranoid) {
         if (!Files.isDirectory(devices)) return "instructions retired: not readable here (no perf events in /sys: not Linux?); CPU time decides";
         boolean hardware;
         try (var names = Files.list(devices)) {

@@ -5,6 +5,8 @@
 //SOURCES NettyBaselineInitializer.java NettyBaselineHandler.java NettyPool.java ../../exercises/kit/Kit.java
 //SOURCES ../lib/Cli.java ../lib/CommandError.java
 
+import lib.Cli;
+
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;

@@ -1,3 +1,7 @@
+package bench;
+
+import lib.Painter;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -18,7 +22,7 @@ import java.util.Locale;
  * warm-up lost more than {@link #MAX_WARMUP_LOST_PERCENT}% of its requests or answered fewer than
  * {@link #MIN_WARMUP_PERCENT_OF_RATE}% of the rate: it cannot carry the rate.
  */
-final class OpenLoop {
+public final class OpenLoop {
     private OpenLoop() {}
 
     /**
@@ -48,7 +52,7 @@ final class OpenLoop {
      * percentiles 4 times at most (4 of 300 a second, about 1%), however many requests came due
      * meanwhile: 30 in a stall of 100 ms.
      */
-    static final int CONNECTIONS = 4;
+    public static final int CONNECTIONS = 4;
     /**
      * During both loads, one more connection asks GET {@link #STALL_PATH} {@link #STALL_RATE}
      * time a second, unmeasured: a request that needs 100 ms of CPU, like a large report. A
@@ -162,7 +166,7 @@ final class OpenLoop {
     }
 
     /** Why a server cannot carry the rate, from its warm-up: no answer, over the share lost, or too few answers a second; null when it can. */
-    static String cannotCarry(Bombardier.Result warmup) {
+    public static String cannotCarry(Bombardier.Result warmup) {
         long lost = warmup.non2xx() + warmup.errors(), sent = warmup.ok() + lost;
         if (sent == 0 || warmup.ok() == 0) return "its warm-up at " + RATE + " req/s got no answer: it cannot carry this rate";
         if (lost * 100.0 > MAX_WARMUP_LOST_PERCENT * sent) {
@@ -181,7 +185,7 @@ final class OpenLoop {
      * {@link Stats#percentile}); answers a second from the first request sent to the last answer;
      * and how far behind its schedule (the first request's time + seq / rate) a request left.
      */
-    static BenchReport.OpenLoopRun openRun(List<Vegeta.Hit> hits, int rate) {
+    public static BenchReport.OpenLoopRun openRun(List<Vegeta.Hit> hits, int rate) {
         long ok = 0, non2xx = 0, errors = 0, timeouts = 0;
         long first = Long.MAX_VALUE, last = Long.MIN_VALUE;
         List<Double> latencies = new ArrayList<>(hits.size());
@@ -216,7 +220,7 @@ final class OpenLoop {
     }
 
     /** Bombardier's run as a load's figures: it reports p50 and p99 (and p75, p90, p95), no p99.9. */
-    static BenchReport.OpenLoopRun closedRun(Bombardier.Result r) {
+    public static BenchReport.OpenLoopRun closedRun(Bombardier.Result r) {
         return new BenchReport.OpenLoopRun("bombardier", r.ok() + r.non2xx() + r.errors(), r.ok(), r.non2xx(), r.errors(), r.timeouts(),
                 Stats.figure(r.rps()), Stats.figure(r.p50Ms()), Stats.figure(r.p99Ms()), null, Stats.figure(r.maxMs()), null);
     }
@@ -225,7 +229,7 @@ final class OpenLoop {
         return new BenchReport.OpenLoopServer(s.id, why, warmupRps, warmupLost, null, null, List.of());
     }
 
-    static BenchReport.OpenLoopSummary summary(Plan.Mode mode, String vegeta, BenchReport.CpuSplit cpus, List<BenchReport.OpenLoopServer> servers) {
+    public static BenchReport.OpenLoopSummary summary(Plan.Mode mode, String vegeta, BenchReport.CpuSplit cpus, List<BenchReport.OpenLoopServer> servers) {
         return new BenchReport.OpenLoopSummary(PATH, RATE, seconds(mode), warmupSeconds(mode), CONNECTIONS, WORKLOAD.timeoutSeconds(), vegeta, cpus,
                 List.of("latency: every request sent, failed ones included, from when it left to its answer or its error, as both tools count it",
                         "achieved: 2xx answers a second, from the first request sent to the last answer (Bombardier: over the time it took)",
@@ -238,7 +242,7 @@ final class OpenLoop {
     }
 
     /** The table: per server, the offered rate, the answers a second, then each percentile, open loop beside closed loop. */
-    static void print(PrintStream out, BenchReport.OpenLoopSummary o, Painter p) {
+    public static void print(PrintStream out, BenchReport.OpenLoopSummary o, Painter p) {
         out.println();
         out.println(p.bold("The open loop") + String.format(Locale.ROOT, "  GET %s at %d req/s for %d s a server (%s requests due): Vegeta, an open loop, "
                 + "then Bombardier at the same rate with %d connections, a closed loop", o.path(), o.rate(), o.seconds(),
@@ -285,7 +289,7 @@ final class OpenLoop {
      * interval, the rate as a fraction of a second in lowest terms, stretched to 10 ms when
      * shorter (300 a second: 3 every 10 ms; 350: 7 every 20 ms; 250: 2 every 8 ms).
      */
-    static String batch(long rate) {
+    public static String batch(long rate) {
         long gcd = java.math.BigInteger.valueOf(rate).gcd(java.math.BigInteger.valueOf(1_000_000_000L)).longValue();
         long requests = rate / gcd, nanos = 1_000_000_000L / gcd, floor = 10_000_000L;
         if (nanos < floor) {

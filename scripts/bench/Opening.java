@@ -1,3 +1,5 @@
+package bench;
+
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
@@ -9,7 +11,7 @@ import java.util.Locale;
  * whether and why it stopped opening more. Connections' opening loop keeps one, counts into it,
  * and asks it when to stop, so the stop rules read apart from the selector's mechanics.
  */
-final class Opening {
+public final class Opening {
     /** A connection on its way to being held: its channel, its deadline, and its request and answer so far. */
     static final class Pending {
         final SocketChannel channel;
@@ -42,7 +44,7 @@ final class Opening {
     private String stopped;
     private boolean clientLimit;
 
-    Opening(String host, int port, int asked, int window, long answerMillis, long stallMillis, int perSource, int turnedAwayInARow,
+    public Opening(String host, int port, int asked, int window, long answerMillis, long stallMillis, int perSource, int turnedAwayInARow,
             int heldBefore, int closedBefore) {
         this.request = Connections.get("/", host, port);
         this.address = new InetSocketAddress(host, port);
@@ -58,7 +60,7 @@ final class Opening {
     }
 
     /** Stops opening when some wait but nothing was answered for the stall time, or the last so many in a row were refused or turned away. */
-    void stopIfStuck(long now) {
+    public void stopIfStuck(long now) {
         if (stopped == null && pending > 0 && now - lastProgress > stallMillis * 1_000_000) {
             stopped = String.format(Locale.ROOT, "the server answered nothing for %.0f s", stallMillis / 1000.0);
         }
@@ -68,7 +70,7 @@ final class Opening {
     }
 
     /** Whether another connection may start: opening has not stopped, some are still to try, and the window has room. */
-    boolean mayStartAnother() {
+    public boolean mayStartAnother() {
         return stopped == null && attempted < asked && pending < window;
     }
 
@@ -78,7 +80,7 @@ final class Opening {
         clientLimit = true;
     }
 
-    void started() {
+    public void started() {
         attempted++;
         pending++;
     }
@@ -91,7 +93,7 @@ final class Opening {
     }
 
     /** A connection that settled: progress; one held ends the run of refusals, any other lengthens it. */
-    void settled(ConnectionOutcome outcome) {
+    public void settled(ConnectionOutcome outcome) {
         pending--;
         lastProgress = System.nanoTime();
         switch (outcome) {
@@ -122,12 +124,12 @@ final class Opening {
     }
 
     /** Whether opening is over: none in flight, and every connection tried or opening stopped. */
-    boolean finished() {
+    public boolean finished() {
         return pending == 0 && (attempted >= asked || stopped != null);
     }
 
     /** How it went, from the connections' held and closed counts now. */
-    Connections.Opened opened(int heldNow, int closedNow) {
+    public Connections.Opened opened(int heldNow, int closedNow) {
         if (stopped == null && attempted < asked) stopped = "stopped early";
         return new Connections.Opened(asked, heldNow - heldBefore, closedNow - closedBefore, refused, turnedAway, unanswered, asked - attempted,
                 spread ? Connections.sources(attempted, perSource) : Math.min(1, attempted),

@@ -1,10 +1,12 @@
+package bench;
+
 /**
  * What one run of the race measures: the workloads, or one stress phase instead of them
  * ({@code --ramp}, {@code --spike}, {@code --soak MIN}, {@code --open-loop}, {@code --connections N}). One value a run;
  * each knows its option, whether it brings its own load, how long it keeps a server busy, the
  * workload whose CPU split it uses and how the race's header describes it.
  */
-sealed interface Phase {
+public sealed interface Phase {
     /** The standard workloads, or those given with --workloads. */
     record Workloads() implements Phase {}
 

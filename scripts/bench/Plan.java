@@ -1,12 +1,16 @@
+package bench;
+
+import lib.Jackson;
+
 import java.util.ArrayList;
 import java.util.List;
 
 /** What a race runs: the workloads, how long and how often (the modes), and the methodology the report states. */
-final class Plan {
+public final class Plan {
     private Plan() {}
 
     /** A workload's family: workloads of one group share a warm-up and a chart; the JSON names it by {@link #label}. */
-    enum Group implements Jackson.Label {
+    public enum Group implements Jackson.Label {
         HELLO, IO, CPU, MIXED, DB, IDLE, TRIP, DEMO, RAMP, SPIKE, SOAK, OPEN_LOOP, CONNECTIONS;
 
         /** The group a label names (as the JSON and {@code --workloads} write it), or null. */
@@ -21,16 +25,16 @@ final class Plan {
      * second, or 0 for as fast as answers come (closed loop); {@code background}: a second load
      * that runs during each run, unmeasured, or null.
      */
-    record Workload(String id, Group group, String description, String path, int connections, double serviceMillis,
+    public record Workload(String id, Group group, String description, String path, int connections, double serviceMillis,
                     int rate, Background background) {
         /** A load on {@code path} that runs beside the measured one. */
         record Background(String path, int connections) {}
 
-        Workload(String id, Group group, String description, String path, int connections, double serviceMillis) {
+        public Workload(String id, Group group, String description, String path, int connections, double serviceMillis) {
             this(id, group, description, path, connections, serviceMillis, 0, null);
         }
 
-        boolean sleepBound() {
+        public boolean sleepBound() {
             return group == Group.IO || demo() || ramp() || pooled() || callsBackend();
         }
 
@@ -40,17 +44,17 @@ final class Plan {
         }
 
         /** A step of the ramp ({@link Plan#ramp}): its errors are its finding, not a failure. */
-        boolean ramp() {
+        public boolean ramp() {
             return group == Group.RAMP;
         }
 
         /** trip: each request calls a backend ({@link #TRIP_LEGS} calls of {@link #serviceMillis} at once); chapter 08's race. */
-        boolean callsBackend() {
+        public boolean callsBackend() {
             return group == Group.TRIP;
         }
 
         /** db: each request holds one of the pool's {@link #DB_POOL} connections while it waits. */
-        boolean pooled() {
+        public boolean pooled() {
             return group == Group.DB;
         }
 
@@ -72,7 +76,7 @@ final class Plan {
         }
 
         /** Well above the service time, so a slow answer is late, not lost; for db, above the longest wait for a connection. */
-        int timeoutSeconds() {
+        public int timeoutSeconds() {
             if (pooled()) return DB_WAIT_MILLIS / 1000 + 5;
             // Why: 16 threads answer the demo's 2000 connections 40 a second, so the last waits
             // 50 s; every answer is awaited, and the latency says what the rate hides.
@@ -80,12 +84,12 @@ final class Plan {
             return (int) Math.max(5, Math.ceil(20 * serviceMillis / 1000));
         }
 
-        double boundRps() {
+        public double boundRps() {
             return sleepBound() ? Stats.littleBound(inProgress(), serviceMillis / 1000) : Double.NaN;
         }
     }
 
-    static final List<Workload> WORKLOADS = List.of(
+    public static final List<Workload> WORKLOADS = List.of(
             new Workload("hello", Group.HELLO, "GET / with 256 connections: the cost of the server's own machinery", "/", 256, 0),
             new Workload("io-100", Group.IO, "GET /io?ms=200 (a 200 ms wait, like a database call) with 100 connections", "/io?ms=200", 100, 200),
             new Workload("io-1000", Group.IO, "GET /io?ms=200 with 1000 connections", "/io?ms=200", 1000, 200),
@@ -104,7 +108,7 @@ final class Plan {
      * connections, raced by {@code --spring-demo} against Tomcat with 16 and 50 platform threads
      * and with virtual threads. Its bounds: 16 / 0.4 s = 40, 50 / 0.4 s = 125, 2000 / 0.4 s = 5000.
      */
-    static final Workload SPRING_DEMO = new Workload("demo", Group.DEMO,
+    public static final Workload SPRING_DEMO = new Workload("demo", Group.DEMO,
             "GET /io?ms=400 (a 400 ms wait) with 2000 connections: the Spring Boot demo's shape", "/io?ms=400", 2000, 400);
 
     /** The ramp's steps: connections to GET /io?ms=200, rising until each server breaks. */
@@ -115,7 +119,7 @@ final class Plan {
     static final double RAMP_MAX_P99_MS = 1000;
 
     /** The ramp's steps up to {@code max} connections (what this process may open); with {@code smoke}, the first two. */
-    static List<Workload> ramp(int max, boolean smoke) {
+    public static List<Workload> ramp(int max, boolean smoke) {
         List<Workload> steps = new ArrayList<>();
         for (int c : RAMP_STEPS) {
             if (c > max || smoke && steps.size() == 2) break;
@@ -128,12 +132,12 @@ final class Plan {
     static final int TRIP_LEGS = 4;
 
     /** The workloads a race runs when none are named: every one but those of a single chapter (trip). */
-    static List<Workload> standard() {
+    public static List<Workload> standard() {
         return WORKLOADS.stream().filter(w -> !w.callsBackend()).toList();
     }
 
     /** The three modes a race runs in ({@code --quick}, {@code --thorough}, {@code --smoke}); the JSON names them by {@link #label}. */
-    enum Pace implements Jackson.Label {
+    public enum Pace implements Jackson.Label {
         QUICK, THOROUGH, SMOKE;
 
         /** The pace an option names ("--smoke"), or null. */
@@ -142,7 +146,7 @@ final class Plan {
             return null;
         }
 
-        Mode mode() {
+        public Mode mode() {
             return switch (this) {
                 case QUICK -> new Mode(this, false, 2, 4, 2, 3, 2, 2, true, 2, QUICK_HELLO_RUNS, HELLO_RUN_SECONDS);   // about 6 minutes for a chapter here, all workloads (workshop.json, bench-03)
                 case THOROUGH -> new Mode(this, false, 2, 6, 10, 6, 10, 30, false, 2, THOROUGH_HELLO_RUNS, HELLO_RUN_SECONDS);
@@ -158,7 +162,7 @@ final class Plan {
      * of each server a forked workload runs in ({@link #forksFor}); {@code helloRuns}: the turns
      * on hello ({@link #runsFor}), of {@code helloRunSeconds} each ({@link #runSecondsFor}).
      */
-    record Mode(Pace pace, boolean ramp, int warmups, int maxWarmups, int warmupSeconds, int runs, int runSeconds, int ioRunSeconds,
+    public record Mode(Pace pace, boolean ramp, int warmups, int maxWarmups, int warmupSeconds, int runs, int runSeconds, int ioRunSeconds,
                 boolean warmGroupOnce, int forks, int helloRuns, int helloRunSeconds) {
         /** As the JSON and the report name it: "quick", "thorough ramp". */
         String name() {
@@ -179,7 +183,7 @@ final class Plan {
          * io run, so thorough io runs last longer and show the server's steady rate. hello's turns
          * keep their own length in every pace ({@link #HELLO_RUN_SECONDS}): its power comes from their number.
          */
-        int runSecondsFor(Workload w) {
+        public int runSecondsFor(Workload w) {
             if (w.loadCostsCpu()) return helloRunSeconds;
             return w.sleepBound() ? ioRunSeconds : runSeconds;
         }
@@ -189,7 +193,7 @@ final class Plan {
          * plus its run time, whose difference is the steady rate: quick io runs, whose 2 s would
          * otherwise lose 10-20% to their edges (2000 clients connecting, the last answers awaited).
          */
-        boolean steady(Workload w) {
+        public boolean steady(Workload w) {
             return quick() && w.group() == Group.IO;
         }
 
@@ -199,7 +203,7 @@ final class Plan {
          * about 9% on a quiet machine (site/static/bench/power.json), so a tenth needs them; else
          * {@code runs}.
          */
-        int runsFor(Workload w) {
+        public int runsFor(Workload w) {
             return w.loadCostsCpu() ? Math.max(runs, helloRuns) : runs;
         }
 
@@ -209,7 +213,7 @@ final class Plan {
          * a dozen servers forks would add half an hour; a chapter's race, the learner's against
          * the reference, is where a tenth matters.
          */
-        Mode showdown() {
+        public Mode showdown() {
             return new Mode(pace, ramp, warmups, maxWarmups, warmupSeconds, runs, runSeconds, ioRunSeconds, warmGroupOnce, 1,
                     Math.min(helloRuns, Math.max(runs, SHOWDOWN_HELLO_RUNS)), runSeconds);
         }
@@ -222,7 +226,7 @@ final class Plan {
          * request, where a tenth matters), since a fork's warm-ups on every workload would double
          * the race; never in a smoke race.
          */
-        int forksFor(Workload w) {
+        public int forksFor(Workload w) {
             if (ramp || w.idle() || forks < 2) return 1;
             return quick() && !w.loadCostsCpu() ? 1 : forks;
         }
@@ -231,7 +235,7 @@ final class Plan {
          * The turns of {@code w} in each of its forks: its runs shared out, rounded up. Who begins
          * a fork alternates too, so an odd count a fork still has each server go first as often over two forks.
          */
-        int runsPerFork(Workload w) {
+        public int runsPerFork(Workload w) {
             int f = forksFor(w);
             return (runsFor(w) + f - 1) / f;
         }
@@ -240,26 +244,26 @@ final class Plan {
          * The same in a race of {@code raced}: a workload that would reuse its group's warm-up
          * warms up itself when no workload of its group ran before it (io-1000 raced without io-100).
          */
-        int warmupsFor(Workload w, List<Workload> raced) {
+        public int warmupsFor(Workload w, List<Workload> raced) {
             int at = raced.indexOf(w);
             boolean warmedBefore = at > 0 && raced.subList(0, at).stream().anyMatch(x -> x.group() == w.group());
             return warmupsFor(w) == 0 && !warmedBefore ? warmups : warmupsFor(w);
         }
 
         /** The most warm-ups for the workload in a race of {@code raced}. */
-        int maxWarmupsFor(Workload w, List<Workload> raced) {
+        public int maxWarmupsFor(Workload w, List<Workload> raced) {
             return warmupsFor(w, raced) == 0 ? 0 : Math.max(warmups, maxWarmups);
         }
 
         /** At least this many warm-ups for the workload (0 when it reuses its group's). */
-        int warmupsFor(Workload w) {
+        public int warmupsFor(Workload w) {
             List<Workload> all = w.ramp() ? Plan.ramp(Integer.MAX_VALUE, false) : WORKLOADS;
             Workload first = all.stream().filter(x -> x.group() == w.group()).findFirst().orElse(w); // the demo's is its own
             return warmGroupOnce && !w.id().equals(first.id()) ? 0 : warmups;
         }
 
         /** The same warm-ups, then one run a step of the ramp: 5 s (thorough 10 s, smoke 1 s). */
-        Mode forRamp() {
+        public Mode forRamp() {
             int step = switch (pace) {
                 case SMOKE -> 1;
                 case THOROUGH -> 10;
@@ -269,13 +273,13 @@ final class Plan {
         }
 
         /** At most this many: warming up goes on while a warm-up was over 10% faster than the one before (the JIT is still at work). */
-        int maxWarmupsFor(Workload w) {
+        public int maxWarmupsFor(Workload w) {
             return warmupsFor(w) == 0 ? 0 : Math.max(warmups, maxWarmups);
         }
     }
 
     /** Turns on hello in a quick race ({@link Mode#runsFor}): 12 in each of its 2 forks. */
-    static final int QUICK_HELLO_RUNS = 24;
+    public static final int QUICK_HELLO_RUNS = 24;
 
     /** Turns on hello in a thorough race: twice the quick race's, so a smaller difference shows. */
     static final int THOROUGH_HELLO_RUNS = 48;
@@ -299,7 +303,7 @@ final class Plan {
 
     /** The database pool every started server gets (--db-pool), and its longest wait (--db-wait): 2000 connections at 500 a second queue for 4 s. */
     static final int DB_POOL = 10;
-    static final int DB_WAIT_MILLIS = 10_000;
+    public static final int DB_WAIT_MILLIS = 10_000;
 
     /** The options that give a started server that pool. */
     static List<String> dbOptions() {
@@ -310,7 +314,7 @@ final class Plan {
     static final int SAMPLE_MILLIS = 200;
 
     /** The workloads a list names ("hello,io" or "io-100"), in plan order; IllegalArgumentException for a name that is none. */
-    static List<Workload> pick(String list) {
+    public static List<Workload> pick(String list) {
         List<Workload> picked = new ArrayList<>();
         for (Workload w : WORKLOADS) {
             for (String name : list.split(",")) {

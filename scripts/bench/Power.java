@@ -3,6 +3,10 @@
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES BenchReport.java ConnectionsReport.java Verdict.java Stats.java Plan.java Cpus.java ../lib/Jackson.java
 
+package bench;
+
+import lib.Jackson;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

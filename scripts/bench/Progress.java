@@ -1,3 +1,5 @@
+package bench;
+
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -8,7 +10,7 @@ import java.util.Locale;
  * place, on a terminal only: output piped to a file or a log is the table, the verdicts and the
  * notes, nothing else.
  */
-final class Progress {
+public final class Progress {
     private static final int WIDTH = 20;
     private final PrintStream err = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true, StandardCharsets.UTF_8);
     private final boolean tty;
@@ -22,9 +24,9 @@ final class Progress {
     private int drawn;                // characters on the line now
 
     /** About how long starting the servers afresh for a fork takes. */
-    static final double RESTART_SECONDS = 5;
+    public static final double RESTART_SECONDS = 5;
 
-    Progress(boolean tty, Plan.Mode mode, List<Plan.Workload> workloads, int servers) {
+    public Progress(boolean tty, Plan.Mode mode, List<Plan.Workload> workloads, int servers) {
         this(tty, mode, workloads, servers, 0, true);
     }
 
@@ -33,7 +35,7 @@ final class Progress {
      * that cannot {@code fork} (a server it did not start) runs each workload's turns in one
      * process, as {@link LoadRace} does, warmed up once.
      */
-    Progress(boolean tty, Plan.Mode mode, List<Plan.Workload> workloads, int servers, double extra, boolean fork) {
+    public Progress(boolean tty, Plan.Mode mode, List<Plan.Workload> workloads, int servers, double extra, boolean fork) {
         this.tty = tty;
         double t = servers * extra;
         for (Plan.Workload w : workloads) {
@@ -93,7 +95,7 @@ final class Progress {
     }
 
     /** The whole plan's estimated seconds. */
-    double estimate() {
+    public double estimate() {
         return total;
     }
 

@@ -1,3 +1,9 @@
+package bench;
+
+import lib.CommandError;
+import lib.Subject;
+import lib.Tools;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,12 +17,12 @@ import java.util.List;
  * whether to redraw progress and use colours); {@code timeline}, the workload --timeline records
  * after the race, or null. Bombardier and Vegeta are null until {@link #withTools} has found them.
  */
-record RaceOptions(String chapter, boolean all, java.util.Set<String> chapters, boolean baseline, boolean frameworks, boolean springDemo,
+public record RaceOptions(String chapter, boolean all, java.util.Set<String> chapters, boolean baseline, boolean frameworks, boolean springDemo,
                Subject subject, Plan.Mode mode, List<Plan.Workload> workloads, Phase phase, int serverCpus, Path root, String jbang,
                String bombardier, String vegeta, Path out, boolean tty, boolean color, String timeline) {
 
     /** The options {@code args} give, as the race reads them; a picocli ParameterException or a {@link CommandError} when it cannot. */
-    static RaceOptions parse(String[] args) {
+    public static RaceOptions parse(String[] args) {
         BenchCommand command = new BenchCommand(args);
         new picocli.CommandLine(command).setOverwrittenOptionsAllowed(true).parseArgs(args);
         return command.options();
@@ -44,7 +50,7 @@ record RaceOptions(String chapter, boolean all, java.util.Set<String> chapters, 
     }
 
     /** The same options, racing {@code list}: the chapter's own workloads when none were named. */
-    RaceOptions racing(List<Plan.Workload> list) {
+    public RaceOptions racing(List<Plan.Workload> list) {
         return new RaceOptions(chapter, all, chapters, baseline, frameworks, springDemo, subject, mode, list, phase, serverCpus,
                 root, jbang, bombardier, vegeta, out, tty, color, timeline);
     }
@@ -55,7 +61,7 @@ record RaceOptions(String chapter, boolean all, java.util.Set<String> chapters, 
      * none of them. BenchCommand asks it as soon as the workloads are named, Bench once it has
      * picked them, before any server starts.
      */
-    Plan.Workload timelineWorkload() {
+    public Plan.Workload timelineWorkload() {
         if (timeline == null) return null;
         List<Plan.Workload> loaded = workloads == null ? List.of() : workloads.stream().filter(w -> !w.idle()).toList();
         return loaded.stream().filter(w -> w.id().equals(timeline)).findFirst().orElseThrow(() -> CommandError.usage(
@@ -67,7 +73,7 @@ record RaceOptions(String chapter, boolean all, java.util.Set<String> chapters, 
     private static final java.util.Set<String> WRAPPERS = java.util.Set.of("--root", "--jbang", "--bombardier", "--vegeta", "--out", "--tty", "--color");
 
     /** The command as the learner typed it: scripts/bench.sh and its options, without the wrapper's own; a file by its name alone. */
-    static String command(String[] args) {
+    public static String command(String[] args) {
         picocli.CommandLine.ParseResult parsed = new picocli.CommandLine(new BenchCommand(args)).setOverwrittenOptionsAllowed(true).parseArgs(args);
         List<String> shown = new ArrayList<>(List.of("scripts/bench.sh"));
         for (picocli.CommandLine.Model.ArgSpec arg : parsed.matchedArgs()) {

@@ -1,3 +1,7 @@
+package bench;
+
+import lib.Painter;
+
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,11 +16,11 @@ import java.util.Map;
  * A model that holds a thread per request breaks where the threads run out; one that does not
  * follows Little's law (connections / 200 ms) until the machine or the load generator gives out.
  */
-final class Ramp {
+public final class Ramp {
     private Ramp() {}
 
     /** Why this step broke the server, or null when it held (a skipped step neither holds nor breaks). */
-    static String broke(BenchReport.Result r) {
+    public static String broke(BenchReport.Result r) {
         if (!(r instanceof BenchReport.LoadResult l)) return null;
         if (l.status() == BenchReport.Status.STALLED) return "connections starved: no answer within the timeout";
         long failed = l.errors() + l.non2xx();
@@ -33,7 +37,7 @@ final class Ramp {
     }
 
     /** Where each server broke: from the ramp's results, in step order. */
-    static BenchReport.RampSummary summarize(List<BenchReport.WorkloadEntry> steps, List<String> servers) {
+    public static BenchReport.RampSummary summarize(List<BenchReport.WorkloadEntry> steps, List<String> servers) {
         Map<String, BenchReport.BreakingPoint> points = new LinkedHashMap<>();
         for (String s : servers) points.put(s, new BenchReport.BreakingPoint(s, null, null, null));
         for (BenchReport.WorkloadEntry w : steps) {
@@ -54,13 +58,13 @@ final class Ramp {
     }
 
     /** Why a server sits out a step: a step before broke it. Null when it takes part. */
-    static String sitOut(Map<String, Integer> brokeAt, String server) {
+    public static String sitOut(Map<String, Integer> brokeAt, String server) {
         Integer at = brokeAt.get(server);
         return at == null ? null : "broke at " + at + " connections, an earlier step of the ramp";
     }
 
     /** The curve as a table: req/s per step per server, the step that broke it marked, then where each broke. */
-    static void print(PrintStream out, BenchReport report, Painter p) {
+    public static void print(PrintStream out, BenchReport report, Painter p) {
         BenchReport.RampSummary ramp = report.ramp();
         List<BenchReport.WorkloadEntry> steps = report.workloads().stream().filter(w -> w.group() == Plan.Group.RAMP).toList();
         out.println();

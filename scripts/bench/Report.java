@@ -1,3 +1,8 @@
+package bench;
+
+import lib.Others;
+import lib.Painter;
+
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
@@ -6,7 +11,7 @@ import java.util.Locale;
  * The report in the terminal: a table per workload and bar charts, from the same records that
  * are written as JSON; and the ratios of each result to the {@code compareTo} server's.
  */
-final class Report {
+public final class Report {
     private Report() {}
 
     /**
@@ -14,11 +19,11 @@ final class Report {
      * when both were measured; a load ratio also with its intervals, the verdict and what is far
      * off, for races in {@code mode} on a workload of {@code group} (hello: CPU per request decides).
      */
-    static List<BenchReport.Result> ratios(List<BenchReport.Result> results, String compareTo, Plan.Pace mode) {
+    public static List<BenchReport.Result> ratios(List<BenchReport.Result> results, String compareTo, Plan.Pace mode) {
         return ratios(results, compareTo, mode, null);
     }
 
-    static List<BenchReport.Result> ratios(List<BenchReport.Result> results, String compareTo, Plan.Pace mode, Plan.Group group) {
+    public static List<BenchReport.Result> ratios(List<BenchReport.Result> results, String compareTo, Plan.Pace mode, Plan.Group group) {
         BenchReport.Result base = results.stream().filter(r -> r.server().equals(compareTo)).findFirst().orElse(null);
         if (base == null || !base.measured()) return results;
         return results.stream().map(r -> r.measured() ? ratio(r, base, mode, group) : r).toList();
@@ -59,7 +64,7 @@ final class Report {
      * run of the turn; {@link Others}): "the machine was busy during 2 of 3 turns: other processes
      * used up to 0.9 of a core; race again when it is quiet"; null when no turn was.
      */
-    static String busyTurns(List<BenchReport.RunFigures> runs, List<BenchReport.RunFigures> base) {
+    public static String busyTurns(List<BenchReport.RunFigures> runs, List<BenchReport.RunFigures> base) {
         if (runs == null || base == null) return null;
         int turns = Math.min(runs.size(), base.size());
         int busy = 0;
@@ -80,7 +85,7 @@ final class Report {
     }
 
     /** Why CPU per request decided: Bombardier at its CPU limit, or hello, where req/s depends on it and on the machine. */
-    static String whyCpu(double loadCpuPercent) {
+    public static String whyCpu(double loadCpuPercent) {
         String used = loadCpuPercent > 0 ? String.format(Locale.ROOT, "Bombardier used %.0f%% of its CPU", loadCpuPercent) : null;
         return loadCpuPercent >= Tally.SATURATED_LOAD_PERCENT
                 ? used + ", so req/s measures it as much as the server; the server's CPU time per request does not depend on it"
@@ -93,7 +98,7 @@ final class Report {
      * {@link #HEAP_FAR_BYTES} apart, in words; null when it is not. One measurement over thousands
      * of connections after a full GC: it moves by a few percent between runs, so twice is far.
      */
-    static String heapCallout(double heap, double base) {
+    public static String heapCallout(double heap, double base) {
         double ratio = Stats.ratio(heap, base);
         if (Double.isNaN(ratio) || base <= 0 || Math.abs(heap - base) < HEAP_FAR_BYTES || (ratio <= 2 && ratio >= 0.5)) return null;
         return (ratio > 1 ? "uses more memory" : "uses less memory") + ": heap per idle connection " + Stats.bytes(heap) + " against "
@@ -103,7 +108,7 @@ final class Report {
     static final double HEAP_FAR_BYTES = 512;
 
     /** The tables and the charts. */
-    static void print(PrintStream out, BenchReport report, boolean color) {
+    public static void print(PrintStream out, BenchReport report, boolean color) {
         Painter p = new Painter(color);
         out.println();
         for (BenchReport.ServerEntry s : report.servers()) out.printf("  %-10s %s%n", s.id(), p.dim(String.valueOf(s.label())));
@@ -221,7 +226,7 @@ final class Report {
     }
 
     /** The ratio of the figure that decided, with its interval and the verdict when there is one: "µs/req 1.26x 1.22-1.30x slower". */
-    static String ratioCell(BenchReport.LoadResult l) {
+    public static String ratioCell(BenchReport.LoadResult l) {
         BenchReport.Interval i = interval(l);
         if (i == null) return Stats.times(l.ratio() == null ? Double.NaN : Stats.known(l.ratio().rps()));
         Verdict.Figure f = Verdict.Figure.named(i.figure());
@@ -240,7 +245,7 @@ final class Report {
      * figure that decided, the verdict ("≈ the same within the noise" for a bar within it); on
      * another figure's chart, which figure decided and how. "" without a verdict.
      */
-    static String mark(BenchReport.Result r, Verdict.Figure chart) {
+    public static String mark(BenchReport.Result r, Verdict.Figure chart) {
         BenchReport.Interval i = interval(r);
         if (i == null) return "";
         Verdict.Figure f = Verdict.Figure.named(i.figure());
@@ -325,17 +330,17 @@ final class Report {
     }
 
     /** The server's CPU time per answer, in microseconds, or NaN. */
-    static double cpuPerRequest(BenchReport.Result r) {
+    public static double cpuPerRequest(BenchReport.Result r) {
         return r instanceof BenchReport.LoadResult l ? Stats.known(l.cpuMillisPerRequest()) * 1000 : Double.NaN;
     }
 
     /** Whether a workload's table has a cs/req column: some result knows its context switches (a race where /proc shows them). */
-    static boolean switchesShown(BenchReport.WorkloadEntry w) {
+    public static boolean switchesShown(BenchReport.WorkloadEntry w) {
         return w.results().stream().anyMatch(r -> r instanceof BenchReport.LoadResult l && l.contextSwitchesPerRequest() != null);
     }
 
     /** Context switches per answer, readable: 0.42, 3.1, 12; "-" when unknown. */
-    static String switches(Double perRequest) {
+    public static String switches(Double perRequest) {
         double n = Stats.known(perRequest);
         return Double.isNaN(n) ? "-" : n >= 10 ? String.format(Locale.ROOT, "%.0f", n) : n >= 1 ? String.format(Locale.ROOT, "%.1f", n)
                 : String.format(Locale.ROOT, "%.2f", n);

@@ -1,3 +1,5 @@
+package bench;
+
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicInteger;

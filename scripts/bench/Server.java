@@ -1,3 +1,13 @@
+package bench;
+
+import lib.Chapters;
+import lib.CommandError;
+import lib.ContextSwitches;
+import lib.Inspect;
+import lib.Subject;
+import lib.Target;
+import lib.Tools;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,24 +29,24 @@ import java.util.concurrent.CompletableFuture;
  * {@link #lineUp} picks the servers; {@link #startAll}
  * starts them.
  */
-final class Server {
-    final String id;
-    final BenchReport.Role role;
+public final class Server {
+    public final String id;
+    public final BenchReport.Role role;
     final String label;
     /** What it is: a file JBang runs, a command in any language ({@code --command}), or a server already running ({@code --url}). */
     final Subject subject;
     /** The file JBang runs, or null for a command or a running server. */
-    final Path file;
-    final List<String> args;
+    public final Path file;
+    public final List<String> args;
     /** How many requests the model serves at once, for the Little's-law bound (01: one, 02: --threads); 0 = no cap. */
     final int cap;
     String url;
     Target target;
-    Inspect inspect;
+    public Inspect inspect;
     boolean pinned;
     private String gone; // why it stopped answering, once it has
 
-    Server(String id, BenchReport.Role role, String label, Path file, List<String> args, int cap) {
+    public Server(String id, BenchReport.Role role, String label, Path file, List<String> args, int cap) {
         this(id, role, label, new Subject.File(file), args, cap);
     }
 
@@ -71,7 +81,7 @@ final class Server {
     }
 
     /** A chapter's server: its file, with the options the registry gives it for the race. */
-    static Server of(Chapters.Chapter chapter, String id, BenchReport.Role role, String label, Path file) {
+    public static Server of(Chapters.Chapter chapter, String id, BenchReport.Role role, String label, Path file) {
         return new Server(id, role, label, file, chapter.benchArgs(), chapter.cap().of(chapter.benchArgs()));
     }
 
@@ -80,7 +90,7 @@ final class Server {
      * --solution-vs-solution, or --url) and the reference; or with --all every chapter's
      * solution (with --chapters, those chapters' only); then the Netty baseline when asked.
      */
-    static List<Server> lineUp(RaceOptions o, Map<String, Chapters.Chapter> chapters) {
+    public static List<Server> lineUp(RaceOptions o, Map<String, Chapters.Chapter> chapters) {
         List<Server> servers = new ArrayList<>();
         if (o.springDemo()) return Framework.springDemo(o.root());
         if (o.all()) {
@@ -134,9 +144,9 @@ final class Server {
     static void startAll(List<Server> servers, RaceOptions o, String backend, Progress progress) {
         progress.say("starting " + servers.size() + " servers with JBang (the first build of a file takes a while)");
         if (servers.stream().anyMatch(Server::startedHere)) {
-            cpuUnits = String.valueOf(Math.round(CpuWork.calibrate()));
+            cpuUnits = String.valueOf(Math.round(KitCpuWork.calibrate()));
             progress.say("/cpu's work: " + cpuUnits + " turns of its loop a millisecond, measured once here and given to every server"
-                    + " this race starts (" + CpuWork.ENV + "), so each does the same work");
+                    + " this race starts (" + KitCpuWork.ENV + "), so each does the same work");
         }
         startOnce(servers, o, backend, progress);
         for (Server s : servers) {
@@ -207,7 +217,7 @@ final class Server {
         options.addAll(backend == null ? args : Chapters.withBackend(args, backend));
         try {
             Subject.Launch launch = subject.launch(o.root(), Tools.jbang(o.root(), o.jbang()), null, List.of(), options);
-            target = launch.start(o.root().resolve(".results/logs/bench-" + id + ".log"), cpuUnits == null ? Map.of() : Map.of(CpuWork.ENV, cpuUnits));
+            target = launch.start(o.root().resolve(".results/logs/bench-" + id + ".log"), cpuUnits == null ? Map.of() : Map.of(KitCpuWork.ENV, cpuUnits));
         } catch (IOException e) {
             throw new IllegalStateException(label + ": " + e.getMessage(), e);
         }
@@ -261,7 +271,7 @@ final class Server {
      * Little's law for this server on a sleep-bound workload: the requests it can have in
      * progress (the connections, or fewer when the model or the pool caps them) / the service time.
      */
-    double bound(Plan.Workload w) {
+    public double bound(Plan.Workload w) {
         if (!w.sleepBound()) return Double.NaN;
         int inProgress = cap > 0 ? Math.min(w.inProgress(), cap) : w.inProgress();
         return Stats.littleBound(inProgress, w.serviceMillis() / 1000);
@@ -318,7 +328,7 @@ final class Server {
     }
 
     /** How much the threads of {@code after} used since {@code before} (a thread new since: all of it). */
-    static double grown(java.util.Map<Long, Double> before, java.util.Map<Long, Double> after) {
+    public static double grown(java.util.Map<Long, Double> before, java.util.Map<Long, Double> after) {
         double sum = 0;
         for (var e : after.entrySet()) sum += Math.max(0, e.getValue() - before.getOrDefault(e.getKey(), 0.0));
         return sum;
@@ -337,7 +347,7 @@ final class Server {
      * ({@link ContextSwitches#since}: a thread that ended between them is not counted, one that
      * started counts all of its own); -1 when either reading is unknown.
      */
-    static long switchedSince(java.util.Map<Long, Long> before, java.util.Map<Long, Long> after) {
+    public static long switchedSince(java.util.Map<Long, Long> before, java.util.Map<Long, Long> after) {
         return before == null || after == null ? -1 : ContextSwitches.since(before, after);
     }
 
@@ -371,5 +381,34 @@ final class Server {
     BenchReport.ServerEntry entry(Path root) {
         return new BenchReport.ServerEntry(id, role, label, file == null ? null : root.relativize(file).toString(), url, args,
                 target == null ? null : target.pid(), pinned, pids.size() > 1 ? List.copyOf(pids) : null);
+    }
+
+    /**
+     * The kit's /cpu loop (exercises/kit/CpuWork.java), which this race compiles with it: the kit
+     * is the learner's code, in the unnamed package as every server is, where a package cannot
+     * name it, so it is found by name once. The race calibrates it, not a copy of it.
+     */
+    private static final class KitCpuWork {
+        static final String ENV = (String) member("ENV");
+
+        static double calibrate() {
+            return (double) member("calibrate");
+        }
+
+        private static Object member(String name) {
+            try {
+                Class<?> work = Class.forName("CpuWork");
+                if (name.equals("ENV")) {
+                    java.lang.reflect.Field f = work.getDeclaredField(name);
+                    f.setAccessible(true);
+                    return f.get(null);
+                }
+                java.lang.reflect.Method m = work.getDeclaredMethod(name);
+                m.setAccessible(true);
+                return m.invoke(null);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("the race is built without the kit's CpuWork (exercises/kit/CpuWork.java): " + e, e);
+            }
+        }
     }
 }

@@ -1,3 +1,7 @@
+package bench;
+
+import lib.Painter;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -16,7 +20,7 @@ import java.util.function.ToDoubleFunction;
  * 8 threads) and, for memory, by over {@link #GROWTH_PERCENT}%. The first third is left out: a
  * heap that grows while the JIT and the pools warm up, then settles, is not a leak.
  */
-final class Soak {
+public final class Soak {
     private Soak() {}
 
     static final String PATH = "/io?ms=200";
@@ -70,12 +74,12 @@ final class Soak {
     }
 
     /** How many windows make {@code minutes} (at least 3: a first, a middle and a last third). */
-    static int windows(double minutes) {
+    public static int windows(double minutes) {
         return Math.max(3, (int) Math.round(Math.min(minutes, MAX_MINUTES) * 60 / WINDOW_SECONDS));
     }
 
     /** The slopes, the median req/s, and what grew, from a server's samples. */
-    static BenchReport.SoakServer summarize(String server, List<BenchReport.SoakSample> samples, String gone) {
+    public static BenchReport.SoakServer summarize(String server, List<BenchReport.SoakSample> samples, String gone) {
         List<String> flags = new ArrayList<>();
         grew(flags, "heap after GC", samples, x -> Stats.known(x.heapAfterGcBytes()), GROWTH_BYTES, true);
         grew(flags, "RSS", samples, x -> x.rssBytes() == null ? Double.NaN : x.rssBytes(), GROWTH_BYTES, true);
@@ -134,7 +138,7 @@ final class Soak {
     }
 
     /** Per server: req/s, then each figure's first and last sample and its slope a minute. */
-    static void print(PrintStream out, BenchReport.SoakSummary soak, Painter p) {
+    public static void print(PrintStream out, BenchReport.SoakSummary soak, Painter p) {
         out.println();
         out.println(p.bold("The soak") + String.format(Locale.ROOT, "  GET %s at %d connections for %s min a server, sampled every %d s;"
                 + " growth flagged past %s%% (the middle third of the samples to the last)", soak.path(), soak.connections(),
@@ -173,7 +177,7 @@ final class Soak {
     }
 
     /** Minutes as people write them: 10, 1.5, 0.1. */
-    static String minutes(double m) {
+    public static String minutes(double m) {
         return m == Math.rint(m) ? String.valueOf((long) m) : String.format(Locale.ROOT, "%.1f", m).replaceAll("\\.0$", "");
     }
 }

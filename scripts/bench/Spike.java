@@ -1,3 +1,7 @@
+package bench;
+
+import lib.Painter;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -15,11 +19,11 @@ import java.util.OptionalInt;
  * open files are compared with the baseline's: a server that keeps what a spike made it open
  * leaks.
  */
-final class Spike {
+public final class Spike {
     private Spike() {}
 
     static final String PATH = "/io?ms=200";
-    static final int BASE = 1000, PEAK = 8000, CYCLES = 3, WINDOW_SECONDS = 2, PEAK_SECONDS = 5, BASELINE_WINDOWS = 3;
+    public static final int BASE = 1000, PEAK = 8000, CYCLES = 3, WINDOW_SECONDS = 2, PEAK_SECONDS = 5, BASELINE_WINDOWS = 3;
     /** Windows tried after a spike before the server counts as not recovered: 10 s. */
     static final int MAX_AFTER_WINDOWS = 5;
     static final double RECOVERED_WITHIN_PERCENT = 5;
@@ -92,7 +96,7 @@ final class Spike {
     }
 
     /** Seconds of windows before the first one that was back (0: the first was), or null when none was. */
-    static Integer recoveredAfterSeconds(List<BenchReport.SpikeWindow> after, double baseline) {
+    public static Integer recoveredAfterSeconds(List<BenchReport.SpikeWindow> after, double baseline) {
         for (int i = 0; i < after.size(); i++) {
             if (back(after.get(i), baseline)) return i * WINDOW_SECONDS;
         }
@@ -100,7 +104,7 @@ final class Spike {
     }
 
     /** What stayed up past the margin, in words, or null. */
-    static String leftOver(String what, Integer before, Integer now) {
+    public static String leftOver(String what, Integer before, Integer now) {
         if (before == null || now == null) return null;
         int allowed = before + Math.max(LEFT_COUNT, (int) Math.ceil(before * LEFT_PERCENT / 100));
         return now > allowed ? what + " " + before + " before the spikes, " + now + " after" : null;
@@ -133,7 +137,7 @@ final class Spike {
     }
 
     /** Per server: the baseline, then each spike and how long until the load was back, and threads and files then. */
-    static void print(PrintStream out, BenchReport.SpikeSummary spike, Painter p) {
+    public static void print(PrintStream out, BenchReport.SpikeSummary spike, Painter p) {
         out.println();
         out.println(p.bold("The spikes") + String.format(Locale.ROOT, "  GET %s at %d connections, %d for %d s, back to %d; %d times. "
                 + "Back: a %d s window within %s%% of the baseline, nothing failed", spike.path(), spike.base(), spike.peak(),

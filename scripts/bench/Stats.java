@@ -1,3 +1,5 @@
+package bench;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -7,11 +9,11 @@ import java.util.Locale;
  * The benchmark's arithmetic: medians and percentiles of repeated runs, ratios, the Little's-law
  * bound of a closed-loop load, and how figures are shown. Every method is pure, for unit tests.
  */
-final class Stats {
+public final class Stats {
     private Stats() {}
 
     /** The median of the values (the mean of the middle two for an even count); NaN when empty. */
-    static double median(List<? extends Number> values) {
+    public static double median(List<? extends Number> values) {
         return percentile(values, 50);
     }
 
@@ -19,7 +21,7 @@ final class Stats {
      * The p-th percentile (0..100) of the values, interpolated linearly between the closest
      * ranks (the "R-7" definition spreadsheets use); NaN when there are no values.
      */
-    static double percentile(List<? extends Number> values, double p) {
+    public static double percentile(List<? extends Number> values, double p) {
         if (p < 0 || p > 100) throw new IllegalArgumentException("percentile must be from 0 to 100, not " + p);
         List<Double> sorted = new ArrayList<>();
         for (Number n : values) {
@@ -34,7 +36,7 @@ final class Stats {
     }
 
     /** a / b, or NaN when either is unknown or b is zero (a ratio to nothing means nothing). */
-    static double ratio(double a, double b) {
+    public static double ratio(double a, double b) {
         if (Double.isNaN(a) || Double.isNaN(b) || b == 0) return Double.NaN;
         return a / b;
     }
@@ -44,34 +46,34 @@ final class Stats {
      * before asking again, and each answer takes at least {@code serviceSeconds}, can get at most
      * connections / serviceSeconds answers per second (2000 / 0.2 s = 10,000 req/s).
      */
-    static double littleBound(int connections, double serviceSeconds) {
+    public static double littleBound(int connections, double serviceSeconds) {
         if (connections <= 0 || serviceSeconds <= 0) throw new IllegalArgumentException("connections and service time must be positive");
         return connections / serviceSeconds;
     }
 
     /** What percentage of the bound a throughput reached; NaN when either is unknown. */
-    static double percentOf(double value, double bound) {
+    public static double percentOf(double value, double bound) {
         return ratio(value, bound) * 100;
     }
 
     /** {@code value} rounded to {@code digits} significant digits (12345.6 to 4 digits: 12350). */
-    static double significant(double value, int digits) {
+    public static double significant(double value, int digits) {
         if (value == 0 || Double.isNaN(value) || Double.isInfinite(value)) return value;
         return new java.math.BigDecimal(value).round(new java.math.MathContext(digits)).doubleValue();
     }
 
     /** A figure for the JSON: null when unknown, else rounded to 4 significant digits (no more than the runs can tell). */
-    static Double figure(double d) {
+    public static Double figure(double d) {
         return Double.isNaN(d) || Double.isInfinite(d) ? null : significant(d, 4);
     }
 
     /** A figure from the JSON: NaN when unknown. */
-    static double known(Number n) {
+    public static double known(Number n) {
         return n == null ? Double.NaN : n.doubleValue();
     }
 
     /** Requests per second, readable: 842, 12.3k, 1.25M. */
-    static String rate(double perSecond) {
+    public static String rate(double perSecond) {
         if (Double.isNaN(perSecond)) return "-";
         if (perSecond < 1_000) return String.format(Locale.ROOT, perSecond < 10 ? "%.1f" : "%.0f", perSecond);
         if (perSecond < 1_000_000) return String.format(Locale.ROOT, perSecond < 100_000 ? "%.1fk" : "%.0fk", perSecond / 1_000);
@@ -79,7 +81,7 @@ final class Stats {
     }
 
     /** Milliseconds, with precision where it matters: 0.12, 4.5, 203, 5012. */
-    static String millis(double ms) {
+    public static String millis(double ms) {
         if (Double.isNaN(ms)) return "-";
         if (ms < 1) return String.format(Locale.ROOT, "%.2f", ms);
         if (ms < 10) return String.format(Locale.ROOT, "%.1f", ms);
@@ -87,7 +89,7 @@ final class Stats {
     }
 
     /** Bytes in binary units: 512 B, 3.4 KiB, 120 MiB. */
-    static String bytes(double b) {
+    public static String bytes(double b) {
         if (Double.isNaN(b)) return "-";
         double abs = Math.abs(b);
         if (abs < 1024) return String.format(Locale.ROOT, "%.0f B", b);
@@ -97,17 +99,17 @@ final class Stats {
     }
 
     /** A ratio as "1.23x", or "-" when unknown. */
-    static String times(double ratio) {
+    public static String times(double ratio) {
         return Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, ratio < 10 ? "%.2fx" : "%.0fx", ratio);
     }
 
     /** A percentage as "87%", or "-" when unknown. */
-    static String percent(double percent) {
+    public static String percent(double percent) {
         return Double.isNaN(percent) ? "-" : String.format(Locale.ROOT, "%.0f%%", percent);
     }
 
     /** Seconds as "45 s" or "2m05s", for the time left. */
-    static String duration(double seconds) {
+    public static String duration(double seconds) {
         long s = Math.max(0, Math.round(seconds));
         return s < 60 ? s + " s" : String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
     }
@@ -116,12 +118,12 @@ final class Stats {
      * A line of block characters, one per value, from ▁ (0) to █ ({@code max}): a curve in one
      * line of a terminal. An unknown value is a space.
      */
-    static String sparkline(List<Double> values, double max) {
+    public static String sparkline(List<Double> values, double max) {
         return sparkline(values, 0, max);
     }
 
     /** The same from ▁ ({@code min}) to █ ({@code max}); all ▁ when they are equal (a flat line). */
-    static String sparkline(List<Double> values, double min, double max) {
+    public static String sparkline(List<Double> values, double min, double max) {
         StringBuilder line = new StringBuilder();
         for (Double v : values) {
             if (v == null || Double.isNaN(v) || Double.isNaN(max) || max <= 0) {
@@ -138,7 +140,7 @@ final class Stats {
      * A horizontal bar {@code value / max} of {@code width} cells, in Unicode eighth blocks
      * (or '#' when {@code ascii}); at least a sliver for any value above zero.
      */
-    static String bar(double value, double max, int width, boolean ascii) {
+    public static String bar(double value, double max, int width, boolean ascii) {
         if (Double.isNaN(value) || value <= 0 || Double.isNaN(max) || max <= 0) return "";
         double cells = Math.min(1, value / max) * width;
         if (ascii) return "#".repeat(Math.max(1, (int) Math.round(cells)));

@@ -1,3 +1,8 @@
+package bench;
+
+import lib.ContextSwitches;
+import lib.Others;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,7 +14,7 @@ import java.util.Map;
  * and measured runs; what went wrong (a failed run, a stall); and the result they make: medians,
  * totals, peaks, flags and notes.
  */
-final class Tally {
+public final class Tally {
     /** At or above this share of its CPU, the load generator may be what limits the figures. */
     static final double SATURATED_LOAD_PERCENT = 90;
 
@@ -22,24 +27,24 @@ final class Tally {
      * server that waits as asked can pass. {@code contextSwitches}: the OS's context switches of
      * the server's threads during the run ({@link ContextSwitches}; -1 where /proc does not show them).
      */
-    record Run(Bombardier.Result load, double cpuSeconds, long peakRss, int peakThreads, double percentOfBound, double loadCpuPercent,
+    public record Run(Bombardier.Result load, double cpuSeconds, long peakRss, int peakThreads, double percentOfBound, double loadCpuPercent,
                double steadyRps, double bound, double othersCores, long contextSwitches) {
-        Run(Bombardier.Result load, double cpuSeconds, long peakRss, int peakThreads, double percentOfBound, double loadCpuPercent) {
+        public Run(Bombardier.Result load, double cpuSeconds, long peakRss, int peakThreads, double percentOfBound, double loadCpuPercent) {
             this(load, cpuSeconds, peakRss, peakThreads, percentOfBound, loadCpuPercent, Double.NaN, Double.NaN, Double.NaN, -1);
         }
 
-        Run(Bombardier.Result load, double cpuSeconds, long peakRss, int peakThreads, double percentOfBound, double loadCpuPercent,
+        public Run(Bombardier.Result load, double cpuSeconds, long peakRss, int peakThreads, double percentOfBound, double loadCpuPercent,
             double steadyRps, double bound) {
             this(load, cpuSeconds, peakRss, peakThreads, percentOfBound, loadCpuPercent, steadyRps, bound, Double.NaN, -1);
         }
 
         /** The same run, with what other processes used meanwhile ({@link Others}: a share of a core, NaN when unknown). */
-        Run withOthers(double cores) {
+        public Run withOthers(double cores) {
             return new Run(load, cpuSeconds, peakRss, peakThreads, percentOfBound, loadCpuPercent, steadyRps, bound, cores, contextSwitches);
         }
 
         /** The same run, with the server's context switches meanwhile (-1 when unknown). */
-        Run withContextSwitches(long switches) {
+        public Run withContextSwitches(long switches) {
             return new Run(load, cpuSeconds, peakRss, peakThreads, percentOfBound, loadCpuPercent, steadyRps, bound, othersCores, switches);
         }
 
@@ -53,7 +58,7 @@ final class Tally {
             return Double.isNaN(steadyRps) ? load.rps() : steadyRps;
         }
 
-        BenchReport.RunFigures figures() {
+        public BenchReport.RunFigures figures() {
             return new BenchReport.RunFigures(Stats.figure(rps()), Stats.figure(load.seconds()), load.ok(), load.non2xx(),
                     load.errors(), load.timeouts(), Stats.figure(load.p50Ms()), Stats.figure(load.p99Ms()), Stats.figure(load.maxMs()),
                     Stats.figure(cpuSeconds), peakRss < 0 ? null : peakRss, peakThreads < 0 ? null : peakThreads,
@@ -65,9 +70,9 @@ final class Tally {
     final Server server;
     final String skipReason; // null when it takes part
     final List<Run> warmups = new ArrayList<>();
-    final List<Run> runs = new ArrayList<>();
+    public final List<Run> runs = new ArrayList<>();
     final List<String> problems = new ArrayList<>();
-    final List<String> stalls = new ArrayList<>();
+    public final List<String> stalls = new ArrayList<>();
     /** A run stalled: more would stall the same way, and take as long, so it is done with this workload. */
     boolean cut;
     /** How many measured runs were run again because other processes were busy ({@link Others}): at most one per run. */
@@ -97,7 +102,7 @@ final class Tally {
         forkOfRun.add(fork);
     }
 
-    Tally(Server server, String skipReason) {
+    public Tally(Server server, String skipReason) {
         this.server = server;
         this.skipReason = skipReason;
     }
@@ -112,7 +117,7 @@ final class Tally {
      * climbed by over 10%, in req/s or in CPU per answer (a tenth less). Two warm-ups can be as
      * slow as each other while the JIT is still at work; the CPU they spend an answer still falls.
      */
-    static boolean stillWarming(List<Run> warmups, int min, int max) {
+    public static boolean stillWarming(List<Run> warmups, int min, int max) {
         int n = warmups.size();
         if (n < min) return true;
         if (n >= max || n < 2) return false;
@@ -128,7 +133,7 @@ final class Tally {
      * Little's-law bound, errors or non-2xx answers, the server having stopped answering, and
      * other processes having used the machine during a run ({@link Others#note}).
      */
-    BenchReport.Result result(Plan.Workload w) {
+    public BenchReport.Result result(Plan.Workload w) {
         List<String> flags = new ArrayList<>(problems);
         if (skipReason != null) return new BenchReport.SkippedResult(server.id, skipReason, flags);
         BenchReport.Status status = runs.isEmpty() && !stalls.isEmpty() ? BenchReport.Status.STALLED : BenchReport.Status.MEASURED;
@@ -193,7 +198,7 @@ final class Tally {
      * answers. A result's cpuMillisPerRequest, and what --timeline's recorded turn is held to
      * ({@link TimelineTurn}); NaN when nothing was answered.
      */
-    static double cpuMillisPerRequest(List<Run> runs) {
+    public static double cpuMillisPerRequest(List<Run> runs) {
         double cpu = 0;
         long ok = 0;
         for (Run r : runs) {

@@ -1,3 +1,10 @@
+package bench;
+
+import lib.Others;
+import lib.Painter;
+import lib.Timeline;
+import lib.Unavailable;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -18,9 +25,9 @@ import java.util.Locale;
  * no timeline and a sentence saying why; the race goes on. Bench calls {@link #run} and
  * {@link #print}.
  */
-final class TimelineTurn {
+public final class TimelineTurn {
     /** How long the recorded turn loads each server. */
-    static final int SECONDS = 4;
+    public static final int SECONDS = 4;
 
     private TimelineTurn() {}
 
@@ -49,7 +56,7 @@ final class TimelineTurn {
     }
 
     /** The timeline's name: "04-hello" for the learner's server, "04-hello-reference" for the reference. */
-    static String fileName(String chapter, Plan.Workload w, BenchReport.Role role) {
+    public static String fileName(String chapter, Plan.Workload w, BenchReport.Role role) {
         return chapter + "-" + w.id() + (role == BenchReport.Role.LEARNER ? "" : "-" + role.label());
     }
 
@@ -58,7 +65,7 @@ final class TimelineTurn {
      * then the recording starts, the same turn runs again, the recording stops. A server it cannot
      * record gets a note instead of a file.
      */
-    static BenchReport.Recorded record(Path root, Path dir, String name, String chapter, Plan.Workload w, Server s, LoadRace load) {
+    public static BenchReport.Recorded record(Path root, Path dir, String name, String chapter, Plan.Workload w, Server s, LoadRace load) {
         Double measured = null;
         if (s.gone() != null) return skipped(s, "it stopped answering during the race", measured);
         if (s.inspect == null) return skipped(s, "its process is not known", measured);
@@ -108,7 +115,7 @@ final class TimelineTurn {
     }
 
     /** The report's lines: each server's timeline, one line, and what recording cost it, or why it has none. */
-    static void print(PrintStream out, BenchReport.Timelines t, Painter p) {
+    public static void print(PrintStream out, BenchReport.Timelines t, Painter p) {
         out.println();
         out.println(p.bold("Timelines of " + t.workload()) + p.dim("  (one more turn of " + t.seconds()
                 + " s a server after the measured ones, unrecorded then recorded by the JVM's flight recorder; the chapter's page draws them)"));
@@ -126,7 +133,7 @@ final class TimelineTurn {
     }
 
     /** "recording cost: 41.2 µs/req while recorded against 39.8 µs/req unrecorded (+3.5%)"; a figure unknown says so. */
-    static String cost(Double recorded, Double measured) {
+    public static String cost(Double recorded, Double measured) {
         double a = Stats.known(recorded);
         double b = Stats.known(measured);
         if (Double.isNaN(a) || Double.isNaN(b) || b <= 0) {

@@ -1,3 +1,7 @@
+package bench;
+
+import lib.CommandError;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -14,20 +18,20 @@ import java.util.concurrent.TimeUnit;
  * connection, when all are busy). {@code vegeta attack} gets the target on its stdin, its results
  * go through {@code vegeta encode -to=csv}, and every request's line is read here.
  */
-final class Vegeta {
+public final class Vegeta {
     /**
      * One request, as Vegeta's CSV has it (columns: timestamp in ns, status, latency in ns, bytes
      * out, bytes in, error, then body, attack, seq and more in v12): when it left, its sequence
      * number (-1 when the line has none), the status (0: no answer), its latency and its error
      * ("" when none; Vegeta also names the status of an answer outside 200-399 there).
      */
-    record Hit(long sentNanos, long seq, int code, long latencyNanos, String error) {
-        boolean ok() {
+    public record Hit(long sentNanos, long seq, int code, long latencyNanos, String error) {
+        public boolean ok() {
             return code >= 200 && code < 300;
         }
 
         /** No answer in time: Go's client says "Client.Timeout exceeded" or "deadline exceeded", the OS "i/o timeout". */
-        boolean timedOut() {
+        public boolean timedOut() {
             String e = error.toLowerCase();
             return code == 0 && (e.contains("timeout") || e.contains("deadline exceeded"));
         }
@@ -149,7 +153,7 @@ final class Vegeta {
     }
 
     /** Every line of Vegeta's CSV as a hit; a line it cannot read fails the run (another Vegeta, another format). */
-    static List<Hit> readHits(java.io.InputStream csv) {
+    public static List<Hit> readHits(java.io.InputStream csv) {
         List<Hit> hits = new ArrayList<>();
         try (BufferedReader r = new BufferedReader(new InputStreamReader(csv, StandardCharsets.UTF_8))) {
             String record = null;
@@ -168,7 +172,7 @@ final class Vegeta {
     }
 
     /** One line of Vegeta's CSV (without its line break) as a hit; IllegalArgumentException when it is not one. */
-    static Hit parse(String line) {
+    public static Hit parse(String line) {
         List<String> fields = fields(line);
         if (fields == null) throw new IllegalArgumentException("an unterminated quoted field in Vegeta's CSV: " + line);
         return hit(fields, line);

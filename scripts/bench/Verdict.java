@@ -1,3 +1,7 @@
+package bench;
+
+import lib.Jackson;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -22,7 +26,7 @@ import java.util.function.ToDoubleFunction;
  * time per request decides. Other figures far from the compared server's (CPU per request,
  * peak RSS) are called out beside the verdict ({@link #farOff}). Pure arithmetic, for unit tests.
  */
-final class Verdict {
+public final class Verdict {
     /** A difference whose interval comes within this of 1 is not claimed: turn order and the machine's drift make that much. */
     static final double FLOOR = 0.05;
     /**
@@ -34,7 +38,7 @@ final class Verdict {
      * clean-clone self-test's self-race; and 1.09x, 1.02x to 1.17x). The self-races of
      * site/static/bench/power.json measure it with this floor.
      */
-    static final double BUSY_FLOOR = 0.20;
+    public static final double BUSY_FLOOR = 0.20;
     /**
      * The floor for CPU per request over the turns of two forks or more: their interval carries
      * the difference between two processes of a server, which {@link #BUSY_FLOOR} stood in for,
@@ -44,7 +48,7 @@ final class Verdict {
      * lies within it, and none was called faster or slower, which BenchTests holds the committed
      * study to.
      */
-    static final double FORKED_FLOOR = 0.02;
+    public static final double FORKED_FLOOR = 0.02;
     /**
      * A race that could not have told a difference this far beyond its floor (30% at the 5%
      * floor, 45% at the busy one) tells nothing useful: too noisy to compare.
@@ -60,7 +64,7 @@ final class Verdict {
      * {@link #SAME} or {@link #NOISY} (too noisy to compare); a figure called out beside it uses
      * {@link #MORE} or {@link #LESS} than the compared server's. The JSON names it by {@link #label}.
      */
-    enum Call implements Jackson.Label {
+    public enum Call implements Jackson.Label {
         FASTER, SLOWER, SAME, NOISY, MORE, LESS;
 
         @Override
@@ -70,7 +74,7 @@ final class Verdict {
     }
 
     /** A figure a verdict can be read from: its name in the JSON, its unit, in words, and which way is better. */
-    enum Figure {
+    public enum Figure {
         // The plain rate, answers / Bombardier's time: a steady run's two loads' edges weigh the same for both servers,
         // so their ratio is steadier turn to turn than that of two steady rates (differences of counts).
         RPS("rps", "req/s", "requests per second", true,
@@ -94,7 +98,7 @@ final class Verdict {
         }
 
         /** Its value in a run, NaN when unknown. */
-        double of(BenchReport.RunFigures run) {
+        public double of(BenchReport.RunFigures run) {
             return run == null ? Double.NaN : value.applyAsDouble(run);
         }
 
@@ -115,7 +119,7 @@ final class Verdict {
 
     /** The mean of {@code logs} (two or more) and its 95% half-width: Student's t times the standard error. */
     private record Logs(double mean, double halfWidth) {
-        static Logs of(List<Double> logs) {
+        public static Logs of(List<Double> logs) {
             int n = logs.size();
             double mean = logs.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
             double squares = logs.stream().mapToDouble(x -> (x - mean) * (x - mean)).sum();
@@ -171,7 +175,7 @@ final class Verdict {
      * one-way analysis of variance, F above its 95% point; false when a group has a single value
      * or the groups have no spread within them to compare with.
      */
-    static boolean forksDisagree(java.util.Collection<List<Double>> groups) {
+    public static boolean forksDisagree(java.util.Collection<List<Double>> groups) {
         int k = groups.size(), n = groups.stream().mapToInt(List::size).sum();
         if (k < 2 || n - k < 1 || groups.stream().anyMatch(g -> g.size() < 2)) return false;
         double grand = groups.stream().flatMap(List::stream).mapToDouble(Double::doubleValue).average().orElseThrow();
@@ -190,7 +194,7 @@ final class Verdict {
      * F's 95% point for {@code d1} and {@code d2} degrees of freedom: exact for one (t squared),
      * else Paulson's normal approximation of F's cube root (within 1% of the tables from d2 = 10 on).
      */
-    static double f95(int d1, int d2) {
+    public static double f95(int d1, int d2) {
         if (d1 == 1) return t975(d2) * t975(d2);
         double z = 1.645, c1 = 2.0 / (9 * d1), c2 = 2.0 / (9 * d2), a = 1 - c2, b = 1 - c1;
         double qa = a * a - z * z * c2, qb = -2 * a * b, qc = b * b - z * z * c1;
@@ -205,7 +209,7 @@ final class Verdict {
     }
 
     /** The verdict on requests per second, as before figures were chosen (kept for callers and tests of req/s alone). */
-    static BenchReport.Interval of(List<BenchReport.RunFigures> runs, List<BenchReport.RunFigures> base, Plan.Pace mode, boolean loadGeneratorBusy) {
+    public static BenchReport.Interval of(List<BenchReport.RunFigures> runs, List<BenchReport.RunFigures> base, Plan.Pace mode, boolean loadGeneratorBusy) {
         return of(runs, base, Figure.RPS, mode, loadGeneratorBusy, null);
     }
 
@@ -215,7 +219,7 @@ final class Verdict {
      * says why this figure decided (null for req/s, the default); {@code mode} and
      * {@code loadGeneratorBusy} shape the floor and the advice.
      */
-    static BenchReport.Interval of(List<BenchReport.RunFigures> runs, List<BenchReport.RunFigures> base, Figure f,
+    public static BenchReport.Interval of(List<BenchReport.RunFigures> runs, List<BenchReport.RunFigures> base, Figure f,
                                    Plan.Pace mode, boolean loadGeneratorBusy, String why) {
         Spread s = spread(runs, base, f);
         if (s == null) return null;
@@ -235,7 +239,7 @@ final class Verdict {
      * The smallest difference this race would have called: one whose interval, as wide as this
      * one, lies wholly beyond the floor. As a fraction: 0.06 is 6%.
      */
-    static double detectable(double floor, double halfWidth) {
+    public static double detectable(double floor, double halfWidth) {
         return (1 + floor) * Math.exp(halfWidth) - 1;
     }
 
@@ -245,7 +249,7 @@ final class Verdict {
      * carries the difference between processes; else {@link #BUSY_FLOOR} where Bombardier was
      * near its CPU limit, {@link #FLOOR} elsewhere.
      */
-    static double floor(Figure f, boolean loadGeneratorBusy, int forks) {
+    public static double floor(Figure f, boolean loadGeneratorBusy, int forks) {
         if (f == Figure.CPU && forks > 1) return FORKED_FLOOR;
         return loadGeneratorBusy ? BUSY_FLOOR : FLOOR;
     }
@@ -271,12 +275,12 @@ final class Verdict {
         2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086};
 
     /** Student's t, two-sided 95%, for {@code df} degrees of freedom (beyond the table, 1.96 + 2.4 / df, within 0.01). */
-    static double t975(int df) {
+    public static double t975(int df) {
         return df < 1 ? Double.NaN : df <= T975.length ? T975[df - 1] : 1.96 + 2.4 / df;
     }
 
     /** What would let a race that could not tell tell: null when the verdict is clear, or the race could tell small differences. */
-    static String advice(Call verdict, double detectable, double floor, Plan.Pace mode, boolean loadGeneratorBusy) {
+    public static String advice(Call verdict, double detectable, double floor, Plan.Pace mode, boolean loadGeneratorBusy) {
         if (verdict == Call.FASTER || verdict == Call.SLOWER || detectable <= 2 * floor) return null;
         List<String> helps = new ArrayList<>();
         helps.add("closing other programs that use the CPU (an IDE, a browser, a video call): the turns disagree, and another program is"
@@ -300,7 +304,7 @@ final class Verdict {
     }
 
     /** What the race could tell: "this race can tell differences larger than 6%", or "" when unknown. */
-    static String power(BenchReport.Interval i) {
+    public static String power(BenchReport.Interval i) {
         if (i.detectable() == null) return "";
         double percent = Math.ceil(i.detectable() * 100);
         if (i.verdict() == Call.NOISY && i.detectable() >= 1) {
@@ -315,7 +319,7 @@ final class Verdict {
      * The verdict line's body: "slower: CPU time per request 1.26x the reference's (1.22x to
      * 1.30x, 16 turns in 2 forks); this race can tell differences larger than 6%". Too noisy says so first.
      */
-    static String sentence(BenchReport.Interval i, String compared) {
+    public static String sentence(BenchReport.Interval i, String compared) {
         Figure f = Figure.named(i.figure());
         String range = String.format(Locale.ROOT, "%s to %s, %d turns%s%s", Stats.times(Stats.known(i.low())), Stats.times(Stats.known(i.high())),
                 i.turns(), i.forks() == null ? "" : " in " + i.forks() + " forks",
@@ -327,7 +331,7 @@ final class Verdict {
     }
 
     /** A figure called out beside the verdict: "uses more memory: peak RSS 5.02x the reference's (4.60x to 5.40x)". */
-    static String callout(BenchReport.Interval i, String compared) {
+    public static String callout(BenchReport.Interval i, String compared) {
         Figure f = Figure.named(i.figure());
         String what = f == Figure.RSS ? "memory" : "CPU";
         return "uses " + (i.verdict() == Call.MORE ? "more " : "less ") + what + ": " + f.words + " " + Stats.times(Stats.known(i.ratio()))

@@ -1,3 +1,9 @@
+package checks;
+
+import lib.Chapters;
+import lib.Target;
+import lib.Unavailable;
+
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.extension.AfterEachCallback;

@@ -3,6 +3,11 @@
 //DEPS info.picocli:picocli:4.7.7
 //SOURCES ../lib/Cli.java ../lib/CommandError.java
 
+package checks;
+
+import lib.Cli;
+import lib.CommandError;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

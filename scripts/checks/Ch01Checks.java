@@ -1,3 +1,7 @@
+package checks;
+
+import lib.Target;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.net.InetSocketAddress;
@@ -9,7 +13,7 @@ import java.util.concurrent.Future;
 
 /** Chapter 01, the blocking server: what a one-connection-at-a-time server must still get right. */
 @Check.Suite
-class Ch01Checks {
+public class Ch01Checks {
     /** The server under test, handed in by the run ({@link RunContext}). */
     private final Target target;
 

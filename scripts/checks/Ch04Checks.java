@@ -1,3 +1,8 @@
+package checks;
+
+import lib.Inspect;
+import lib.Target;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

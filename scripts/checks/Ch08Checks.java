@@ -1,3 +1,9 @@
+package checks;
+
+import lib.Inspect;
+import lib.Target;
+import lib.Unavailable;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,7 +26,7 @@ import org.junit.jupiter.api.TestReporter;
  * call) and --max-outbound 8. Each check asks for trips and reads what the backend saw.
  */
 @Check.Suite
-class Ch08Checks {
+public class Ch08Checks {
     /** The server under test and the backend its trips call, handed in by the run ({@link RunContext}). */
     private final Target target;
     private final Backend backend;

@@ -1,3 +1,9 @@
+package checks;
+
+import lib.Inspect;
+import lib.Target;
+import lib.Unavailable;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,3 +1,7 @@
+package checks;
+
+import lib.Jackson;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
@@ -18,7 +22,7 @@ import java.util.List;
  * @param error     why it could not run
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-record CheckReport(String chapter, String title, String target, String time, String server, Long passed, Long failed,
+public record CheckReport(String chapter, String title, String target, String time, String server, Long passed, Long failed,
                    Long skipped, Long total, List<Check> checks, Integer restarts, int exit, String error) {
 
     /** A report of checks that could not run at all. */
@@ -26,7 +30,7 @@ record CheckReport(String chapter, String title, String target, String time, Str
         return new CheckReport(chapter, title, target, time, null, null, null, null, null, List.of(), null, 2, error);
     }
 
-    static CheckReport read(String json) {
+    public static CheckReport read(String json) {
         return Jackson.read(json, CheckReport.class);
     }
 
@@ -38,7 +42,7 @@ record CheckReport(String chapter, String title, String target, String time, Str
      * What a hand-in carries of this grading (RoomLink): which chapter, when, the counts and how
      * it ended, and each check's id and status; no messages, hints, paths or server.
      */
-    CheckReport handedIn() {
+    public CheckReport handedIn() {
         List<Check> kept = checks == null ? List.of()
                 : checks.stream().map(c -> new Check(c.id(), null, c.status(), null, null, null, null, null, null)).toList();
         return new CheckReport(chapter, title, null, time, null, passed, failed, skipped, total, kept, null, exit, error);
@@ -57,14 +61,14 @@ record CheckReport(String chapter, String title, String target, String time, Str
      * {@code notHere} true for a check skipped because this machine cannot run it (absent otherwise).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Check(String id, String name, Status status, String message, String note, String todo, String hint, String see, Boolean notHere) {
-        boolean failed() {
+    public record Check(String id, String name, Status status, String message, String note, String todo, String hint, String see, Boolean notHere) {
+        public boolean failed() {
             return status == Status.FAIL;
         }
     }
 
     /** A check's outcome, spelled in reports as pass, fail or skip. */
-    enum Status {
+    public enum Status {
         @com.fasterxml.jackson.annotation.JsonProperty("pass") PASS,
         @com.fasterxml.jackson.annotation.JsonProperty("fail") FAIL,
         @com.fasterxml.jackson.annotation.JsonProperty("skip") SKIP

@@ -1,3 +1,7 @@
+package checks;
+
+import lib.Target;
+
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -16,7 +20,7 @@ import java.util.Map;
  * a socket timeout on every read, so a silent server fails a check instead of hanging it.
  * Failure messages quote what actually arrived.
  */
-final class Client implements AutoCloseable {
+public final class Client implements AutoCloseable {
     /** How long a read waits by default: a server on loopback answers in milliseconds, even on a busy machine. */
     static final int READ_TIMEOUT_MS = 3000;
 
@@ -32,7 +36,7 @@ final class Client implements AutoCloseable {
     }
 
     /** One response as it arrived. */
-    record Reply(String statusLine, int status, Map<String, String> headers, byte[] body) {
+    public record Reply(String statusLine, int status, Map<String, String> headers, byte[] body) {
         String header(String name) {
             return headers.get(name.toLowerCase(Locale.ROOT));
         }
@@ -59,11 +63,11 @@ final class Client implements AutoCloseable {
     }
 
     /** Connects to the server under test. */
-    static Client connect(Target t) throws IOException {
+    public static Client connect(Target t) throws IOException {
         return connect(t, READ_TIMEOUT_MS);
     }
 
-    static Client connect(Target t, int readTimeoutMs) throws IOException {
+    public static Client connect(Target t, int readTimeoutMs) throws IOException {
         Socket s = new Socket();
         s.setTcpNoDelay(true);
         try {
@@ -78,7 +82,7 @@ final class Client implements AutoCloseable {
     }
 
     /** One request on a fresh connection, then close: the reply. */
-    static Reply get(Target t, String path) throws IOException {
+    public static Reply get(Target t, String path) throws IOException {
         try (Client c = connect(t)) {
             return c.send(request("GET", path)).read();
         }
@@ -107,13 +111,13 @@ final class Client implements AutoCloseable {
     }
 
     /** A well-formed request with Host and, when a body is given, Content-Length. */
-    static String request(String method, String path, String... extraHeaders) {
+    public static String request(String method, String path, String... extraHeaders) {
         StringBuilder b = new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: localhost\r\n");
         for (String h : extraHeaders) b.append(h).append("\r\n");
         return b.append("\r\n").toString();
     }
 
-    Client send(String raw) throws IOException {
+    public Client send(String raw) throws IOException {
         return send(raw.getBytes(StandardCharsets.ISO_8859_1));
     }
 
@@ -135,7 +139,7 @@ final class Client implements AutoCloseable {
     }
 
     /** Reads one whole response (status line, headers, Content-Length body). */
-    Reply read() throws IOException {
+    public Reply read() throws IOException {
         String status = line("the status line");
         if (!status.matches("HTTP/1\\.[01] \\d{3}( .*)?")) {
             throw new AssertionError("expected a status line like 'HTTP/1.1 200 OK' but the first line was '" + status + "'");

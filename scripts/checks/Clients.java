@@ -1,3 +1,7 @@
+package checks;
+
+import lib.Target;
+
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;

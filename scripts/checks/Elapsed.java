@@ -1,3 +1,5 @@
+package checks;
+
 /** Time since a start, for the checks where time is the behaviour: {@code Elapsed t = Elapsed.start(); ... t.ms()}. */
 record Elapsed(long startNanos) {
     static Elapsed start() {

@@ -7,6 +7,19 @@
 //SOURCES ProtocolChecks.java Ch01Checks.java Ch02Checks.java Ch03Checks.java Ch04Checks.java Ch05Checks.java Ch06Checks.java
 //SOURCES Ch08Checks.java Ch09Checks.java Backend.java Tips.java RunContext.java Recorder.java
 
+package checks;
+
+import lib.Chapters;
+import lib.CheckList;
+import lib.Cli;
+import lib.LaunchRecord;
+import lib.Painter;
+import lib.Results;
+import lib.SiteAddress;
+import lib.Subject;
+import lib.Target;
+import lib.Tools;
+
 import java.io.IOException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -26,18 +39,18 @@ import java.util.Map;
  * it over real sockets, prints one line per check with a hint on failure, and stops the server.
  * A Grade is built from its options; the chapters come from the registry (site/data/course.json).
  */
-final class Grade {
+public final class Grade {
     /** The course's site ({@link SiteAddress#of(String, Path)}). */
-    static String site(String setting, Path root) {
+    public static String site(String setting, Path root) {
         return SiteAddress.of(setting, root);
     }
 
-    static String site(String setting) {
+    public static String site(String setting) {
         return SiteAddress.of(setting);
     }
 
     static final boolean COLOR = System.console() != null && System.getenv("NO_COLOR") == null;
-    static final String JBANG = System.getenv().getOrDefault("COURSE_JBANG", "jbang");
+    public static final String JBANG = System.getenv().getOrDefault("COURSE_JBANG", "jbang");
 
     /**
      * What to grade and how to report it: the {@link Subject};
@@ -46,42 +59,42 @@ final class Grade {
      * (the self-test keeps none: it must not overwrite the checkout's own records); {@code listener},
      * when set, hears of each check's result as it comes.
      */
-    record Options(Path root, String jbang, Subject subject, boolean json, boolean saves, java.io.PrintStream log,
+    public record Options(Path root, String jbang, Subject subject, boolean json, boolean saves, java.io.PrintStream log,
                    List<String> only, Runner.Progress listener, Path timelines) {
-        Options(Path root, String jbang, Subject subject, boolean json, boolean saves, java.io.PrintStream log,
+        public Options(Path root, String jbang, Subject subject, boolean json, boolean saves, java.io.PrintStream log,
                 List<String> only, Runner.Progress listener) {
             this(root, jbang, subject, json, saves, log, only, listener, null);
         }
 
-        static Options of(Path root) {
+        public static Options of(Path root) {
             return new Options(root, JBANG, new Subject.Exercise(), false, true, null, List.of(), null);
         }
 
         /** The same options, recording the threads of the checks about them into {@code timelines} ({@link Recorder}); null records none. */
-        Options recording(Path timelines) {
+        public Options recording(Path timelines) {
             return new Options(root, jbang, subject, json, saves, log, only, listener, timelines);
         }
 
-        Options grading(Subject subject) {
+        public Options grading(Subject subject) {
             return new Options(root, jbang, subject, json, saves, log, only, listener, timelines);
         }
 
-        Options loggingTo(java.io.PrintStream log) {
+        public Options loggingTo(java.io.PrintStream log) {
             return new Options(root, jbang, subject, json, saves, log, only, listener, timelines);
         }
 
         /** The same options, keeping no progress record. */
-        Options notSaving() {
+        public Options notSaving() {
             return new Options(root, jbang, subject, json, false, log, only, listener, timelines);
         }
 
         /** The same options, running only the checks {@code ids} (all when empty). */
-        Options running(List<String> ids) {
+        public Options running(List<String> ids) {
             return new Options(root, jbang, subject, json, saves, log, List.copyOf(ids), listener, timelines);
         }
 
         /** The same options, telling {@code listener} each check's result as it comes, with its time (the self-test's timings). */
-        Options telling(Runner.Progress listener) {
+        public Options telling(Runner.Progress listener) {
             return new Options(root, jbang, subject, json, saves, log, only, listener, timelines);
         }
     }
@@ -91,7 +104,7 @@ final class Grade {
     /** The course's address for this grading's links: {@link #site(String, Path)}. */
     final String site;
 
-    Grade(Options options) {
+    public Grade(Options options) {
         this.options = options;
         this.chapters = Chapters.graded(options.root());
         this.site = site(System.getenv("COURSE_SITE"), options.root());
@@ -103,9 +116,9 @@ final class Grade {
     }
 
     /** The check classes of a chapter: the protocol's, then its own (named in the registry). */
-    static List<Class<?>> checkClasses(Chapters.Chapter chapter) {
+    public static List<Class<?>> checkClasses(Chapters.Chapter chapter) {
         try {
-            return List.of(ProtocolChecks.class, Class.forName(chapter.checks().orElseThrow()));
+            return List.of(ProtocolChecks.class, Class.forName(Grade.class.getPackageName() + "." + chapter.checks().orElseThrow()));
         } catch (ClassNotFoundException e) {
             throw new IllegalStateException("the registry names checks " + chapter.checks().get()
                     + " for chapter " + chapter.number() + ", and there is no such class: add it to Grade.java's //SOURCES");
@@ -116,7 +129,7 @@ final class Grade {
      * The course's checks as {@link CheckList} keeps them, from the check classes: each graded
      * chapter's, in the order the grader runs them, each with its title and its step for that chapter.
      */
-    static CheckList checkList(java.util.Collection<Chapters.Chapter> chapters) {
+    public static CheckList checkList(java.util.Collection<Chapters.Chapter> chapters) {
         List<CheckList.Listed> listed = new java.util.ArrayList<>();
         for (Chapters.Chapter chapter : chapters) {
             for (Class<?> suite : checkClasses(chapter)) {
@@ -133,7 +146,7 @@ final class Grade {
     }
 
     /** Grades one chapter and returns the report (also saved under .results/checks/). */
-    CheckReport grade(Chapters.Chapter chapter) throws IOException {
+    public CheckReport grade(Chapters.Chapter chapter) throws IOException {
         String time = Instant.now().toString();
         Target target;
         String label;
@@ -206,7 +219,7 @@ final class Grade {
      * passed, with no check skipped but those this machine cannot run ({@code notHere}, named
      * after "done!"); a partial one says what it ran ("1 of 26 checks ran (--only)") and never "done".
      */
-    static String summary(Chapters.Chapter chapter, long passed, long failed, long skipped, long notHere, long total) {
+    public static String summary(Chapters.Chapter chapter, long passed, long failed, long skipped, long notHere, long total) {
         String counts = passed + " passed, " + failed + " failed" + (skipped > 0 ? ", " + skipped + " skipped" : "");
         long ran = passed + failed + skipped;
         if (ran < total) {
@@ -223,11 +236,11 @@ final class Grade {
      * step of the one it waits on), as a learner working down the page meets them, and the room's
      * stuck column shows it: "fix first: 'answers a lone /io...' (TODO(timers); 9 checks wait on it)".
      */
-    java.util.Optional<String> firstFix(Chapters.Chapter chapter, List<Runner.Result> results) {
+    public java.util.Optional<String> firstFix(Chapters.Chapter chapter, List<Runner.Result> results) {
         return firstFix(chapter, results, Chapters.sections(options.root().resolve("site/content/" + chapter.page() + ".adoc")));
     }
 
-    static java.util.Optional<String> firstFix(Chapters.Chapter chapter, List<Runner.Result> results, List<String> sections) {
+    public static java.util.Optional<String> firstFix(Chapters.Chapter chapter, List<Runner.Result> results, List<String> sections) {
         List<Runner.Result> failed = results.stream().filter(Runner.Result::failed).toList();
         if (failed.size() < 2) return java.util.Optional.empty();
         java.util.function.ToIntFunction<Runner.Result> step = r -> {
@@ -266,7 +279,7 @@ final class Grade {
     }
 
     /** The server file to grade: exercises/NN-*.java, solutions/NN-*.java, or --file. */
-    Path serverFile(Chapters.Chapter chapter) throws IOException {
+    public Path serverFile(Chapters.Chapter chapter) throws IOException {
         Path server = options.subject().file(options.root(), chapter.fileName())
                 .orElseThrow(() -> new IOException("a server given with --url or --command has no file to grade"));
         if (!Files.isRegularFile(server)) throw Subject.missing(options.root(), server);
@@ -302,7 +315,7 @@ final class Grade {
      * Keeps a grading of the learner's own file as their progress (the site and a hand-in read
      * it). A partial run (--only) is kept by no one: a record is always a whole grading.
      */
-    void save(Chapters.Chapter chapter, CheckReport report) throws IOException {
+    public void save(Chapters.Chapter chapter, CheckReport report) throws IOException {
         if (!options.saves() || !options.subject().progress()) return; // progress is about the learner's own file
         if (report.total() != null) {
             say(dim("  (a partial run: your progress record, .results/checks/" + chapter.number() + ".json, is unchanged)"));
@@ -326,7 +339,7 @@ final class Grade {
         }
     }
 
-    String line(Chapters.Chapter chapter, Runner.Result r) {
+    public String line(Chapters.Chapter chapter, Runner.Result r) {
         return switch (r.status()) {
             case PASS -> "  " + green("PASS") + "  " + r.name() + took(r) + note(r);
             case SKIP -> "  " + dim("SKIP") + "  " + r.name() + dim(" (" + r.message() + ")") + note(r);
@@ -381,7 +394,7 @@ final class Grade {
         return SiteAddress.url(site, see);
     }
 
-    static String link(String site, String see) {
+    public static String link(String site, String see) {
         return SiteAddress.link(site, see);
     }
 

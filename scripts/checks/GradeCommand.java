@@ -1,3 +1,12 @@
+package checks;
+
+import lib.CommandError;
+import lib.Jackson;
+import lib.Root;
+import lib.Subject;
+import lib.SubjectOptions;
+import lib.Timeline;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,15 +28,15 @@ import picocli.CommandLine.Parameters;
         footer = {"", "Links go to the course where scripts/start.sh last served it (http://127.0.0.1:1313/ by default); set COURSE_SITE to read",
                 "it elsewhere, e.g. COURSE_SITE=file:///home/ada/course-site/ for a scripts/site.sh pack.", "",
                 "Exit status: 0 every check passed, 1 some failed, 2 the checks could not run."})
-final class GradeCommand implements Callable<Integer> {
+public final class GradeCommand implements Callable<Integer> {
     @Parameters(paramLabel = "NN", arity = "0..*", description = "the chapters to grade (3 or 03)")
-    List<String> chapters = new ArrayList<>();
+    public List<String> chapters = new ArrayList<>();
 
     @Option(names = "--all", description = "grade every chapter, with a progress table")
-    boolean all;
+    public boolean all;
 
     @Mixin
-    SubjectOptions server;
+    public SubjectOptions server;
 
     @Option(names = "--watch", description = "grade again each time you save the exercise file")
     boolean watch;

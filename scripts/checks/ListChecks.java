@@ -1,6 +1,12 @@
 //JAVA 25
 //SOURCES Grade.java
 
+package checks;
+
+import lib.Chapters;
+import lib.CheckList;
+import lib.Root;
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

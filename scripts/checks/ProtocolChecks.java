@@ -1,3 +1,8 @@
+package checks;
+
+import lib.Inspect;
+import lib.Target;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,7 +17,7 @@ import java.util.List;
 
 /** The workshop protocol: every chapter's server must keep it, whatever its concurrency model. */
 @Check.Suite
-class ProtocolChecks {
+public class ProtocolChecks {
     /** The server under test, handed in by the run ({@link RunContext}). */
     private final Target target;
 
@@ -326,7 +331,7 @@ class ProtocolChecks {
      * files than it may (at least 32 to spare): it never ran out, so the check saw only the rest of
      * the behaviour; null when it ran out (or its files cannot be counted).
      */
-    static String neverRanOut(java.util.OptionalInt files, int flooding) {
+    public static String neverRanOut(java.util.OptionalInt files, int flooding) {
         if (files.isEmpty() || files.getAsInt() > OPEN_FILES - 32) return null;
         return "passes without running out: the server held " + files.getAsInt() + " of its " + OPEN_FILES + " files with "
                 + flooding + " connections open to it, the rest waiting in the kernel's queue or turned away (one connection at a time,"

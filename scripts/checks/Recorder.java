@@ -1,3 +1,9 @@
+package checks;
+
+import lib.Target;
+import lib.Timeline;
+import lib.Unavailable;
+
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -12,15 +18,15 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * nothing is recorded. A server that is not a JVM, or cannot be looked into, is graded as usual,
  * with a note that says why it has no timeline.
  */
-final class Recorder implements BeforeEachCallback, AfterEachCallback {
+public final class Recorder implements BeforeEachCallback, AfterEachCallback {
     /**
      * What the grading asked for: where the course is, the folder to write to (the learner's
      * {@link Timeline#LEARNER}, or the self-test's own), the chapter, the checks to record (all
      * that are about threads when empty), and the server's words.
      */
-    record Request(Path root, Path dir, String chapter, List<String> only, String label, String word) {
+    public record Request(Path root, Path dir, String chapter, List<String> only, String label, String word) {
         /** The file's name: "04-ch04.spread" for the exercise, "04-ch04.spread-solution" for the solution. */
-        String name(String id) {
+        public String name(String id) {
             return chapter + "-" + id + ("exercise".equals(word) ? "" : "-" + word);
         }
     }

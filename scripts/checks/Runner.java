@@ -1,3 +1,8 @@
+package checks;
+
+import lib.Others;
+import lib.Target;
+
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import java.lang.reflect.Method;
@@ -15,7 +20,7 @@ import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
 /** Runs JUnit 5 classes in-process and collects one result per check, with its hint. */
-final class Runner {
+public final class Runner {
     /**
      * One check's outcome. {@code status} is pass, fail or skip; {@code note} what the check or the
      * harness noted beside it ("" when nothing), such as why a pass says little; {@code todo} the
@@ -24,24 +29,24 @@ final class Runner {
      * ({@link Alive.NotHere}); {@code waitsOn}, the title of the check this one was not tried for
      * ({@link Alive.NotTried}), else null.
      */
-    record Result(String id, String name, CheckReport.Status status, String message, String note, String todo, String hint, String see, long ms,
+    public record Result(String id, String name, CheckReport.Status status, String message, String note, String todo, String hint, String see, long ms,
                   boolean notHere, String waitsOn) {
-        Result(String id, String name, CheckReport.Status status, String message, String note, String todo, String hint, String see, long ms) {
+        public Result(String id, String name, CheckReport.Status status, String message, String note, String todo, String hint, String see, long ms) {
             this(id, name, status, message, note, todo, hint, see, ms, false, null);
         }
 
-        boolean failed() {
+        public boolean failed() {
             return status == CheckReport.Status.FAIL;
         }
     }
 
     /** Called as each check finishes, so a caller can print progress. */
-    interface Progress {
+    public interface Progress {
         void finished(Result result);
     }
 
     /** Runs tests that need nothing from a run (the self-test's unit tests). */
-    static List<Result> run(List<Class<?>> classes, Progress progress) {
+    public static List<Result> run(List<Class<?>> classes, Progress progress) {
         return run(classes, null, List.of(), List.of(), progress);
     }
 
@@ -56,7 +61,7 @@ final class Runner {
             "junit.jupiter.execution.timeout.default", "60 s",
             "junit.jupiter.execution.timeout.thread.mode.default", "SEPARATE_THREAD");
 
-    static List<Result> run(List<Class<?>> classes, String chapter, List<String> only, List<Object> given, Progress progress) {
+    public static List<Result> run(List<Class<?>> classes, String chapter, List<String> only, List<Object> given, Progress progress) {
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
                 .selectors(selectors(classes, only))
                 .configurationParameters(SETTINGS)
@@ -127,7 +132,7 @@ final class Runner {
                 String see = "";
                 Method method = null;
                 if (id.getSource().orElse(null) instanceof MethodSource ms) {
-                    checkId = ms.getClassName().replace("Checks", "").toLowerCase() + "." + ms.getMethodName(); // as idPrefix
+                    checkId = idPrefix(ms.getJavaClass()) + "." + ms.getMethodName();
                     try {
                         method = ms.getJavaMethod();
                         Check check = method.getAnnotation(Check.class);
@@ -197,14 +202,14 @@ final class Runner {
     }
 
     /** How the first line of what happened begins when a timed check failed twice on a busy machine. */
-    static final String BUSY = "the machine was busy";
+    public static final String BUSY = "the machine was busy";
 
     /**
      * The sentence that comes first when a timed check ({@link Check#timed}) failed on a busy
      * machine and again when it ran alone: what others used each time; empty when the second run
      * was quiet (then the failure is the server's) or the machine cannot tell.
      */
-    static java.util.Optional<String> busy(double first, double second) {
+    public static java.util.Optional<String> busy(double first, double second) {
         if (Double.isNaN(second) || second < Others.BUSY_CORES_FOR_CHECKS) return java.util.Optional.empty();
         return java.util.Optional.of(BUSY + ": other programs used " + (Double.isNaN(first) ? "?" : Others.words(first))
                 + " during this check, and " + Others.words(second) + " when it ran again alone, after the others."
@@ -271,7 +276,7 @@ final class Runner {
     }
 
     /** Every check's id in {@code classes} ("ch03.slowReader", "protocol.keepAlive"). */
-    static List<String> ids(List<Class<?>> classes) {
+    public static List<String> ids(List<Class<?>> classes) {
         List<String> ids = new ArrayList<>();
         for (Class<?> c : classes) {
             for (Method m : c.getDeclaredMethods()) {
@@ -282,7 +287,7 @@ final class Runner {
     }
 
     /** What to run: every check of {@code classes}, or only those named in {@code only}; an unknown name is an error. */
-    static List<org.junit.platform.engine.DiscoverySelector> selectors(List<Class<?>> classes, List<String> only) {
+    public static List<org.junit.platform.engine.DiscoverySelector> selectors(List<Class<?>> classes, List<String> only) {
         List<org.junit.platform.engine.DiscoverySelector> selectors = new ArrayList<>();
         if (only.isEmpty()) classes.forEach(c -> selectors.add(selectClass(c)));
         List<String> known = ids(classes);
@@ -309,7 +314,7 @@ final class Runner {
      * JUnit's "MESSAGE ==> expected: <0> but was: <49>" in plain words: "MESSAGE (expected 0, got
      * 49)"; the "expected: <true> but was: <false>" of a failed assertTrue goes, the message says it all.
      */
-    static String plain(String message) {
+    public static String plain(String message) {
         java.util.regex.Matcher m = EXPECTED.matcher(message);
         if (!m.matches()) return message;
         String said = m.group(1).strip();
@@ -327,7 +332,7 @@ final class Runner {
     }
 
     /** A check's id: "ch03.slowReader" for Ch03Checks.slowReader. */
-    static String id(Method check) {
+    public static String id(Method check) {
         return idPrefix(check.getDeclaringClass()) + "." + check.getName();
     }
 

@@ -1,3 +1,5 @@
+package checks;
+
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -5,7 +7,7 @@ import java.util.regex.Pattern;
  * One-line tips for a server that did not start, read from its output: the compile errors the
  * chapters' pages see coming, said in the course's words. No tip when nothing matches.
  */
-final class Tips {
+public final class Tips {
     /** A tip, and the output that calls for it. */
     private record Tip(Pattern output, String tip) {}
 
@@ -22,7 +24,7 @@ final class Tips {
     private Tips() {}
 
     /** The tips that {@code output} (a failed start's message, with the server's output) calls for. */
-    static List<String> forOutput(String output) {
+    public static List<String> forOutput(String output) {
         if (output == null) return List.of();
         return TIPS.stream().filter(t -> t.output().matcher(output).find()).map(Tip::tip).toList();
     }

@@ -1,3 +1,8 @@
+package checks;
+
+import lib.Inspect;
+import lib.Target;
+
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

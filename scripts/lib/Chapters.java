@@ -1,3 +1,5 @@
+package lib;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,9 +14,9 @@ import java.util.Optional;
  * The chapter registry, site/data/course.json: what the grader, the benchmark, the self-test and
  * the room know about each chapter. The site reads the same file (site/layouts).
  */
-final class Chapters {
+public final class Chapters {
     /** The registry's place in the repository. */
-    static final String FILE = "site/data/course.json";
+    public static final String FILE = "site/data/course.json";
 
     /**
      * One chapter. {@code kit}: the kit files its exercise includes besides kit/Kit.java;
@@ -25,10 +27,10 @@ final class Chapters {
      * {@code bench.sh --all} races its solution with every other; {@code core}: for each agenda
      * that has the chapter ("half-day", "full-day"), the TODOs at its core.
      */
-    record Chapter(String number, String slug, String title, String model, int minutes, List<String> kit,
+    public record Chapter(String number, String slug, String title, String model, int minutes, List<String> kit,
                    List<String> gradeArgs, List<String> gradeJvm, Optional<String> checks, List<String> benchArgs, Cap cap,
                    String benchWorkloads, boolean inShowdown, Map<String, List<String>> todos, Map<String, List<String>> core) {
-        Chapter(String number, String slug, String title, String model, int minutes, List<String> kit,
+        public Chapter(String number, String slug, String title, String model, int minutes, List<String> kit,
                 List<String> gradeArgs, List<String> gradeJvm, Optional<String> checks, List<String> benchArgs, Cap cap,
                 String benchWorkloads, boolean inShowdown, Map<String, List<String>> todos) {
             this(number, slug, title, model, minutes, kit, gradeArgs, gradeJvm, checks, benchArgs, cap, benchWorkloads, inShowdown, todos, Map.of());
@@ -39,7 +41,7 @@ final class Chapters {
          * lists them: what a learner finishes in that day; null when the day's agenda does not
          * have this chapter.
          */
-        java.util.Set<String> coreChecks(String day) {
+        public java.util.Set<String> coreChecks(String day) {
             List<String> tags = core.get(day);
             if (tags == null) return null;
             java.util.Set<String> ids = new java.util.LinkedHashSet<>();
@@ -47,21 +49,21 @@ final class Chapters {
             return ids;
         }
         /** The chapter's page on the course site, relative to its root. */
-        String page() {
+        public String page() {
             return "chapters/" + slug;
         }
 
         /** The exercise (or solution) file name. */
-        String fileName() {
+        public String fileName() {
             return slug + ".java";
         }
 
-        boolean graded() {
+        public boolean graded() {
             return checks.isPresent();
         }
 
         /** The TODO tag whose checks include {@code checkId} ("ch03.slowReader"), if any. */
-        Optional<String> todoFor(String checkId) {
+        public Optional<String> todoFor(String checkId) {
             return todos.entrySet().stream()
                     .filter(e -> e.getValue().stream().anyMatch(c -> Expected.of(c).id().equals(checkId)))
                     .map(Map.Entry::getKey).findFirst();
@@ -73,10 +75,10 @@ final class Chapters {
      * variant's in scripts/test/spoilers): {@code id} fails, {@code ?id} may fail or not,
      * {@code ~id} fails only as a note of an earlier failure (it waits for an earlier TODO).
      */
-    record Expected(String id, Mark mark) {
-        enum Mark { FAILS, EITHER, AFTER }
+    public record Expected(String id, Mark mark) {
+        public enum Mark { FAILS, EITHER, AFTER }
 
-        static Expected of(String written) {
+        public static Expected of(String written) {
             if (written.startsWith("?")) return new Expected(written.substring(1), Mark.EITHER);
             if (written.startsWith("~")) return new Expected(written.substring(1), Mark.AFTER);
             return new Expected(written, Mark.FAILS);
@@ -90,21 +92,21 @@ final class Chapters {
     static final String BACKEND = "{backend}";
 
     /** Whether options {@code args} need a backend's URL. */
-    static boolean callsBackend(List<String> args) {
+    public static boolean callsBackend(List<String> args) {
         return args.stream().anyMatch(a -> a.contains(BACKEND));
     }
 
     /** Options {@code args} with the backend's URL in place. */
-    static List<String> withBackend(List<String> args, String url) {
+    public static List<String> withBackend(List<String> args, String url) {
         return args.stream().map(a -> a.replace(BACKEND, url)).toList();
     }
 
     /** The concurrency cap: {@code fixed} requests, or the value of {@code option} (default {@code fallback}); 0 = none. */
-    record Cap(int fixed, String option, int fallback) {
+    public record Cap(int fixed, String option, int fallback) {
         static final Cap NONE = new Cap(0, null, 0);
 
         /** The cap for a server started with {@code args}. */
-        int of(List<String> args) {
+        public int of(List<String> args) {
             if (option == null) return fixed;
             int at = args.indexOf(option);
             return at >= 0 && at + 1 < args.size() ? Integer.parseInt(args.get(at + 1)) : fallback;
@@ -114,7 +116,7 @@ final class Chapters {
     private Chapters() {}
 
     /** Every chapter, by number, in course order. */
-    static Map<String, Chapter> read(Path root) {
+    public static Map<String, Chapter> read(Path root) {
         String text;
         try {
             text = Files.readString(root.resolve(FILE));
@@ -158,7 +160,7 @@ final class Chapters {
     private record Race(List<String> args, JsonNode cap, String workloads, Boolean all) {}
 
     /** The graded chapters only (those with checks), by number. */
-    static Map<String, Chapter> graded(Path root) {
+    public static Map<String, Chapter> graded(Path root) {
         Map<String, Chapter> graded = new LinkedHashMap<>();
         read(root).forEach((n, c) -> {
             if (c.graded()) graded.put(n, c);
@@ -167,7 +169,7 @@ final class Chapters {
     }
 
     /** The chapter whose page reads the race of every model ({@code bench.sh --all}): the one without checks. */
-    static Optional<Chapter> showdown(Map<String, Chapter> chapters) {
+    public static Optional<Chapter> showdown(Map<String, Chapter> chapters) {
         return chapters.values().stream().filter(c -> !c.graded()).findFirst();
     }
 
@@ -189,15 +191,15 @@ final class Chapters {
      * or the one Asciidoctor makes of a heading's title (hugo.toml: no prefix, '-' between words);
      * empty when the page cannot be read.
      */
-    static List<String> sections(java.nio.file.Path page) {
+    public static List<String> sections(java.nio.file.Path page) {
         return headings(page).stream().map(Heading::id).toList();
     }
 
     /** A section of a page: its id ({@link #sections}) and its title as the page writes it. */
-    record Heading(String id, String title) {}
+    public record Heading(String id, String title) {}
 
     /** The sections of a page with their titles, in the page's order; empty when the page cannot be read. */
-    static List<Heading> headings(java.nio.file.Path page) {
+    public static List<Heading> headings(java.nio.file.Path page) {
         List<Heading> headings = new java.util.ArrayList<>();
         List<String> lines;
         try {

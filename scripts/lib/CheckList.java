@@ -1,3 +1,5 @@
+package lib;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -16,14 +18,14 @@ import java.util.Map;
  * neither JUnit nor the check classes (JMH's BenchmarkList, which its annotation processor
  * writes at build time, is the model).
  */
-record CheckList(List<Listed> checks) {
-    static final String FILE = "scripts/checks/checks.json";
+public record CheckList(List<Listed> checks) {
+    public static final String FILE = "scripts/checks/checks.json";
 
     /** One check of one chapter: its id ("ch03.slowReader"), title and the page's step that teaches it ("chapters/03-reactor#closing"). */
-    record Listed(String chapter, String id, String title, String see) {}
+    public record Listed(String chapter, String id, String title, String see) {}
 
     /** The list kept in the course at {@code root}. */
-    static CheckList read(Path root) {
+    public static CheckList read(Path root) {
         Path file = root.resolve(FILE);
         try {
             return Jackson.read(Files.readString(file, StandardCharsets.UTF_8), CheckList.class);
@@ -33,14 +35,14 @@ record CheckList(List<Listed> checks) {
     }
 
     /** The checks of each chapter, in the order the grader runs them. */
-    Map<String, List<Listed>> byChapter() {
+    public Map<String, List<Listed>> byChapter() {
         Map<String, List<Listed>> by = new LinkedHashMap<>();
         for (Listed c : checks) by.computeIfAbsent(c.chapter(), k -> new java.util.ArrayList<>()).add(c);
         return by;
     }
 
     /** The list as it is kept: JSON, one check a line, so a change reads as a one-line diff. */
-    String text() {
+    public String text() {
         StringBuilder s = new StringBuilder("{\n  \"checks\": [\n");
         for (int i = 0; i < checks.size(); i++) {
             try {

@@ -1,3 +1,5 @@
+package lib;
+
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -13,11 +15,11 @@ import picocli.CommandLine;
  * its callers: the grader, the race, the room, hand-ins, the backend, the Netty baseline, the
  * doctor and the self-tests.
  */
-final class Cli {
+public final class Cli {
     private Cli() {}
 
     /** Parses {@code args} into {@code command}, runs it, and returns the status to exit with. */
-    static int run(String name, Callable<Integer> command, String[] args) {
+    public static int run(String name, Callable<Integer> command, String[] args) {
         CommandLine line = new CommandLine(command);
         line.setUsageHelpWidth(110); // the width of the course's other help texts
         line.setOverwrittenOptionsAllowed(true); // the last of an option given twice wins (a wrapper's --root, then the caller's)
@@ -41,7 +43,7 @@ final class Cli {
      * status 2 ("could not run"; 1 means checks failed or a result was flagged), with the stack
      * trace only when {@code COURSE_DEBUG=1} asks for it ({@code debug}).
      */
-    static int unexpected(String name, Exception e, PrintWriter err, boolean debug) {
+    public static int unexpected(String name, Exception e, PrintWriter err, boolean debug) {
         String message = e.getMessage() == null ? "" : e.getMessage().strip().lines().findFirst().orElse("");
         err.println(name + ": stopped on an unexpected " + e.getClass().getSimpleName() + (message.isEmpty() ? "" : " (" + message + ")")
                 + "; run it again with COURSE_DEBUG=1 to see where, and report it with that output if it happens again");

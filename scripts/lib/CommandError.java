@@ -1,3 +1,5 @@
+package lib;
+
 /**
  * What stops a course command short of its work: a mistake on the command line (exit 2, with the
  * usage), something missing around it (a tool, a file, a free port: exit 2, one sentence), or an
@@ -5,11 +7,11 @@
  * found, however deep; {@link Cli#run} prints it and returns its status to {@code main}, the one
  * place that exits, so error paths are values a test can catch.
  */
-final class CommandError extends RuntimeException {
+public final class CommandError extends RuntimeException {
     /** The status the command exits with. */
-    final int exit;
+    public final int exit;
     /** Whether the command's usage follows the message (a command line it could not take). */
-    final boolean usage;
+    public final boolean usage;
 
     private CommandError(int exit, String problem, boolean usage) {
         super(problem, null, false, false); // a message for a person, not a stack trace
@@ -18,17 +20,17 @@ final class CommandError extends RuntimeException {
     }
 
     /** A command line it cannot take: exit 2, the problem, then the usage. */
-    static CommandError usage(String problem) {
+    public static CommandError usage(String problem) {
         return new CommandError(2, problem, true);
     }
 
     /** Something missing around the command (a tool, a file, a server that did not start): exit 2, the problem alone. */
-    static CommandError environment(String problem) {
+    public static CommandError environment(String problem) {
         return new CommandError(2, problem, false);
     }
 
     /** An ending with its own status and sentence. */
-    static CommandError of(int exit, String problem) {
+    public static CommandError of(int exit, String problem) {
         return new CommandError(exit, problem, false);
     }
 }

@@ -1,3 +1,5 @@
+package lib;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,14 +21,14 @@ import java.util.OptionalLong;
  * not show to another process), so the sum over two readings counts what the threads alive at the second
  * reading made since the first; {@link #since} says how a thread that came or went is counted.
  */
-final class ContextSwitches {
+public final class ContextSwitches {
     private ContextSwitches() {}
 
     /**
      * Voluntary plus nonvoluntary switches in the text of a {@code status} file; empty when it
      * shows neither (a kernel without them, or not Linux's format).
      */
-    static OptionalLong parse(String status) {
+    public static OptionalLong parse(String status) {
         long sum = 0;
         boolean found = false;
         for (String line : status.split("\n")) {
@@ -44,7 +46,7 @@ final class ContextSwitches {
      * when the folder cannot be read (the process is gone). A thread that ends while it is read
      * is left out, as one that ended before.
      */
-    static Map<Long, Long> read(Path tasks) {
+    public static Map<Long, Long> read(Path tasks) {
         Map<Long, Long> all = new HashMap<>();
         List<Path> threads;
         try (var list = Files.list(tasks)) {
@@ -72,7 +74,7 @@ final class ContextSwitches {
      * them is not in {@code after}: what it made since {@code before} is lost with it, so where
      * threads end during a run the figure is a floor.
      */
-    static long since(Map<Long, Long> before, Map<Long, Long> after) {
+    public static long since(Map<Long, Long> before, Map<Long, Long> after) {
         long sum = 0;
         for (var e : after.entrySet()) {
             long was = before.getOrDefault(e.getKey(), 0L);
@@ -82,7 +84,7 @@ final class ContextSwitches {
     }
 
     /** {@code switches} per answer: NaN when either is unknown (negative) or there was no answer. */
-    static double perRequest(long switches, long answers) {
+    public static double perRequest(long switches, long answers) {
         return switches < 0 || answers <= 0 ? Double.NaN : (double) switches / answers;
     }
 }

@@ -1,3 +1,5 @@
+package lib;
+
 import java.util.List;
 
 /**
@@ -6,18 +8,18 @@ import java.util.List;
  * self-test (every one keeps the protocol) read. Each speaks the workshop protocol and takes the
  * kit's options; {@code cap} is what the model serves at once, for Little's law (0: no cap).
  */
-final class Frameworks {
+public final class Frameworks {
     private Frameworks() {}
 
-    static final String DIR = "scripts/bench/frameworks";
+    public static final String DIR = "scripts/bench/frameworks";
     /** Tomcat's own default worker pool (server.tomcat.threads.max). */
     static final int TOMCAT_THREADS = 200;
 
     /** One framework server: its id in the race, its file under {@link #DIR}, its options, what it is, and its cap. */
-    record Entry(String id, String file, List<String> args, String label, int cap) {}
+    public record Entry(String id, String file, List<String> args, String label, int cap) {}
 
     /** What {@code bench.sh --all} adds, in chart order. */
-    static List<Entry> race() {
+    public static List<Entry> race() {
         return List.of(
                 spring("spring", TOMCAT_THREADS),
                 springVirtual(),
@@ -33,7 +35,7 @@ final class Frameworks {
     }
 
     /** What {@code bench.sh --spring-demo} races: Tomcat with 16 and 50 platform threads, and with virtual threads. */
-    static List<Entry> springDemo() {
+    public static List<Entry> springDemo() {
         return List.of(spring("spring-16", 16), spring("spring-50", 50), springVirtual());
     }
 

@@ -1,3 +1,5 @@
+package lib;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,27 +21,27 @@ import jdk.jfr.consumer.RecordingFile;
  * {@code COURSE_PORTABLE_INSPECT=1} (or the system property {@code course.inspect=portable})
  * makes it act as on a machine without /proc: the self-test proves the macOS and Windows paths so.
  */
-final class Inspect {
+public final class Inspect {
     /** One thread from a thread dump. */
-    record ThreadInfo(String name, String state, boolean virtual, List<String> stack, String tid, String carrier) {
-        ThreadInfo {
+    public record ThreadInfo(String name, String state, boolean virtual, List<String> stack, String tid, String carrier) {
+        public ThreadInfo {
             stack = stack == null ? List.of() : stack;
         }
 
-        ThreadInfo(String name, String state, boolean virtual, List<String> stack) {
+        public ThreadInfo(String name, String state, boolean virtual, List<String> stack) {
             this(name, state, virtual, stack, null, null);
         }
 
-        ThreadInfo(String name, String state, boolean virtual, List<String> stack, String tid) {
+        public ThreadInfo(String name, String state, boolean virtual, List<String> stack, String tid) {
             this(name, state, virtual, stack, tid, null);
         }
 
         /** The thread's name, or what it is where it has none: "a virtual thread without a name (#41)". */
-        String label() {
+        public String label() {
             return label(name, virtual, tid);
         }
 
-        static String label(String name, boolean virtual, Object tid) {
+        public static String label(String name, boolean virtual, Object tid) {
             if (name != null && !name.isBlank()) return name;
             return (virtual ? "a virtual thread" : "a thread") + " without a name" + (tid == null ? "" : " (#" + tid + ")");
         }
@@ -58,24 +60,24 @@ final class Inspect {
     /** The JDK's jcmd, pointed at the server. */
     private final Jcmd jcmd;
 
-    Inspect(long pid) {
+    public Inspect(long pid) {
         this(pid, procWanted());
     }
 
-    Inspect(long pid, boolean proc) {
+    public Inspect(long pid, boolean proc) {
         this.pid = pid;
         this.proc = proc;
         this.jcmd = new Jcmd(pid, proc);
     }
 
     /** /proc is read where it is there, unless the portable paths are asked for. */
-    static boolean procWanted() {
+    public static boolean procWanted() {
         boolean portable = "1".equals(System.getenv("COURSE_PORTABLE_INSPECT")) || "portable".equals(System.getProperty("course.inspect"));
         return !portable && Files.isDirectory(Path.of("/proc/self"));
     }
 
     /** Every thread of the server, platform and virtual, from {@code jcmd PID Thread.dump_to_file -format=json}. */
-    List<ThreadInfo> threads() throws IOException {
+    public List<ThreadInfo> threads() throws IOException {
         Path file = Files.createTempFile("threads-", ".json");
         Files.delete(file); // jcmd refuses to overwrite
         try {
@@ -87,7 +89,7 @@ final class Inspect {
     }
 
     /** The threads of a JSON thread dump, from every container. */
-    static List<ThreadInfo> threads(String dumpJson) {
+    public static List<ThreadInfo> threads(String dumpJson) {
         ThreadDump dump = Jackson.read(dumpJson, ThreadDump.class);
         List<ThreadInfo> threads = new ArrayList<>();
         if (dump.threadDump() == null || dump.threadDump().threadContainers() == null) return threads;
@@ -98,7 +100,7 @@ final class Inspect {
     }
 
     /** Platform threads only (what the OS schedules). */
-    List<ThreadInfo> platformThreads() throws IOException {
+    public List<ThreadInfo> platformThreads() throws IOException {
         return threads().stream().filter(t -> !t.virtual()).toList();
     }
 
@@ -108,7 +110,7 @@ final class Inspect {
      * else a JVM's own count (its UnixOperatingSystemMXBean, read by {@link InspectAgent}); or, on
      * Windows, the process's handles, sockets among them. Empty if unknown.
      */
-    OptionalInt openFiles() {
+    public OptionalInt openFiles() {
         Path fds = Path.of("/proc", String.valueOf(pid), "fd");
         if (proc && Files.isDirectory(fds)) {
             try (var list = Files.list(fds)) {
@@ -129,7 +131,7 @@ final class Inspect {
      * Each virtual thread's carrier and owner, by thread id ({@link Carried}), from InspectAgent's
      * probe; empty when the JVM cannot be asked.
      */
-    java.util.Optional<java.util.Map<Long, Carried>> carriers() {
+    public java.util.Optional<java.util.Map<Long, Carried>> carriers() {
         return agentSaid(InspectAgent.CARRIERS, "carriers").map(found -> {
             java.util.Map<Long, Carried> carriers = new java.util.HashMap<>();
             found.lines().map(l -> l.split("\t", 3)).filter(f -> f.length == 3)
@@ -148,25 +150,25 @@ final class Inspect {
      * A virtual thread's carrier (the thread its scheduler runs it on) and, when its task works for a
      * Netty connection, the thread of that connection's event loop (else null).
      */
-    record Carried(String carrier, String owner) {}
+    public record Carried(String carrier, String owner) {}
 
     /** A thread that holds a value: its id, whether virtual, its name, and where (threadLocals, inheritableThreadLocals, scopedValueBindings). */
-    record Holder(long tid, boolean virtual, String name, String where) {}
+    public record Holder(long tid, boolean virtual, String name, String where) {}
 
     /** The threads that hold the string {@code value} in their locals or scoped values; empty when the JVM cannot be asked. */
-    java.util.Optional<List<Holder>> holders(String value) {
+    public java.util.Optional<List<Holder>> holders(String value) {
         return agentSaid(InspectAgent.HOLDS, "holds:" + value).map(found -> found.lines().map(l -> l.split("\t", 4)).filter(f -> f.length == 4)
                 .map(f -> new Holder(Long.parseLong(f[0]), f[1].equals("virtual"), f[2], f[3])).toList());
     }
 
     /** The descriptors lsof lists for the process (numbered ones only: not its mapped libraries); empty without lsof. */
-    OptionalInt openFilesByLsof() {
+    public OptionalInt openFilesByLsof() {
         String listed = output("lsof", "-n", "-P", "-a", "-p", String.valueOf(pid), "-d", "0-1048575");
         return listed == null ? OptionalInt.empty() : OptionalInt.of((int) Math.max(0, listed.lines().count() - 1));
     }
 
     /** The JVM's own count of its descriptors, through {@link InspectAgent}; empty when it cannot be asked. */
-    OptionalInt openFilesByAgent() {
+    public OptionalInt openFilesByAgent() {
         String counted = Boolean.TRUE.equals(javaProcess()) ? InspectAgent.property(pid, InspectAgent.OPEN_FILES) : null;
         return counted != null && counted.matches("\\d+") ? OptionalInt.of(Integer.parseInt(counted)) : OptionalInt.empty();
     }
@@ -183,7 +185,7 @@ final class Inspect {
     }
 
     /** CPU time the whole process has used so far (user + system, all threads). */
-    Duration cpuTime() {
+    public Duration cpuTime() {
         return ProcessHandle.of(pid).flatMap(h -> h.info().totalCpuDuration())
                 .orElseThrow(() -> new IllegalStateException("cannot read the CPU time of process " + pid));
     }
@@ -192,7 +194,7 @@ final class Inspect {
      * Resident memory of the process in bytes (Linux /proc, else ps, else Windows' working set),
      * heap, stacks and direct buffers alike; empty if unknown.
      */
-    OptionalLong residentBytes() {
+    public OptionalLong residentBytes() {
         Path status = Path.of("/proc", String.valueOf(pid), "status");
         if (!proc && Tools.WINDOWS) {
             String set = output("powershell", "-NoProfile", "-Command", "(Get-Process -Id " + pid + ").WorkingSet64");
@@ -218,7 +220,7 @@ final class Inspect {
      * generation's "used" in {@code jcmd GC.heap_info} (Serial and Parallel list two, G1 one, ZGC
      * its ZHeap). A JVM limited to one CPU picks the Serial collector.
      */
-    long heapAfterGc() throws IOException {
+    public long heapAfterGc() throws IOException {
         jcmd("GC.run");
         String info = jcmdOutput("GC.heap_info");
         long used = heapUsed(info);
@@ -227,7 +229,7 @@ final class Inspect {
     }
 
     /** The bytes in use in a {@code GC.heap_info} text, summed over its generations; -1 if none is found. */
-    static long heapUsed(String heapInfo) {
+    public static long heapUsed(String heapInfo) {
         long total = -1;
         java.util.regex.Matcher m = java.util.regex.Pattern
                 .compile("(?m)^\\s*(?!Metaspace|class space)\\S.*?\\bused (\\d+)([KMG])").matcher(heapInfo);
@@ -249,20 +251,20 @@ final class Inspect {
      * (fields 9 and 14 to 17; times in clock ticks). The command, in parentheses, may hold spaces
      * and parentheses: the fields start after the last ')'.
      */
-    static long[] statFields(String stat) {
+    public static long[] statFields(String stat) {
         String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
         return new long[] {Long.parseLong(f[6]), Long.parseLong(f[11]), Long.parseLong(f[12]), Long.parseLong(f[13]), Long.parseLong(f[14])};
     }
 
     /** One OS thread's CPU time so far: {@code tid} the OS's id of the thread. */
-    record ThreadCpu(long tid, String name, Duration cpu) {}
+    public record ThreadCpu(long tid, String name, Duration cpu) {}
 
     /**
      * CPU time per OS thread: Linux /proc ({@code schedstat} in nanoseconds, or {@code stat} in
      * clock ticks of 10 ms), for any process; elsewhere, for a JVM, its own account
      * ({@code jcmd Thread.print}: each thread's {@code cpu=} and native id). Empty if unknown.
      */
-    List<ThreadCpu> threadCpu() {
+    public List<ThreadCpu> threadCpu() {
         List<ThreadCpu> all = new ArrayList<>();
         Path tasks = Path.of("/proc", String.valueOf(pid), "task");
         if (!proc || !Files.isDirectory(tasks)) {
@@ -300,7 +302,7 @@ final class Inspect {
             "(?m)^\"(.*)\" .*?\\bcpu=([0-9.]+)(ms|s)\\b.*?\\bnid=(0x[0-9a-fA-F]+|\\d+)");
 
     /** Each thread of a {@code jcmd Thread.print} (platform threads, the JVM's own among them) with its CPU time. */
-    static List<ThreadCpu> threadCpu(String printed) {
+    public static List<ThreadCpu> threadCpu(String printed) {
         List<ThreadCpu> all = new ArrayList<>();
         java.util.regex.Matcher m = PRINTED_THREAD.matcher(printed);
         while (m.find()) {
@@ -317,7 +319,7 @@ final class Inspect {
      * Number of OS threads of the process (Linux /proc; a JVM's threads in {@code jcmd
      * Thread.print}; ps -M); empty if unknown. Virtual threads are not OS threads.
      */
-    OptionalInt osThreads() {
+    public OptionalInt osThreads() {
         Path status = Path.of("/proc", String.valueOf(pid), "status");
         if ((!proc || !Files.isReadable(status)) && Boolean.TRUE.equals(javaProcess())) {
             try {
@@ -346,7 +348,7 @@ final class Inspect {
      * from Linux's /proc ({@link ContextSwitches}); empty where /proc does not show them (macOS,
      * Windows, the portable inspection) or the process is gone.
      */
-    java.util.Optional<java.util.Map<Long, Long>> contextSwitches() {
+    public java.util.Optional<java.util.Map<Long, Long>> contextSwitches() {
         Path tasks = Path.of("/proc", String.valueOf(pid), "task");
         if (!proc || !Files.isDirectory(tasks)) return java.util.Optional.empty();
         java.util.Map<Long, Long> each = ContextSwitches.read(tasks);
@@ -354,7 +356,7 @@ final class Inspect {
     }
 
     /** The process's soft limit on open files (Linux /proc/PID/limits, or a JVM's own count); empty if unknown or unlimited. */
-    OptionalLong maxOpenFiles() {
+    public OptionalLong maxOpenFiles() {
         Path limits = Path.of("/proc", String.valueOf(pid), "limits");
         if (!proc || !Files.isReadable(limits)) {
             String max = Boolean.TRUE.equals(javaProcess()) ? InspectAgent.property(pid, InspectAgent.MAX_OPEN_FILES) : null;
@@ -377,7 +379,7 @@ final class Inspect {
      * Records JFR events while {@code during} runs, and returns those named {@code eventNames}.
      * Uses the JDK's default settings (for example jdk.VirtualThreadPinned over 20 ms).
      */
-    List<RecordedEvent> record(Runnable during, String... eventNames) throws IOException {
+    public List<RecordedEvent> record(Runnable during, String... eventNames) throws IOException {
         return record(during, List.of(), eventNames);
     }
 
@@ -386,7 +388,7 @@ final class Inspect {
      * {@code settings=none +jdk.MethodTrace#enabled=true +jdk.MethodTrace#filter=CLASS::METHOD}
      * (Java 25 traces a method's calls in a running JVM, naming the calling thread).
      */
-    List<RecordedEvent> record(Runnable during, List<String> settings, String... eventNames) throws IOException {
+    public List<RecordedEvent> record(Runnable during, List<String> settings, String... eventNames) throws IOException {
         String name = "check-" + System.nanoTime();
         Path file = Files.createTempFile("check-", ".jfr");
         try {
@@ -434,7 +436,7 @@ final class Inspect {
     }
 
     /** Whether the server is a JVM: true, false, or null when it cannot be told ({@link Jcmd#javaProcess}). */
-    Boolean javaProcess() {
+    public Boolean javaProcess() {
         return jcmd.javaProcess();
     }
 }

@@ -1,3 +1,5 @@
+package lib;
+
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;

@@ -1,3 +1,5 @@
+package lib;
+
 import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -22,13 +24,13 @@ import java.util.Locale;
  * when empty, a final newline, and null for a number that is not one (JSON has no NaN). Reading
  * ignores fields a record does not name, so a file from a newer tool still loads.
  */
-final class Jackson {
+public final class Jackson {
     /**
      * A value chosen from a fixed set (an enum) that the JSON spells by its label: its name in
      * lower case, '_' as '-' ({@code OPEN_LOOP} is "open-loop"). A label this version does not
      * know reads as null.
      */
-    interface Label {
+    public interface Label {
         String name();
 
         @JsonValue
@@ -37,7 +39,7 @@ final class Jackson {
         }
     }
 
-    static final ObjectMapper MAPPER = JsonMapper.builder()
+    public static final ObjectMapper MAPPER = JsonMapper.builder()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.READ_UNKNOWN_ENUM_VALUES_AS_NULL)
             .addModule(new SimpleModule("no-NaN").addSerializer(Double.class, new Finite()).addSerializer(double.class, new Finite()))
@@ -54,7 +56,7 @@ final class Jackson {
     private Jackson() {}
 
     /** {@code value} (a record, list, map, string, number...) as indented JSON, with a final newline. */
-    static String write(Object value) {
+    public static String write(Object value) {
         try {
             return WRITER.writeValueAsString(value) + "\n";
         } catch (JsonProcessingException e) {
@@ -63,7 +65,7 @@ final class Jackson {
     }
 
     /** Reads {@code json} as a {@code type}; IllegalArgumentException when it is not JSON of that shape. */
-    static <T> T read(String json, Class<T> type) {
+    public static <T> T read(String json, Class<T> type) {
         try {
             return MAPPER.readValue(json, type);
         } catch (JsonProcessingException e) {
@@ -72,12 +74,12 @@ final class Jackson {
     }
 
     /** Reads {@code json} as a tree, to see what kind of file it is before reading it as a record. */
-    static JsonNode tree(String json) {
+    public static JsonNode tree(String json) {
         return read(json, JsonNode.class);
     }
 
     /** A tree as a {@code type}; IllegalArgumentException when it is not of that shape. */
-    static <T> T convert(JsonNode tree, Class<T> type) {
+    public static <T> T convert(JsonNode tree, Class<T> type) {
         try {
             return MAPPER.treeToValue(tree, type);
         } catch (JsonProcessingException e) {

@@ -1,3 +1,5 @@
+package lib;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,9 +13,9 @@ import java.util.concurrent.TimeUnit;
  * threads, heap and flight recorder. A server that is not a JVM is told apart first, so a check
  * that needs jcmd is skipped with a sentence ({@link Unavailable}) rather than failed.
  */
-record Jcmd(long pid, boolean proc) {
+public record Jcmd(long pid, boolean proc) {
     /** Runs {@code jcmd PID COMMAND...} and returns what it printed; an IOException when it fails or takes over 30 s. */
-    String run(String... command) throws IOException {
+    public String run(String... command) throws IOException {
         if (Boolean.FALSE.equals(javaProcess())) throw notJava(command);
         List<String> args = new ArrayList<>();
         args.add(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString());

@@ -1,3 +1,5 @@
+package lib;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,11 +17,11 @@ import java.util.List;
  * and this writes to it the java program and its arguments up to the main class, one a line.
  * Nothing is written where the JVM's command line cannot be read whole (Windows gives none).
  */
-final class LaunchRecord {
+public final class LaunchRecord {
     private LaunchRecord() {}
 
     /** Records this JVM's launch for the program {@code main}, started with {@code args}, if asked to. */
-    static void write(Class<?> main, String[] args) {
+    public static void write(Class<?> main, String[] args) {
         String to = System.getenv("COURSE_LAUNCH_RECORD");
         if (to == null || to.isBlank()) return;
         Path file = Path.of(to);
@@ -42,7 +44,7 @@ final class LaunchRecord {
      * the line ends with the main class and then exactly {@code args}, and holds no argument file
      * ({@code @file}, which a launcher may delete) and no line break.
      */
-    static List<String> of(ProcessHandle.Info info, String mainClass, List<String> args) {
+    public static List<String> of(ProcessHandle.Info info, String mainClass, List<String> args) {
         if (info.command().isEmpty() || info.arguments().isEmpty()) return List.of();
         List<String> all = List.of(info.arguments().get());
         int end = all.size() - args.size();

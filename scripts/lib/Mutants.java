@@ -1,3 +1,5 @@
+package lib;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,13 +22,13 @@ import java.util.function.Predicate;
  * + TEXT                        ... and what replaces it
  * </pre>
  */
-final class Mutants {
+public final class Mutants {
     private Mutants() {}
 
     /** Replace {@code find} (which must occur exactly once) with {@code put}, in {@code file} ("" = the solution). */
-    record Replacement(String find, String put, String file) {
+    public record Replacement(String find, String put, String file) {
         /** {@code text} with the replacement made; null when {@code find} does not occur exactly once in it. */
-        String applyTo(String text) {
+        public String applyTo(String text) {
             int at = text.indexOf(find);
             if (at < 0 || text.indexOf(find, at + 1) >= 0) return null;
             return text.substring(0, at) + put + text.substring(at + find.length());
@@ -34,13 +36,13 @@ final class Mutants {
     }
 
     /** A broken variant: the checks it must fail, its replacements, and what the failure of the check named for it must say. */
-    record Mutant(List<String> checks, List<Replacement> replacements, List<String> says) {}
+    public record Mutant(List<String> checks, List<Replacement> replacements, List<String> says) {}
 
     /**
      * The mutants of {@code file}, by name, in its order. A line none of the above reads goes to
      * {@code other} (a caller's own headers), which says whether it took it; else IOException.
      */
-    static Map<String, Mutant> read(Path file, Predicate<String> other) throws IOException {
+    public static Map<String, Mutant> read(Path file, Predicate<String> other) throws IOException {
         Map<String, Mutant> mutants = new LinkedHashMap<>();
         Mutant current = null;
         String find = null;
@@ -73,7 +75,7 @@ final class Mutants {
     }
 
     /** The replacements of a spec with no mutant lines ("- TEXT" then "+ TEXT", "#" comments): TestBench's fixtures. */
-    static List<Replacement> replacements(Path file) throws IOException {
+    public static List<Replacement> replacements(Path file) throws IOException {
         List<Replacement> all = new ArrayList<>();
         String find = null;
         for (String line : Files.readAllLines(file)) {

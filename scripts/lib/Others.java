@@ -1,3 +1,5 @@
+package lib;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,27 +15,27 @@ import java.util.Locale;
  * counts as the race's) and less the kernel's threads (which move the race's packets on loopback).
  * Elsewhere it cannot tell, and says so: {@link #take} gives null.
  */
-final class Others {
+public final class Others {
     private Others() {}
 
     /** Others using this share of a core or more during a turn make it a busy turn. */
     static final double BUSY_CORES = 0.1;
 
     /** How long a busy turn waits before it is run again. */
-    static final long RETRY_PAUSE_MILLIS = 2000;
+    public static final long RETRY_PAUSE_MILLIS = 2000;
 
     /** The kernel's flag of its own threads in /proc/PID/stat (PF_KTHREAD). */
     private static final long KERNEL_THREAD = 0x00200000L;
 
     /** The CPU counters at one moment, in clock ticks: the machine's busy time, the race's own processes', the kernel threads'. */
-    record Snapshot(long nanos, long busy, long ours, long kernel) {}
+    public record Snapshot(long nanos, long busy, long ours, long kernel) {}
 
     /**
      * Others using this share of a core or more during a check that failed make its machine a busy
      * one: the grader runs it again alone, and says so if it fails again. Higher than a race's
      * floor: a check's margins are wide, and an idle browser must not excuse a real mistake.
      */
-    static final double BUSY_CORES_FOR_CHECKS = 0.5;
+    public static final double BUSY_CORES_FOR_CHECKS = 0.5;
 
     /**
      * The environment variable that names a process whose whole tree is ours too: the self-test's
@@ -43,12 +45,12 @@ final class Others {
     static final String OURS = "COURSE_OURS_PID";
 
     /** The counters now; null where they cannot be read (not Linux). */
-    static Snapshot take() {
+    public static Snapshot take() {
         return take(java.util.Set.of());
     }
 
     /** The counters now, with {@code alsoOurs} (a server not started here, given by its PID) counted as ours. */
-    static Snapshot take(java.util.Set<Long> alsoOurs) {
+    public static Snapshot take(java.util.Set<Long> alsoOurs) {
         try {
             long busy = machineBusy(Files.readAllLines(Path.of("/proc/stat")).get(0));
             long ours = 0;
@@ -84,7 +86,7 @@ final class Others {
     }
 
     /** The user, nice and system ticks of the "cpu" line of /proc/stat (every CPU together). */
-    static long machineBusy(String cpuLine) {
+    public static long machineBusy(String cpuLine) {
         String[] f = cpuLine.trim().split("\\s+");
         if (!f[0].equals("cpu")) throw new IllegalArgumentException("not the cpu line of /proc/stat: " + cpuLine);
         return Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]);
@@ -105,11 +107,11 @@ final class Others {
     }
 
     /** The share of a core that others used between two snapshots (never below 0); NaN when either is unknown. */
-    static double cores(Snapshot from, Snapshot to) {
+    public static double cores(Snapshot from, Snapshot to) {
         return cores(from, to, TICKS);
     }
 
-    static double cores(Snapshot from, Snapshot to, long ticksPerSecond) {
+    public static double cores(Snapshot from, Snapshot to, long ticksPerSecond) {
         if (from == null || to == null || to.nanos() <= from.nanos()) return Double.NaN;
         long others = (to.busy() - from.busy()) - (to.ours() - from.ours()) - (to.kernel() - from.kernel());
         double seconds = (to.nanos() - from.nanos()) / 1e9;
@@ -117,12 +119,12 @@ final class Others {
     }
 
     /** Whether a turn with others at {@code cores} was busy. */
-    static boolean busy(double cores) {
+    public static boolean busy(double cores) {
         return !Double.isNaN(cores) && cores >= BUSY_CORES;
     }
 
     /** Others' share of a core over {@code millis} from now; NaN where it cannot tell. */
-    static double look(long millis) {
+    public static double look(long millis) {
         Snapshot from = take();
         if (from == null) return Double.NaN;
         try {
@@ -134,12 +136,12 @@ final class Others {
     }
 
     /** "0.9 of a core", "1.6 cores". */
-    static String words(double cores) {
+    public static String words(double cores) {
         return cores >= 1.05 ? String.format(Locale.ROOT, "%.1f cores", cores) : String.format(Locale.ROOT, "%.1f of a core", cores);
     }
 
     /** The sentence a race says before it starts on a busy machine, or null when it is quiet (or cannot tell). */
-    static String before(double cores) {
+    public static String before(double cores) {
         if (!busy(cores)) return null;
         return "this machine is busy before the race starts: other programs use " + words(cores)
                 + "; close what you can (a build, a browser tab, a video call), or the race will say which turns they touched";
@@ -149,7 +151,7 @@ final class Others {
      * What a result says when some of its measured runs were busy: "the machine was busy: other
      * processes used up to 0.9 of a core during 2 of 3 runs; race again when it is quiet", or null.
      */
-    static String note(List<Double> perRun) {
+    public static String note(List<Double> perRun) {
         long busy = perRun.stream().filter(Others::busy).count();
         if (busy == 0) return null;
         double most = perRun.stream().filter(c -> !Double.isNaN(c)).mapToDouble(Double::doubleValue).max().orElse(Double.NaN);

@@ -1,3 +1,5 @@
+package lib;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -5,19 +7,19 @@ import java.util.List;
  * The score of a self-test: one line per test as it ends ("ok    NAME", or "FAIL  NAME" and why
  * on the next line), then the failures again and "N passed, N failed" at the end.
  */
-final class Outcomes {
+public final class Outcomes {
     private final String prefix;
     private int passed;
     private int failed;
     private final List<String> failures = new ArrayList<>();
 
     /** {@code prefix} starts every test's name ("bench: "), or is empty. */
-    Outcomes(String prefix) {
+    public Outcomes(String prefix) {
         this.prefix = prefix;
     }
 
     /** Records a test's end; {@code detail} says why it failed (null or empty when its name says it all). */
-    synchronized void record(String name, boolean ok, String detail) {
+    public synchronized void record(String name, boolean ok, String detail) {
         if (ok) {
             passed++;
             System.out.println("ok    " + prefix + name);
@@ -36,7 +38,7 @@ final class Outcomes {
      * Prints the failures and the count, and returns the status to exit with: 0 when something
      * ran and nothing failed, else 1. For a self-test whose main exits through {@code Cli.run}.
      */
-    int end() {
+    public int end() {
         System.out.println();
         if (!failures.isEmpty()) {
             System.out.println("Failed:");

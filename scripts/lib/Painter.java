@@ -1,11 +1,13 @@
+package lib;
+
 /** ANSI colours for the grader's and the race's output, only when {@code on} (a terminal, and no NO_COLOR). */
-record Painter(boolean on) {
-    String paint(String code, String s) {
+public record Painter(boolean on) {
+    public String paint(String code, String s) {
         return on ? "\u001b[" + code + "m" + s + "\u001b[0m" : s;
     }
 
-    String bold(String s) { return paint("1", s); }
-    String dim(String s) { return paint("2", s); }
-    String red(String s) { return paint("31", s); }
-    String green(String s) { return paint("32", s); }
+    public String bold(String s) { return paint("1", s); }
+    public String dim(String s) { return paint("2", s); }
+    public String red(String s) { return paint("31", s); }
+    public String green(String s) { return paint("32", s); }
 }

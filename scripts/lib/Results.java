@@ -1,5 +1,9 @@
 //SOURCES ../room/RoomLink.java
 
+package lib;
+
+import room.RoomLink;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,13 +19,13 @@ import java.util.stream.Stream;
  * .results/ itself. A copy of the course that joined a live room sends the room each result as it
  * is written ({@link RoomLink#sendLater}).
  */
-final class Results {
+public final class Results {
     static final List<String> KINDS = List.of("checks", "bench", "timeline");
 
     private Results() {}
 
     /** Writes {@code json} as {@code .results/KIND/NAME.json}, then the index; returns the file. */
-    static Path write(Path root, String kind, String name, String json) throws IOException {
+    public static Path write(Path root, String kind, String name, String json) throws IOException {
         Path file = root.resolve(".results").resolve(kind).resolve(name + ".json");
         Files.createDirectories(file.getParent());
         Files.writeString(file, json);

@@ -1,3 +1,5 @@
+package lib;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -6,7 +8,7 @@ import java.nio.file.Path;
  * current folder, so that {@code jbang check 03} works from the repository root and any folder
  * inside it (as JBang finds the root's jbang-catalog.json the same way).
  */
-final class Root {
+public final class Root {
     private Root() {}
 
     /** The chapter registry, relative to the root. */
@@ -21,7 +23,7 @@ final class Root {
     }
 
     /** The course's root above the current folder; a {@link CommandError} that says where to run from when there is none. */
-    static Path find() {
+    public static Path find() {
         Path root = above(Path.of(""));
         if (root == null) {
             throw CommandError.environment("run this from the course's folder (the one with site/data/course.json) or a folder inside it, not from "

@@ -1,3 +1,5 @@
+package lib;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -7,12 +9,12 @@ import java.util.List;
  * the next character as it is (outside single quotes); nothing is expanded. The grader's and
  * the race's {@code --command} read it.
  */
-final class ShellWords {
+public final class ShellWords {
     private ShellWords() {
     }
 
     /** {@code a 'b c' "d e"} as [a, b c, d e]; an unclosed quote is an IllegalArgumentException. */
-    static List<String> split(String line) {
+    public static List<String> split(String line) {
         List<String> words = new ArrayList<>();
         StringBuilder word = null;
         char quote = 0;

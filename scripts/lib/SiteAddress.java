@@ -1,11 +1,13 @@
+package lib;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Where the learner or the instructor reads the course's pages, and a page's address there. */
-final class SiteAddress {
+public final class SiteAddress {
     /** Where scripts/site.sh serve writes the address it serves the course on. */
-    static final String SERVED = ".results/served-at";
+    public static final String SERVED = ".results/served-at";
 
     private SiteAddress() {}
 
@@ -15,7 +17,7 @@ final class SiteAddress {
      * copy; else the address {@code scripts/site.sh serve} (and start.sh) last served it on, which
      * it writes to {@link #SERVED}; else http://127.0.0.1:1313/.
      */
-    static String of(String setting, Path root) {
+    public static String of(String setting, Path root) {
         if (setting == null || setting.isBlank()) {
             try {
                 String served = Files.readString(root.resolve(SERVED)).strip();
@@ -27,18 +29,18 @@ final class SiteAddress {
         return of(setting);
     }
 
-    static String of(String setting) {
+    public static String of(String setting) {
         if (setting == null || setting.isBlank()) return "http://127.0.0.1:1313/";
         return setting.endsWith("/") ? setting : setting + "/";
     }
 
     /** The address of a page of the site ("chapters/03-reactor#closing") on the course at {@code site}. */
-    static String url(String site, String see) {
+    public static String url(String site, String see) {
         return site + link(site, see);
     }
 
     /** A page of the site, "chapters/03-reactor#closing", as a link: to its folder, or its index.html on disk. */
-    static String link(String site, String see) {
+    public static String link(String site, String see) {
         String page = site.startsWith("file:") ? "/index.html" : "/";
         int hash = see.indexOf('#');
         return hash < 0 ? see + page : see.substring(0, hash) + page + see.substring(hash);

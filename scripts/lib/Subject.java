@@ -1,3 +1,5 @@
+package lib;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +17,7 @@ import java.util.Optional;
  * a whole grading of it is the learner's progress. {@link SubjectOptions} reads it from a
  * command line; a new way to name a server lands here once, for both jobs.
  */
-sealed interface Subject {
+public sealed interface Subject {
     /** {@code exercises/NN-*.java}, the learner's own: the only subject whose grading is progress. */
     record Exercise() implements Subject {}
 
@@ -34,7 +36,7 @@ sealed interface Subject {
      * grader adds --port 0 and the chapter's options.
      */
     record Command(String line, List<String> words) implements Subject {
-        Command(String line) {
+        public Command(String line) {
             this(line, ShellWords.split(line));
         }
 
@@ -96,7 +98,7 @@ sealed interface Subject {
      */
     record Launch(List<String> command, Map<String, String> env, String shown) {
         /** Starts it with {@code more} in its environment, its output in {@code log}, and waits for its ready line. */
-        Target start(Path log, Map<String, String> more) throws IOException {
+        public Target start(Path log, Map<String, String> more) throws IOException {
             Map<String, String> all = new java.util.HashMap<>(env);
             all.putAll(more);
             Files.createDirectories(log.getParent());

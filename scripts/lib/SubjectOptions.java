@@ -1,3 +1,5 @@
+package lib;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,7 +12,7 @@ import picocli.CommandLine.Option;
  * unless one of --solution, --file, --command or --url says otherwise; --pid only with --url.
  * The race's older spellings, --solution-vs-solution and --learner, mean the same.
  */
-final class SubjectOptions {
+public final class SubjectOptions {
     @Option(names = "--solution", description = "the reference solution instead of the exercise (the race: against itself, a sanity check)")
     boolean solution;
 
@@ -38,7 +40,7 @@ final class SubjectOptions {
     Long pid;
 
     /** The server these options name; a {@link CommandError} (usage) when they name two, or --pid without --url, or a file that is not there. */
-    Subject subject() {
+    public Subject subject() {
         List<String> named = new ArrayList<>();
         if (solution) named.add("--solution");
         if (file != null) named.add("--file");

@@ -1,3 +1,5 @@
+package lib;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -20,11 +22,11 @@ import java.util.regex.Pattern;
  * The server under test: where it listens and, when known, its process. Either started here
  * from a server file (and always stopped again), or already running ({@code --url}, {@code --pid}).
  */
-final class Target {
+public final class Target {
     private static final Pattern READY = Pattern.compile("listening on http://(\\[[^]]+]|[^:/]+):(\\d+)");
 
-    final String host;
-    final int port;
+    public final String host;
+    public final int port;
     private volatile Long pid;
     private volatile Launch launch;       // null when the server was not started here
     private volatile int restarts;
@@ -64,7 +66,7 @@ final class Target {
      * and the race alike: IOException, in one sentence, when nothing accepts connections there, or
      * no process has that pid.
      */
-    static Target attach(String url, Long pid) throws IOException {
+    public static Target attach(String url, Long pid) throws IOException {
         Target target = running(url, pid);
         if (!target.accepting()) throw new IOException("nothing accepts connections at " + url + ": start your server first");
         if (pid != null && ProcessHandle.of(pid).isEmpty()) throw new IOException("no process " + pid + " (--pid)");
@@ -72,12 +74,12 @@ final class Target {
     }
 
     /** Starts a server with {@code command} (which must accept --port 0), waits for its ready line. */
-    static Target start(List<String> command, Path log, Duration timeout) throws IOException {
+    public static Target start(List<String> command, Path log, Duration timeout) throws IOException {
         return start(command, Map.of(), log, timeout);
     }
 
     /** The same, with {@code env} added to its environment (JDK_JAVA_OPTIONS, say). */
-    static Target start(List<String> command, Map<String, String> env, Path log, Duration timeout) throws IOException {
+    public static Target start(List<String> command, Map<String, String> env, Path log, Duration timeout) throws IOException {
         Files.createDirectories(log.getParent());
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
@@ -146,7 +148,7 @@ final class Target {
      * {@code command}. The JVM's line is used only when it can be read whole and carries the
      * server's {@code --port}, and names no argument file ({@code @file}), which a launcher may delete.
      */
-    static List<String> again(List<String> command, long pid) {
+    public static List<String> again(List<String> command, long pid) {
         ProcessHandle.Info info = ProcessHandle.of(pid).map(ProcessHandle::info).orElse(null);
         if (info == null || info.command().isEmpty() || info.arguments().isEmpty()) return command;
         String java = info.command().get();
@@ -164,27 +166,27 @@ final class Target {
         return name.equals("java") || name.equals("java.exe");
     }
 
-    Long pid() {
+    public Long pid() {
         return pid;
     }
 
-    String url() {
+    public String url() {
         return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
     }
 
     /** How the server can be inspected, when its PID is known. */
-    Inspect inspect() {
+    public Inspect inspect() {
         if (pid == null) throw new Unavailable("this check reads the server's threads or files: pass --pid PID with --url");
         return new Inspect(pid);
     }
 
     /** Whether the server's process (its PID known) has exited. */
-    boolean exited() {
+    public boolean exited() {
         return pid != null && ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true);
     }
 
     /** Restarts a server this harness started, if it has exited; returns true if it did. */
-    synchronized boolean reviveIfDead() throws IOException {
+    public synchronized boolean reviveIfDead() throws IOException {
         if (launch == null) return false;
         ProcessHandle server = ProcessHandle.of(pid).orElse(null);
         // Alive, and listening where that can be seen without connecting (a connection would be
@@ -221,12 +223,12 @@ final class Target {
     }
 
     /** Whether this harness started the server (and so can restart it). */
-    boolean startedHere() {
+    public boolean startedHere() {
         return launch != null;
     }
 
     /** Stops the server this harness started and starts it again on the same port. */
-    synchronized void restart() throws IOException {
+    public synchronized void restart() throws IOException {
         if (launch == null) throw new IllegalStateException("the server was not started here");
         kill(launch.process());
         // Same port, so the checks' view of the target stays valid.
@@ -245,7 +247,7 @@ final class Target {
      * which sets both the soft and the hard limit (so the JVM cannot raise it). Stop it when done.
      * Unavailable for a server given with --url, and on Windows, which has no such limit.
      */
-    Target startWithOpenFiles(int openFiles) throws IOException {
+    public Target startWithOpenFiles(int openFiles) throws IOException {
         Launch l = launch;
         if (l == null) {
             throw new Unavailable("this check starts a copy of the server with few file descriptors; it runs when the grader starts the server");
@@ -268,7 +270,7 @@ final class Target {
     }
 
     /** The server's log file, when this harness started it. */
-    Path log() {
+    public Path log() {
         Launch l = launch;
         return l == null ? null : l.log();
     }
@@ -277,12 +279,12 @@ final class Target {
      * Whether the server answers a GET / on a new connection within {@code timeoutMs}: the
      * HTTP of the protocol page, written here so that lib/ needs nothing from the checks.
      */
-    boolean answers(int timeoutMs) {
+    public boolean answers(int timeoutMs) {
         return answers("/", timeoutMs);
     }
 
     /** The same for a GET of {@code path} (with its query), waiting {@code timeoutMs} for the answer to begin. */
-    boolean answers(String path, int timeoutMs) {
+    public boolean answers(String path, int timeoutMs) {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress(host, port), timeoutMs);
             s.setSoTimeout(timeoutMs);
@@ -294,12 +296,12 @@ final class Target {
         }
     }
 
-    int restarts() {
+    public int restarts() {
         return restarts;
     }
 
     /** Whether something accepts connections at the target now. */
-    boolean accepting() {
+    public boolean accepting() {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress(host, port), 1000);
             return true;
@@ -309,7 +311,7 @@ final class Target {
     }
 
     /** Stops the server if this harness started it: politely, then forcibly. */
-    void stop() {
+    public void stop() {
         Launch l = launch;
         if (l != null) kill(l.process());
     }
@@ -328,7 +330,7 @@ final class Target {
         LIVE.remove(p);
     }
 
-    static String tail(Path log, int lines) {
+    public static String tail(Path log, int lines) {
         try {
             List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
             return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));

@@ -1,3 +1,5 @@
+package lib;
+
 import java.util.List;
 import java.util.Locale;
 
@@ -7,17 +9,17 @@ import java.util.Locale;
  * thread dump's stack (one frame a line, "java.base/sun.nio.ch.EPoll.wait(Native Method)") or a
  * flight-recorder event's (the same "class.method" text).
  */
-final class ThreadStates {
+public final class ThreadStates {
     private ThreadStates() {}
 
     /** The lanes' roles, in the order a timeline draws them. */
-    static final List<String> ROLES = List.of("main", "acceptor", "loop", "worker", "carrier", "poller", "other", "jvm");
+    public static final List<String> ROLES = List.of("main", "acceptor", "loop", "worker", "carrier", "poller", "other", "jvm");
 
     /** A state's one-letter code in a lane's {@code state} string. */
-    static final char IDLE = 'i', ACCEPT = 'a', READ = 'r', WRITE = 'w', SLEEP = 's', PARKED = 'p', LOCK = 'l', HELD = 'h', NONE = '.';
+    public static final char IDLE = 'i', ACCEPT = 'a', READ = 'r', WRITE = 'w', SLEEP = 's', PARKED = 'p', LOCK = 'l', HELD = 'h', NONE = '.';
 
     /** What each code means, as the timeline's legend and its words say it. */
-    static final java.util.Map<Character, String> WORDS = java.util.Map.of(
+    public static final java.util.Map<Character, String> WORDS = java.util.Map.of(
             IDLE, "waiting for work (a selector with nothing ready, a pool worker with no task)",
             ACCEPT, "waiting for a connection (accept)",
             READ, "blocked reading a socket",
@@ -35,7 +37,7 @@ final class ThreadStates {
             "process reaper", "Cleaner-", "Sweeper thread", "Java2D Disposer", "surrogate locker", "Timer-JFR");
 
     /** A thread's role, from the name the server (or its library) gave it. */
-    static String role(String name) {
+    public static String role(String name) {
         if (name == null || name.isBlank()) return "other";
         for (String jvm : JVM) if (name.startsWith(jvm)) return "jvm";
         String n = name.toLowerCase(Locale.ROOT);
@@ -55,7 +57,7 @@ final class ThreadStates {
      * in a native wait (a selector's, accept's, a blocking read's) is waiting all the same.
      * {@link #NONE} for a thread that is runnable in Java code (the CPU load says whether it ran).
      */
-    static char fromDump(String state, List<String> stack) {
+    public static char fromDump(String state, List<String> stack) {
         char waiting = fromStack(stack);
         if (waiting != NONE) return waiting;
         if ("BLOCKED".equals(state)) return LOCK;

@@ -1,3 +1,5 @@
+package lib;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,11 +31,11 @@ import jdk.jfr.consumer.RecordingFile;
  * the recording started or stopped (a selector's, or a read that never ended), the thread dumps
  * taken then. A server that is not a JVM has no recording: {@link Unavailable}.
  */
-final class Timeline {
-    static final String SCHEMA = "course-timeline/1";
+public final class Timeline {
+    public static final String SCHEMA = "course-timeline/1";
     static final int PERIOD_MS = 50;
-    static final int MAX_SLICES = 160;
-    static final int MAX_LANES = 28;
+    public static final int MAX_SLICES = 160;
+    public static final int MAX_LANES = 28;
     /** The longest stretch drawn: a longer recording keeps its first seconds. */
     static final Duration LONGEST = Duration.ofSeconds(12);
     private static final String WAIT = "10ms";
@@ -52,29 +54,29 @@ final class Timeline {
             "+jdk.GarbageCollection#enabled=true", "+jdk.CPUInformation#enabled=true");
 
     /** One lane: a thread (or the JVM's own, or the threads left over, folded into one). {@code cpu}: a digit a slice, tenths of one core. */
-    record Lane(String name, String role, String cpu, String state, long cpuMs, Integer threads) {}
+    public record Lane(String name, String role, String cpu, String state, long cpuMs, Integer threads) {}
 
     /** The virtual threads, a number a slice: started in it, alive at its end (of those seen start), and carriers pinned (average). */
-    record Virtual(int startedTotal, int endedTotal, int aliveAtStart, List<Integer> started, List<Integer> alive, List<Double> pinned) {}
+    public record Virtual(int startedTotal, int endedTotal, int aliveAtStart, List<Integer> started, List<Integer> alive, List<Double> pinned) {}
 
     /** Something that happened at {@code atMs} for {@code ms}: "gc" or "pinned". */
     record Event(String kind, long atMs, long ms, String text) {}
 
     /** What recording cost the server, when the race measured it (bench.sh --timeline): its CPU per 2xx answer while recorded, and in a turn as long just before, unrecorded, in µs. */
-    record Overhead(Double cpuMicrosPerRequestRecorded, Double cpuMicrosPerRequestMeasured) {}
+    public record Overhead(Double cpuMicrosPerRequestRecorded, Double cpuMicrosPerRequestMeasured) {}
 
     /** The file's content; {@code overhead} absent when the recording's cost was not measured (a check's). */
-    record Doc(String schema, String chapter, String what, String title, String server, String recorded, int cores,
+    public record Doc(String schema, String chapter, String what, String title, String server, String recorded, int cores,
                int sliceMs, int slices, List<Lane> lanes, Virtual virtual, List<Event> events, Map<Character, String> states,
                List<String> notes, @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) Overhead overhead) {
-        Doc(String schema, String chapter, String what, String title, String server, String recorded, int cores, int sliceMs, int slices,
+        public Doc(String schema, String chapter, String what, String title, String server, String recorded, int cores, int sliceMs, int slices,
             List<Lane> lanes, Virtual virtual, List<Event> events, Map<Character, String> states, List<String> notes) {
             this(schema, chapter, what, title, server, recorded, cores, sliceMs, slices, lanes, virtual, events, states, notes, null);
         }
     }
 
     /** A recording under way: {@link #stop} ends it and reads it. */
-    static final class Recording {
+    public static final class Recording {
         private final Inspect inspect;
         private final String name;
         private final List<Inspect.ThreadInfo> before;
@@ -88,7 +90,7 @@ final class Timeline {
         }
 
         /** Stops the recording and draws it: {@code chapter}, {@code what} and the words that say what ran meanwhile. */
-        Doc stop(String chapter, String what, String title, String server) throws IOException {
+        public Doc stop(String chapter, String what, String title, String server) throws IOException {
             Instant to = Instant.now();
             Path file = Files.createTempFile("timeline-", ".jfr");
             try {
@@ -101,7 +103,7 @@ final class Timeline {
         }
 
         /** Stops the recording, keeping nothing (the check it served could not finish). */
-        void discard() {
+        public void discard() {
             try {
                 inspect.jfrDiscard(name);
             } catch (IOException | RuntimeException e) {
@@ -113,7 +115,7 @@ final class Timeline {
     private Timeline() {}
 
     /** Starts recording the server {@code inspect} looks into: a thread dump, then the flight recorder. */
-    static Recording start(Inspect inspect) throws IOException {
+    public static Recording start(Inspect inspect) throws IOException {
         List<Inspect.ThreadInfo> before = inspect.threads();
         String name = "timeline-" + System.nanoTime();
         inspect.jfrStart(name, SETTINGS);
@@ -121,13 +123,13 @@ final class Timeline {
     }
 
     /** Where the learner's timelines go, under the course's folder (the site serves them at results/timeline/). */
-    static final String LEARNER = ".results/timeline";
+    public static final String LEARNER = ".results/timeline";
 
     /**
      * Writes {@code doc} as {@code NAME.json} in {@code dir}; returns the file. In the learner's
      * folder it is one of their results (listed for the site, sent to a room they joined).
      */
-    static Path write(Path root, Path dir, String name, Doc doc) throws IOException {
+    public static Path write(Path root, Path dir, String name, Doc doc) throws IOException {
         if (dir.toAbsolutePath().normalize().equals(root.resolve(LEARNER).toAbsolutePath().normalize())) {
             return Results.write(root, "timeline", name, Jackson.write(doc));
         }

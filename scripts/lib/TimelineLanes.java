@@ -1,3 +1,5 @@
+package lib;
+
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,3 +1,5 @@
+package lib;
+
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,14 +13,14 @@ import java.util.Optional;
  * scripts/setup.sh does, without a shell: the course's own .tools/bin first, then PATH, then Go's
  * install folder; and, for one that is missing, says in one sentence what to install on this OS.
  */
-final class Tools {
+public final class Tools {
     private Tools() {}
 
-    static final boolean WINDOWS = System.getProperty("os.name").toLowerCase(Locale.ROOT).startsWith("windows");
-    static final boolean MAC = System.getProperty("os.name").toLowerCase(Locale.ROOT).startsWith("mac");
+    public static final boolean WINDOWS = System.getProperty("os.name").toLowerCase(Locale.ROOT).startsWith("windows");
+    public static final boolean MAC = System.getProperty("os.name").toLowerCase(Locale.ROOT).startsWith("mac");
 
     /** Where scripts/setup.sh installs tools: COURSE_TOOLS_DIR, else ROOT/.tools. */
-    static Path toolsDir(Path root) {
+    public static Path toolsDir(Path root) {
         String dir = System.getenv("COURSE_TOOLS_DIR");
         return dir != null && !dir.isBlank() ? Path.of(dir) : root.resolve(".tools");
     }
@@ -30,7 +32,7 @@ final class Tools {
     }
 
     /** The first executable {@code command} in {@code dirs}. */
-    static Optional<Path> in(List<Path> dirs, String command) {
+    public static Optional<Path> in(List<Path> dirs, String command) {
         for (Path dir : dirs) {
             for (String name : fileNames(command)) {
                 Path file = dir.resolve(name);
@@ -57,7 +59,7 @@ final class Tools {
     }
 
     /** {@code command} on PATH. */
-    static Optional<Path> onPath(String command) {
+    public static Optional<Path> onPath(String command) {
         return in(path(), command);
     }
 
@@ -71,14 +73,14 @@ final class Tools {
     }
 
     /** A tool as setup.sh finds it: ROOT/.tools/bin, PATH, then Go's install folder. */
-    static Optional<Path> find(Path root, String command) {
+    public static Optional<Path> find(Path root, String command) {
         return in(List.of(toolsDir(root).resolve("bin")), command)
                 .or(() -> onPath(command))
                 .or(() -> in(List.of(goBin()), command));
     }
 
     /** One sentence: what to install for {@code tool} on this OS (the README's table). */
-    static String install(String tool) {
+    public static String install(String tool) {
         return switch (tool) {
             case "bombardier" -> "Bombardier is not installed (the races need it): "
                     + (MAC ? "'brew install bombardier'"
@@ -109,7 +111,7 @@ final class Tools {
      * launcher in Java (scripts/tools/jbang/JBang.java) on this JVM, which finds JBang's jar (or
      * says what to install).
      */
-    static List<String> jbang(Path root, String configured) {
+    public static List<String> jbang(Path root, String configured) {
         if (configured != null && !configured.isBlank() && !configured.equals("jbang")) return List.of(configured);
         String env = System.getenv("COURSE_JBANG");
         if (env != null && !env.isBlank()) return List.of(env);

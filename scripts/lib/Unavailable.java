@@ -1,3 +1,5 @@
+package lib;
+
 /**
  * What a check needs to look at is not there: no PID was given with --url, the process is not a
  * JVM, or this OS has no /proc. The checks' extension (scripts/checks/Alive.java) reports it as a
@@ -5,10 +7,10 @@
  * {@code here}: this machine cannot run it, whatever the server and however it was given (no
  * ulimit on Windows): such a skip does not keep a chapter from being done.
  */
-final class Unavailable extends RuntimeException {
-    final boolean here;
+public final class Unavailable extends RuntimeException {
+    public final boolean here;
 
-    Unavailable(String why) {
+    public Unavailable(String why) {
         this(why, false);
     }
 
@@ -18,7 +20,7 @@ final class Unavailable extends RuntimeException {
     }
 
     /** What no server can change: this machine lacks what the check needs. */
-    static Unavailable onThisMachine(String why) {
+    public static Unavailable onThisMachine(String why) {
         return new Unavailable(why, true);
     }
 }

@@ -1,3 +1,5 @@
+package room;
+
 import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -26,14 +28,14 @@ import java.util.stream.Stream;
  * takes no seat, and a flood of names waits, counted and bounded, where the instructor turns it
  * away at once.
  */
-final class Claims {
+public final class Claims {
     /** New names one laptop may ask for (a learner, and a second name for a pair); loopback is not limited. */
-    static final int PER_LAPTOP = 3;
+    public static final int PER_LAPTOP = 3;
     /** Names that may wait at once; past it, a new name is told to ask the instructor, who turns the waiting away in one click. */
     static final int MAX_WAITING = 200;
 
     /** A name waiting to be let in: who asked, from where, since when. */
-    record Waiting(String name, String from, Instant since) {}
+    public record Waiting(String name, String from, Instant since) {}
 
     private Claims() {}
 
@@ -41,7 +43,7 @@ final class Claims {
      * The laptop an address stands for: an IPv4 address itself; an IPv6 address's /64, which is
      * one network's and which one machine can fill with as many addresses as it likes.
      */
-    static String laptop(InetAddress address) {
+    public static String laptop(InetAddress address) {
         if (!(address instanceof Inet6Address)) return address.getHostAddress();
         byte[] b = address.getAddress();
         StringBuilder prefix = new StringBuilder();
@@ -53,7 +55,7 @@ final class Claims {
         return dir.resolve(".owners").resolve(RoomLink.key(name));
     }
 
-    static Path waiting(Path dir, String name) {
+    public static Path waiting(Path dir, String name) {
         return dir.resolve(".waiting").resolve(RoomLink.key(name));
     }
 
@@ -119,7 +121,7 @@ final class Claims {
     }
 
     /** Every name waiting, the longest-waiting first. */
-    static List<Waiting> waiting(Path dir) throws IOException {
+    public static List<Waiting> waiting(Path dir) throws IOException {
         Path folder = dir.resolve(".waiting");
         List<Waiting> found = new ArrayList<>();
         if (!Files.isDirectory(folder)) return found;

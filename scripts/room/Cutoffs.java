@@ -1,3 +1,5 @@
+package room;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,7 +16,7 @@ import java.util.logging.Logger;
  * in its debug log ({@code com.sun.net.httpserver}), which this reads: the first cut-off is
  * said at once, and the rest counted and said at most once a minute.
  */
-final class Cutoffs extends Handler {
+public final class Cutoffs extends Handler {
     static final Duration EVERY = Duration.ofMinutes(1);
     /** The JDK's logger, held here: a logger no one holds may be collected, and its level with it. */
     private static final Logger JDK = Logger.getLogger("com.sun.net.httpserver");
@@ -30,7 +32,7 @@ final class Cutoffs extends Handler {
     }
 
     /** Listens from now on, telling {@code say}; once a process (a second call changes whom it tells). */
-    static synchronized void install(Consumer<String> say) {
+    public static synchronized void install(Consumer<String> say) {
         if (installed != null) JDK.removeHandler(installed);
         installed = new Cutoffs(say);
         installed.setLevel(Level.ALL);

@@ -1,3 +1,5 @@
+package room;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -22,9 +24,9 @@ import java.util.function.Predicate;
  * Each connection it keeps is passed on, byte for byte (TLS and all), to the room's server on
  * this machine, which learns from {@link #peer} whose it is.
  */
-final class Front implements AutoCloseable {
+public final class Front implements AutoCloseable {
     /** Connections one laptop may hold at once: a learner's copy uses one, a browser six. */
-    static final int PER_LAPTOP = 8;
+    public static final int PER_LAPTOP = 8;
     /** Connections the door holds at once, in all: each takes three files of the room's (the learner's, and both ends to the server). */
     static final int AT_MOST = 1024;
     /** How often the terminal hears of one laptop's connections closed. */
@@ -52,7 +54,7 @@ final class Front implements AutoCloseable {
     }
 
     /** Opens the door on {@code host:port} (0: any free port) to the room's {@code server}; laptops {@code limited} are counted. */
-    static Front open(String host, int port, InetSocketAddress server, Predicate<InetAddress> limited, Consumer<String> say) throws IOException {
+    public static Front open(String host, int port, InetSocketAddress server, Predicate<InetAddress> limited, Consumer<String> say) throws IOException {
         ServerSocket door = new ServerSocket();
         door.setReuseAddress(true);
         door.bind(new InetSocketAddress(host, port), 512);
@@ -62,7 +64,7 @@ final class Front implements AutoCloseable {
         return front;
     }
 
-    int port() {
+    public int port() {
         return door.getLocalPort();
     }
 
@@ -77,7 +79,7 @@ final class Front implements AutoCloseable {
     }
 
     /** Connections held now from the laptop of {@code address}. */
-    int holding(InetAddress address) {
+    public int holding(InetAddress address) {
         AtomicInteger n = open.get(Claims.laptop(address));
         return n == null ? 0 : n.get();
     }

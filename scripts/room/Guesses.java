@@ -1,3 +1,5 @@
+package room;
+
 import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,8 +17,8 @@ import java.util.function.Consumer;
  * Said on the room's terminal: an address's first wrong code of a minute, and each time one is
  * refused; counted for the room's page.
  */
-final class Guesses {
-    static final int PER_MINUTE = 10;
+public final class Guesses {
+    public static final int PER_MINUTE = 10;
     static final Duration WINDOW = Duration.ofMinutes(1);
 
     private final Map<InetAddress, Deque<Instant>> wrong = new HashMap<>();
@@ -24,18 +26,18 @@ final class Guesses {
     private long total;
     private Instant latest;
 
-    Guesses(Consumer<String> say) {
+    public Guesses(Consumer<String> say) {
         this.say = say;
     }
 
     /** Whether {@code from} gave too many wrong codes in the last minute: refuse it before looking at its code. */
-    synchronized boolean refused(InetAddress from, Instant now) {
+    public synchronized boolean refused(InetAddress from, Instant now) {
         Deque<Instant> times = recent(from, now);
         return times != null && times.size() >= PER_MINUTE;
     }
 
     /** Counts a wrong code from {@code from}. */
-    synchronized void wrong(InetAddress from, Instant now) {
+    public synchronized void wrong(InetAddress from, Instant now) {
         Deque<Instant> times = recent(from, now);
         if (times == null) wrong.put(from, times = new ArrayDeque<>());
         times.addLast(now);

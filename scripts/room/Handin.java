@@ -4,6 +4,13 @@
 //DEPS info.picocli:picocli:4.7.7
 //SOURCES RoomLink.java RoomTls.java ../lib/Jackson.java ../lib/Root.java ../lib/Cli.java ../lib/CommandError.java
 
+package room;
+
+import lib.Cli;
+import lib.CommandError;
+import lib.Jackson;
+import lib.Root;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;

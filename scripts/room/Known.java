@@ -1,3 +1,11 @@
+package room;
+
+import bench.Plan;
+import bench.Verdict;
+import lib.Chapters;
+import lib.CheckList;
+import lib.SiteAddress;
+
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,7 +19,7 @@ import java.util.stream.Collectors;
  * race's workloads and its verdicts. A hand-in's other chapters, checks and workloads are
  * ignored, so no hand-in adds a column, a heading or a row of its own.
  */
-record Known(Map<String, Chapters.Chapter> chapters, Map<String, Map<String, String>> checks, Set<String> workloads,
+public record Known(Map<String, Chapters.Chapter> chapters, Map<String, Map<String, String>> checks, Set<String> workloads,
              Set<Verdict.Call> verdicts, Map<String, Map<String, Step>> steps, String day, String site) {
 
     /**
@@ -19,14 +27,14 @@ record Known(Map<String, Chapters.Chapter> chapters, Map<String, Map<String, Str
      * ({@code at}, smaller is earlier; {@link Integer#MAX_VALUE} with no title when the page has
      * no such section), its title, and the link to it ("chapters/03-reactor#closing").
      */
-    record Step(int at, String title, String see) {}
+    public record Step(int at, String title, String see) {}
 
     /**
      * The same, for the day of agenda {@code day} ("half-day", "full-day" in the registry): the
      * room shows that day's chapters, and counts one done once the checks of the day's core TODOs
      * pass. Null: every chapter, done when every check passes.
      */
-    Known forDay(String day) {
+    public Known forDay(String day) {
         if (day == null) return this;
         Set<String> days = new java.util.TreeSet<>();
         chapters.values().forEach(c -> days.addAll(c.core().keySet()));
@@ -35,7 +43,7 @@ record Known(Map<String, Chapters.Chapter> chapters, Map<String, Map<String, Str
     }
 
     /** The chapters the room shows: the day's graded chapters, or every graded one. */
-    List<String> shown() {
+    public List<String> shown() {
         return chapters.values().stream().filter(c -> day == null || c.core().containsKey(day)).map(Chapters.Chapter::number).toList();
     }
 
@@ -50,7 +58,7 @@ record Known(Map<String, Chapters.Chapter> chapters, Map<String, Map<String, Str
     }
 
     /** Whether a grading counts as done: every check of the course listed and none failing, or for the day, every check of its core TODOs listed and passing. */
-    boolean done(String chapter, Seat.Graded g) {
+    public boolean done(String chapter, Seat.Graded g) {
         if (g == null) return false;
         if (g.done()) return true;
         Set<String> core = day == null ? null : chapters.get(chapter).coreChecks(day);
@@ -59,7 +67,7 @@ record Known(Map<String, Chapters.Chapter> chapters, Map<String, Map<String, Str
     }
 
     /** What the course at {@code root} knows: its registry, its list of checks ({@link CheckList}) and its pages' steps. */
-    static Known of(Path root) {
+    public static Known of(Path root) {
         Map<String, Chapters.Chapter> chapters = Chapters.graded(root);
         Map<String, List<CheckList.Listed>> listed = CheckList.read(root).byChapter();
         Map<String, Map<String, String>> checks = new LinkedHashMap<>();
@@ -91,17 +99,17 @@ record Known(Map<String, Chapters.Chapter> chapters, Map<String, Map<String, Str
     }
 
     /** The step of the page that teaches check {@code id}, or null when the course has no such check. */
-    Step stepOf(String chapter, String id) {
+    public Step stepOf(String chapter, String id) {
         return steps.getOrDefault(chapter, Map.of()).get(id);
     }
 
     /** A link to a page of the course ("chapters/03-reactor#closing"), where the instructor reads it ({@link SiteAddress#of}). */
-    String link(String see) {
+    public String link(String see) {
         return SiteAddress.url(site, see);
     }
 
     /** The title of check {@code id} of chapter {@code chapter}, or null when the course has no such check. */
-    String title(String chapter, String id) {
+    public String title(String chapter, String id) {
         Map<String, String> titles = checks.get(chapter);
         return titles == null ? null : titles.get(id);
     }

@@ -1,7 +1,9 @@
+package room;
+
 /**
  * Text from another machine, as the room draws it and the learner's client prints it: {@link #of}.
  */
-final class PlainText {
+public final class PlainText {
     private PlainText() {}
 
     /**
@@ -11,7 +13,7 @@ final class PlainText {
      * unassigned or lone surrogate code points, and line or paragraph separators; newlines and
      * tabs kept only when {@code lines}.
      */
-    static String of(String text, boolean lines) {
+    public static String of(String text, boolean lines) {
         if (text == null) return null;
         StringBuilder kept = new StringBuilder(text.length());
         text.codePoints().forEach(c -> {

@@ -1,6 +1,13 @@
 //SOURCES RoomLink.java RoomTls.java Claims.java Front.java Cutoffs.java Known.java Seat.java Summary.java RoomServer.java RoomTimeline.java Guesses.java ../lib/CommandError.java
 //SOURCES ../lib/Lib.java ../checks/CheckReport.java ../bench/Plan.java ../bench/Cpus.java ../bench/Stats.java ../bench/Verdict.java ../bench/BenchReport.java ../bench/ConnectionsReport.java
 
+package room;
+
+import bench.BenchReport;
+import checks.CheckReport;
+import lib.CommandError;
+import lib.Jackson;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -25,11 +32,11 @@ import java.util.stream.Stream;
  * left out ({@link Known}). A file's own times are not believed: a hand-in counts as received
  * when its file was last written.
  */
-final class Room {
+public final class Room {
     private Room() {}
 
     /** The seats in a folder, by name without case, and the files that could not be read (with why). */
-    record Folder(List<Seat> seats, List<String> skipped) {}
+    public record Folder(List<Seat> seats, List<String> skipped) {}
 
     /** What a learner handed in: gradings, races, and timelines as the hand-in carries them ({@link RoomLink#timeline}). */
     record Handed(List<CheckReport> reports, List<BenchReport> races, List<JsonNode> timelines) {
@@ -38,7 +45,7 @@ final class Room {
         }
     }
 
-    static Folder read(Known known, Path folder) throws IOException {
+    public static Folder read(Known known, Path folder) throws IOException {
         Map<String, Seat> seats = new TreeMap<>();
         Map<String, Handed> handed = new LinkedHashMap<>();
         Map<String, String> spelled = new LinkedHashMap<>();
@@ -121,7 +128,7 @@ final class Room {
     }
 
     /** Lets another laptop take {@code name} in the room kept in {@code dir}; its results stay until that laptop hands in. */
-    static void free(Path dir, String name) throws IOException {
+    public static void free(Path dir, String name) throws IOException {
         if (!RoomLink.plainName(name)) throw CommandError.of(2, RoomLink.NAME_RULE + ", not '" + name + "'");
         boolean was = Files.deleteIfExists(RoomServer.owner(dir, name));
         System.out.println(was ? "room: " + name + " is free: the next laptop that hands in as " + name + " takes it"
@@ -129,7 +136,7 @@ final class Room {
     }
 
     /** Takes {@code name} off the room kept in {@code dir}: its seat and its owner; the next laptop to hand in as NAME starts afresh. */
-    static void remove(Path dir, String name) throws IOException {
+    public static void remove(Path dir, String name) throws IOException {
         if (!RoomLink.plainName(name)) throw CommandError.of(2, RoomLink.NAME_RULE + ", not '" + name + "'");
         boolean seat = Files.deleteIfExists(dir.resolve(RoomLink.key(name) + ".json"));
         boolean owner = Files.deleteIfExists(RoomServer.owner(dir, name));

@@ -4,6 +4,12 @@
 //DEPS info.picocli:picocli:4.7.7
 //SOURCES Room.java ../lib/Root.java ../lib/Cli.java ../lib/CommandError.java
 
+package room;
+
+import lib.Cli;
+import lib.CommandError;
+import lib.Root;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

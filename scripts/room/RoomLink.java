@@ -1,4 +1,9 @@
 //SOURCES PlainText.java RoomTls.java ../checks/CheckReport.java
+package room;
+
+import checks.CheckReport;
+import lib.Jackson;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -29,11 +34,11 @@ import java.util.stream.Stream;
  * by {@link #sendLater}, in the background: it never fails the learner's command, and delays its
  * exit by at most {@link #EXIT_WAIT} when the room is slow or gone.
  */
-final class RoomLink {
-    static final String SCHEMA = "course-handin/1";
-    static final String CODE_HEADER = "X-Room-Code";
+public final class RoomLink {
+    public static final String SCHEMA = "course-handin/1";
+    public static final String CODE_HEADER = "X-Room-Code";
     /** Sent with every post of a joined name, and given back by the room when it gives a name to this machine. */
-    static final String TOKEN_HEADER = "X-Room-Token";
+    public static final String TOKEN_HEADER = "X-Room-Token";
     static final String NAME_RULE = "a name is 1 to 32 letters, digits, dashes or underscores, starting with a letter or digit"
             + " (and not a name Windows keeps for devices, such as con, nul or com1)";
     /** How long a grading or race waits, as it exits, for its hand-in to reach the room. */
@@ -50,18 +55,18 @@ final class RoomLink {
      * going back to an earlier room finds its own. A room with a pin is known by its pin, so its
      * tokens still go to it when its address changes.
      */
-    record Joined(String url, String code, String name, String token, java.util.Map<String, String> tokens, String pin) {
-        Joined(String url, String code, String name, String token) {
+    public record Joined(String url, String code, String name, String token, java.util.Map<String, String> tokens, String pin) {
+        public Joined(String url, String code, String name, String token) {
             this(url, code, name, token, null, null);
         }
 
         /** A room joined over TLS: its pin too. */
-        static Joined pinned(String url, String pin, String code, String name, String token) {
+        public static Joined pinned(String url, String pin, String code, String name, String token) {
             return new Joined(url, code, name, token, null, pin);
         }
 
         /** The token the room at {@code room} (with {@code pin}, or none) gave {@code name}, or null. */
-        String tokenFor(String room, String pin, String name) {
+        public String tokenFor(String room, String pin, String name) {
             String kept = tokens == null ? null : tokens.get(roomKey(room, pin, name));
             if (kept != null) return kept;
             // A file written before tokens were kept by room: its one token is its own room's.
@@ -73,7 +78,7 @@ final class RoomLink {
      * A room and a name as the tokens are kept: the room's pin when it has one, else its address
      * without a trailing slash, its scheme and host in lower case; then the name's {@link #key}.
      */
-    static String roomKey(String url, String pin, String name) {
+    public static String roomKey(String url, String pin, String name) {
         String who = key(name == null ? "" : name);
         if (pin != null) return "pin " + pin + " " + who;
         String u = url == null ? "" : url.strip().replaceAll("/+$", "");
@@ -92,7 +97,7 @@ final class RoomLink {
     }
 
     /** The name as the room files it: lower case. */
-    static String key(String name) {
+    public static String key(String name) {
         return name.toLowerCase(Locale.ROOT);
     }
 
@@ -105,7 +110,7 @@ final class RoomLink {
      * {@code --all}, a race of the reference against itself or of another file, or of a server
      * already running ({@code --url}).
      */
-    static ObjectNode handin(Path root, String name) throws IOException {
+    public static ObjectNode handin(Path root, String name) throws IOException {
         JsonNodeFactory json = JsonNodeFactory.instance;
         ArrayNode checks = json.arrayNode(), bench = json.arrayNode();
         for (JsonNode doc : read(root.resolve(".results/checks"))) {
@@ -179,7 +184,7 @@ final class RoomLink {
     }
 
     /** A timeline as the room takes it ({@link RoomTimeline}): the check, the lanes' names, roles, CPU digits and wait codes, the virtual threads alive and pinned; no path, notes or events' words. */
-    static ObjectNode timeline(JsonNode doc) {
+    public static ObjectNode timeline(JsonNode doc) {
         ObjectNode kept = JsonNodeFactory.instance.objectNode();
         kept.put("chapter", doc.path("chapter").asText());
         kept.put("check", doc.path("what").asText());
@@ -229,7 +234,7 @@ final class RoomLink {
     static final int MAX_TIMELINE = 64 * 1024;
 
     /** Whether a hand-in holds nothing: no grading and no race. */
-    static boolean empty(JsonNode handin) {
+    public static boolean empty(JsonNode handin) {
         return handin.path("checks").isEmpty() && handin.path("bench").isEmpty() && handin.path("timelines").isEmpty();
     }
 
@@ -255,13 +260,13 @@ final class RoomLink {
     }
 
     /** The room this copy joined, or null. */
-    static Joined joined(Path root) {
+    public static Joined joined(Path root) {
         Joined j = kept(root);
         return j == null || j.url() == null || !plainName(j.name()) ? null : j;
     }
 
     /** What the file keeps, a room joined or not (after --leave: only the tokens), or null. */
-    static Joined kept(Path root) {
+    public static Joined kept(Path root) {
         Path file = joinedFile(root);
         if (!Files.isRegularFile(file)) return null;
         try {
@@ -272,7 +277,7 @@ final class RoomLink {
     }
 
     /** Joins the room {@code joined} names, keeping its token beside those of the rooms joined before. */
-    static void join(Path root, Joined joined) throws IOException {
+    public static void join(Path root, Joined joined) throws IOException {
         java.util.Map<String, String> tokens = tokens(kept(root));
         if (joined.tokens() != null) tokens.putAll(joined.tokens());
         if (joined.token() != null) tokens.put(roomKey(joined.url(), joined.pin(), joined.name()), joined.token());
@@ -335,13 +340,13 @@ final class RoomLink {
     // ---- Posting ----
 
     /** The room's answer: its status, its one line, and the name's token when it gave one. */
-    record Answer(int status, String text, String token) {}
+    public record Answer(int status, String text, String token) {}
 
     /** The most of a room's answer read: a line, and a little more. */
     static final int MAX_ANSWER = 16 * 1024;
 
     /** Posts a hand-in to a room in plain HTTP (on this machine): {@link #post(String, String, String, String, String, String, Duration)} with no pin. */
-    static Answer post(String url, String code, String name, String token, String body, Duration timeout)
+    public static Answer post(String url, String code, String name, String token, String body, Duration timeout)
             throws IOException, InterruptedException {
         return post(url, null, code, name, token, body, timeout);
     }
@@ -354,7 +359,7 @@ final class RoomLink {
      * ({@link RoomTls#otherRoom} says when it did not); plain {@code http} goes to this machine only,
      * since the code and the token would cross the air readable.
      */
-    static Answer post(String url, String pin, String code, String name, String token, String body, Duration timeout)
+    public static Answer post(String url, String pin, String code, String name, String token, String body, Duration timeout)
             throws IOException, InterruptedException {
         URI to;
         try {
@@ -422,7 +427,7 @@ final class RoomLink {
      * else; the next result sends everything again. At most one send waits for its turn: it reads the files when its turn
      * comes, so it carries every result saved meanwhile.
      */
-    static void sendLater(Path root) {
+    public static void sendLater(Path root) {
         Joined joined = joined(root);
         if (joined == null) return;
         if (!PENDING.compareAndSet(false, true)) return;
@@ -477,7 +482,7 @@ final class RoomLink {
     }
 
     /** Why a post failed, in words: a refused connection has no message of its own. */
-    static String why(Exception e) {
+    public static String why(Exception e) {
         RoomTls.OtherRoom other = RoomTls.otherRoom(e);
         if (other != null) return "the machine there is not the room: " + other.getMessage() + "; nothing was sent";
         if (e instanceof java.net.ConnectException) return "nothing answers at that address";

@@ -1,3 +1,8 @@
+package room;
+
+import lib.CommandError;
+import lib.Jackson;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
@@ -55,39 +60,39 @@ import javax.net.ssl.SSLContext;
  * GET /summary             the page's body, which the page fetches to update itself (with the cookie)
  * </pre>
  */
-final class RoomServer {
+public final class RoomServer {
     /**
      * The most a hand-in may be. A hand-in holds a chapter's latest grading and race for each
      * chapter; all eight graded and raced, with every check failing, is far under this (the
      * self-test's RoomTest measures the largest it can make and says by how much).
      */
-    static final int MAX_BYTES = 1024 * 1024;
-    static final int MAX_LEARNERS = 60;
+    public static final int MAX_BYTES = 1024 * 1024;
+    public static final int MAX_LEARNERS = 60;
     /** Hand-ins read and parsed at once; the others wait for a turn, up to 10 s, then 503. */
-    static final int AT_ONCE = 8;
-    static final int REFRESH_SECONDS = 10;
+    public static final int AT_ONCE = 8;
+    public static final int REFRESH_SECONDS = 10;
     /**
      * A request (its head and its body) not read in full within this many seconds is cut off by
      * the JDK's server ({@value #REQUEST_TIME_PROPERTY}): a hand-in is a few hundred KiB at most,
      * and one that trickles in must not hold the room. The learner's laptop gives up after 5 s.
      */
     static final int REQUEST_SECONDS = 20;
-    static final String REQUEST_TIME_PROPERTY = "sun.net.httpserver.maxReqTime";
+    public static final String REQUEST_TIME_PROPERTY = "sun.net.httpserver.maxReqTime";
     /**
      * The most a request's head may hold, its headers counted too ({@value #HEAD_SIZE_PROPERTY};
      * the JDK's default is 380 KiB): a hand-in's head is a few hundred bytes, so a machine that
      * opens thousands of connections with huge heads holds 16 KiB with each, not 380.
      */
-    static final int HEAD_BYTES = 16 * 1024;
+    public static final int HEAD_BYTES = 16 * 1024;
     static final String HEAD_SIZE_PROPERTY = "sun.net.httpserver.maxReqHeaderSize";
     /** The most headers a request may have ({@value #HEADERS_PROPERTY}; the JDK's default is 200). */
     static final int HEADERS = 64;
     static final String HEADERS_PROPERTY = "sun.net.httpserver.maxReqHeaders";
     /** Hand-ins one address may have in flight at once (read, waiting for a turn, or taken); loopback is not limited. */
-    static final int PER_ADDRESS = 4;
+    public static final int PER_ADDRESS = 4;
     /** Which addresses {@link #PER_ADDRESS} limits: every one but this machine's own (RoomTest limits loopback too). */
-    static java.util.function.Predicate<java.net.InetAddress> limited = a -> !a.isLoopbackAddress();
-    static final String VIEW_COOKIE = "room-view";
+    public static java.util.function.Predicate<java.net.InetAddress> limited = a -> !a.isLoopbackAddress();
+    public static final String VIEW_COOKIE = "room-view";
 
     private RoomServer() {}
 
@@ -96,17 +101,17 @@ final class RoomServer {
      * most learners, how often the page updates itself, the day's agenda it shows (or null: every
      * chapter), and whether a new name from the network waits until the instructor lets it in.
      */
-    record Settings(Path dir, String code, String viewCode, int maxLearners, int refreshSeconds, String day, boolean admit) {
-        Settings(Path dir, String code, String viewCode, int maxLearners, int refreshSeconds, String day) {
+    public record Settings(Path dir, String code, String viewCode, int maxLearners, int refreshSeconds, String day, boolean admit) {
+        public Settings(Path dir, String code, String viewCode, int maxLearners, int refreshSeconds, String day) {
             this(dir, code, viewCode, maxLearners, refreshSeconds, day, false);
         }
 
-        Settings(Path dir, String code, String viewCode) {
+        public Settings(Path dir, String code, String viewCode) {
             this(dir, code, viewCode, MAX_LEARNERS, REFRESH_SECONDS, null);
         }
 
         /** The same room, where a new name from the network waits until the instructor lets it in ({@link Claims}). */
-        Settings admitting() {
+        public Settings admitting() {
             return new Settings(dir, code, viewCode, maxLearners, refreshSeconds, day, true);
         }
     }
@@ -116,11 +121,11 @@ final class RoomServer {
      * not the code), kept in the room's folder ({@code .viewer}, readable by its owner only), so
      * that a restarted room keeps both and the projector's page stays open.
      */
-    record Viewer(String code, String session) {
-        static final String FILE = ".viewer";
+    public record Viewer(String code, String session) {
+        public static final String FILE = ".viewer";
 
         /** The room's viewer in {@code dir}: {@code given} when not null (a new session if it changed), else the kept one, else a new one. */
-        static Viewer kept(Path dir, String given) throws IOException {
+        public static Viewer kept(Path dir, String given) throws IOException {
             Path file = dir.resolve(FILE);
             Viewer before = null;
             if (Files.isRegularFile(file)) {
@@ -148,7 +153,7 @@ final class RoomServer {
      * {@code beyond} this machine, a new one (a room on the Wi-Fi without a code takes any web
      * page's posts), else null.
      */
-    static String learnerCode(Path dir, String given, boolean beyond) throws IOException {
+    public static String learnerCode(Path dir, String given, boolean beyond) throws IOException {
         Path file = dir.resolve(".code");
         String kept = Files.isRegularFile(file) ? Files.readString(file, StandardCharsets.UTF_8).strip() : null;
         if (given == null && kept != null && !kept.isEmpty() && (!beyond || kept.matches(CODE_PATTERN))) return kept; // a short one kept for loopback is not taken beyond
@@ -165,20 +170,20 @@ final class RoomServer {
     }
 
     /** New names one laptop may ask for ({@link Claims#PER_LAPTOP}); loopback is not limited. */
-    static final int NAMES_PER_ADDRESS = Claims.PER_LAPTOP;
+    public static final int NAMES_PER_ADDRESS = Claims.PER_LAPTOP;
 
     /** What a viewer code may be: 8 to 64 letters, digits, - or _. */
-    static final String CODE_PATTERN = "[A-Za-z0-9_-]{8,64}";
+    public static final String CODE_PATTERN = "[A-Za-z0-9_-]{8,64}";
 
     /** Why {@code code}, given with --code, is too weak for a room {@code beyond} this machine; null when it will do. */
-    static String weakCode(String code, boolean beyond) {
+    public static String weakCode(String code, boolean beyond) {
         if (code == null || !beyond || code.matches(CODE_PATTERN)) return null;
         return "a learners' code for a room on the network is 8 to 64 letters, digits, - or _ ('" + code
                 + "' is guessed too soon): give a longer one, or leave --code out and the room makes one";
     }
 
     /** A viewer code: 8 letters and digits that read without doubt. */
-    static String newViewCode() {
+    public static String newViewCode() {
         String alphabet = "abcdefghjkmnpqrstuvwxyz23456789";
         SecureRandom random = new SecureRandom();
         StringBuilder code = new StringBuilder();
@@ -276,7 +281,7 @@ final class RoomServer {
     static final java.time.Duration ADDRESS_CHECK = java.time.Duration.ofSeconds(10);
 
     /** Starts the room's HTTP server (port 0: any free port) on virtual threads, and returns it. */
-    static HttpServer start(Path root, Settings settings, String host, int port) throws IOException {
+    public static HttpServer start(Path root, Settings settings, String host, int port) throws IOException {
         return listen(handlers(root, settings), host, port, null);
     }
 
@@ -284,7 +289,7 @@ final class RoomServer {
     record Handlers(HttpHandler page, HttpHandler handin) {}
 
     /** The room's HTTP server on {@code host:port} (port 0: any free port), over TLS with {@code tls} when not null, on virtual threads; started. */
-    static HttpServer listen(Handlers handlers, String host, int port, SSLContext tls) throws IOException {
+    public static HttpServer listen(Handlers handlers, String host, int port, SSLContext tls) throws IOException {
         InetSocketAddress at = new InetSocketAddress(host, port);
         HttpServer server;
         if (tls == null) {
@@ -302,7 +307,7 @@ final class RoomServer {
     }
 
     /** The room's answers, reading and keeping its folder. */
-    static Handlers handlers(Path root, Settings settings) throws IOException {
+    public static Handlers handlers(Path root, Settings settings) throws IOException {
         // Read once, when the JDK's server is first used: set before the first HttpServer.create.
         if (System.getProperty(REQUEST_TIME_PROPERTY) == null) System.setProperty(REQUEST_TIME_PROPERTY, String.valueOf(REQUEST_SECONDS));
         if (System.getProperty(HEAD_SIZE_PROPERTY) == null) System.setProperty(HEAD_SIZE_PROPERTY, String.valueOf(HEAD_BYTES));
@@ -540,7 +545,7 @@ final class RoomServer {
     }
 
     /** Where the room keeps the SHA-256 of the token of {@code name}. */
-    static Path owner(Path dir, String name) {
+    public static Path owner(Path dir, String name) {
         return Claims.owner(dir, name);
     }
 

@@ -1,3 +1,8 @@
+package room;
+
+import lib.ThreadStates;
+import lib.Timeline;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
@@ -22,11 +27,11 @@ import java.util.Locale;
  * @param received when the room first had this timeline (the room's clock)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-record RoomTimeline(String check, String recorded, String received, int sliceMs, int slices, List<Lane> lanes,
+public record RoomTimeline(String check, String recorded, String received, int sliceMs, int slices, List<Lane> lanes,
                     List<Integer> alive, List<Double> pinned) {
 
     /** One thread, or the JVM's own folded: {@code cpu} a digit a slice (tenths of a core), {@code state} a wait code a slice. */
-    record Lane(String name, String role, String cpu, String state) {}
+    public record Lane(String name, String role, String cpu, String state) {}
 
     /** The most of a lane's name the room keeps. */
     static final int MAX_NAME = 40;
@@ -93,7 +98,7 @@ record RoomTimeline(String check, String recorded, String received, int sliceMs,
     private static final int LABEL_CHARS = 26;
 
     /** The most bytes one drawing takes on the room's page: a longer one is drawn with wider slices ({@link #drawing}). */
-    static final int MAX_DRAWN = 24 * 1024;
+    public static final int MAX_DRAWN = 24 * 1024;
 
     /** A drawing for the page, and the width of its slices: the timeline's own, or a multiple of it. */
     record Drawing(String svg, int sliceMs) {}

@@ -1,3 +1,5 @@
+package room;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
@@ -24,7 +26,7 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * takes part, and a machine that answers at the room's address with another key is told apart
  * before the learners' code or a token leaves the laptop.
  */
-final class RoomTls {
+public final class RoomTls {
     static final String FILE = ".tls.p12";
     /** The key store's password: the file is owner-only, and a password kept beside it would guard nothing more. */
     private static final char[] PASSWORD = "course-room".toCharArray();
@@ -33,12 +35,12 @@ final class RoomTls {
     private static final String DIGITS = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
     /** The server's side: the context the room's HTTPS server takes, and the pin of its certificate. */
-    record Kept(SSLContext context, String pin) {}
+    public record Kept(SSLContext context, String pin) {}
 
     private RoomTls() {}
 
     /** The room's key in {@code dir}: the kept one, else a new one made with the JDK's keytool and kept. */
-    static Kept kept(Path dir) throws IOException {
+    public static Kept kept(Path dir) throws IOException {
         Path file = dir.resolve(FILE);
         if (!Files.isRegularFile(file)) make(file);
         try (InputStream in = Files.newInputStream(file)) {
@@ -109,7 +111,7 @@ final class RoomTls {
     }
 
     /** A pin as typed, in its one spelling: upper case, groups of four; O read as 0, I and L as 1; null when it is no pin. */
-    static String plainPin(String typed) {
+    public static String plainPin(String typed) {
         if (typed == null) return null;
         String digits = typed.toUpperCase(Locale.ROOT).replaceAll("[\\s-]", "").replace('O', '0').replace('I', '1').replace('L', '1');
         if (digits.length() != 16 || !digits.chars().allMatch(c -> DIGITS.indexOf(c) >= 0)) return null;
@@ -127,7 +129,7 @@ final class RoomTls {
     }
 
     /** The learner's side: a context that trusts only a certificate with {@code pin}. */
-    static SSLContext pinned(String pin) {
+    public static SSLContext pinned(String pin) {
         try {
             SSLContext context = SSLContext.getInstance("TLS");
             context.init(null, new TrustManager[] {new Pinned(pin)}, null);

@@ -1,3 +1,9 @@
+package room;
+
+import bench.BenchReport;
+import bench.Verdict;
+import checks.CheckReport;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,9 +25,9 @@ import java.util.Map;
  * @param timelines by chapter, the latest timeline of their own server handed in ({@link RoomTimeline}); absent when none
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-record Seat(String schema, String learner, String received, Map<String, Graded> chapters, Map<String, Map<String, Raced>> races,
+public record Seat(String schema, String learner, String received, Map<String, Graded> chapters, Map<String, Map<String, Raced>> races,
             Map<String, RoomTimeline> timelines) {
-    static final String SCHEMA = "course-room/1";
+    public static final String SCHEMA = "course-room/1";
     /**
      * The largest ratio of two servers the room keeps (and its inverse the smallest): no race of
      * two servers on one machine measures a thousandfold difference, so a figure beyond it is no
@@ -42,19 +48,19 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
      * none: a grading that leaves some out is never done.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Graded(long passed, long failed, boolean partial, List<String> failing, String error, String graded,
+    public record Graded(long passed, long failed, boolean partial, List<String> failing, String error, String graded,
                   String stuckOn, String since, int gradings, String changed, List<String> unlisted) {
-        Graded(long passed, long failed, boolean partial, List<String> failing, String error, String graded,
+        public Graded(long passed, long failed, boolean partial, List<String> failing, String error, String graded,
                String stuckOn, String since, int gradings, String changed) {
             this(passed, failed, partial, failing, error, graded, stuckOn, since, gradings, changed, null);
         }
 
-        boolean done() {
+        public boolean done() {
             return failed == 0 && passed > 0 && !partial && error == null && (unlisted == null || unlisted.isEmpty());
         }
 
         /** The checks this grading does not list (never null). */
-        List<String> missing() {
+        public List<String> missing() {
             return unlisted == null ? List.of() : unlisted;
         }
     }
@@ -66,14 +72,14 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
      * course knows, or absent).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Raced(BenchReport.Status status, String figure, Double ratio, Verdict.Call verdict,
+    public record Raced(BenchReport.Status status, String figure, Double ratio, Verdict.Call verdict,
                  @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) Boolean busy) {
         Raced(BenchReport.Status status, String figure, Double ratio, Verdict.Call verdict) {
             this(status, figure, ratio, verdict, null);
         }
     }
 
-    Instant receivedAt() {
+    public Instant receivedAt() {
         return received == null ? null : parse(received);
     }
 
@@ -92,7 +98,7 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
     }
 
     /** Where a learner's timeline of {@code chapter} is, or null. */
-    RoomTimeline timeline(String chapter) {
+    public RoomTimeline timeline(String chapter) {
         return timelines == null ? null : timelines.get(chapter);
     }
 
@@ -209,7 +215,7 @@ record Seat(String schema, String learner, String received, Map<String, Graded> 
      * workloads, counts no larger than the chapter's checks, finite ratios, times the room can
      * read. IllegalArgumentException when it has no learner's name.
      */
-    Seat checked(Known known) {
+    public Seat checked(Known known) {
         if (!RoomLink.plainName(learner)) throw new IllegalArgumentException("no learner's name in it");
         Map<String, Graded> graded = new LinkedHashMap<>();
         for (String chapter : known.chapters().keySet()) {

@@ -1,3 +1,9 @@
+package room;
+
+import bench.BenchReport;
+import bench.Verdict;
+import lib.Chapters;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -18,7 +24,7 @@ import java.util.TreeSet;
  * live room's page updates itself in place ({@link #page} with {@code live}), fetching
  * {@link #body} again, so a list the instructor opened stays open.
  */
-final class Summary {
+public final class Summary {
     private Summary() {}
 
     /** The failing checks a cell lists; the first is the one to work on, and the page stays light. */
@@ -28,7 +34,7 @@ final class Summary {
      * The most bytes the page takes, so that a projector on a room's Wi-Fi fetches it every few
      * seconds: the timelines drawn are those that fit in what the rest leaves ({@link #threads}).
      */
-    static final int PAGE_BYTES = 400 * 1024;
+    public static final int PAGE_BYTES = 400 * 1024;
     /** What the page's head, styles and script take at most: the body gets the rest of {@link #PAGE_BYTES}. */
     static final int HEAD_BYTES = 16 * 1024;
     /** The most the Threads section's drawings take, however much the rest leaves. */
@@ -39,7 +45,7 @@ final class Summary {
     static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneId.systemDefault());
 
     /** The whole page; {@code refreshSeconds} above 0 makes it the live room's, which updates itself. */
-    static String page(Known known, List<Seat> seats, Instant now, int refreshSeconds, List<String> skipped) {
+    public static String page(Known known, List<Seat> seats, Instant now, int refreshSeconds, List<String> skipped) {
         return page(known, seats, now, refreshSeconds, skipped, null);
     }
 
@@ -47,7 +53,7 @@ final class Summary {
     record Live(String guessed, List<Claims.Waiting> waiting) {}
 
     /** The whole page, with what only the live room shows ({@code live}, or null). */
-    static String page(Known known, List<Seat> seats, Instant now, int refreshSeconds, List<String> skipped, Live live) {
+    public static String page(Known known, List<Seat> seats, Instant now, int refreshSeconds, List<String> skipped, Live live) {
         StringBuilder h = new StringBuilder();
         h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
@@ -73,7 +79,7 @@ final class Summary {
     }
 
     /** The hash of the live room's one script as a Content-Security-Policy source. */
-    static final String SCRIPT_HASH = scriptHash();
+    public static final String SCRIPT_HASH = scriptHash();
 
     /**
      * What a page of the room may do, whatever a hand-in slipped into it: run only the room's own
@@ -126,11 +132,11 @@ final class Summary {
             """;
 
     /** What {@code <main>} holds: the part of the page the live room sends again. */
-    static String body(Known known, List<Seat> seats, Instant now, int refreshSeconds, List<String> skipped) {
+    public static String body(Known known, List<Seat> seats, Instant now, int refreshSeconds, List<String> skipped) {
         return body(known, seats, now, refreshSeconds, skipped, null);
     }
 
-    static String body(Known known, List<Seat> seats, Instant now, int refreshSeconds, List<String> skipped, Live live) {
+    public static String body(Known known, List<Seat> seats, Instant now, int refreshSeconds, List<String> skipped, Live live) {
         StringBuilder h = new StringBuilder();
         h.append("<p>").append(seats.size()).append(" learner(s), as of ").append(CLOCK.format(now))
                 .append(" (this machine's clock)")
@@ -399,7 +405,7 @@ final class Summary {
         return s / 86_400 + " d ago";
     }
 
-    static String esc(String s) {
+    public static String esc(String s) {
         return s == null ? "" : s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 }

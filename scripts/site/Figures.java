@@ -3,6 +3,8 @@
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES Literals.java
 
+package site;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;

@@ -1,3 +1,5 @@
+package site;
+
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;

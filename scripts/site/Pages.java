@@ -1,3 +1,5 @@
+package site;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,8 +18,8 @@ import java.util.regex.Pattern;
  * passages that tell the course's own history (chapter and deeper pages alike); and whether it
  * shows a picture of its idea (an SVG, or a widget).
  */
-record Pages(String file, int words, int budget, Integer stepsAt, List<String> history, boolean picture) {
-    static final int STEPS_BY = 120;
+public record Pages(String file, int words, int budget, Integer stepsAt, List<String> history, boolean picture) {
+    public static final int STEPS_BY = 120;
     /** Reading speed, words a minute: the slow end of technical prose (the page budget and the agendas' rehearsal). */
     static final double WORDS_A_MINUTE = 150;
     static final int RACE_CHAPTER_WORDS = 3000;
@@ -51,7 +53,7 @@ record Pages(String file, int words, int budget, Integer stepsAt, List<String> h
     }
 
     /** The page at FILE; minutes is its chapter's slot, or 0 for a chapter with no exercise (its race is the work). */
-    static Pages measure(Path file, int minutes) throws IOException {
+    public static Pages measure(Path file, int minutes) throws IOException {
         List<String> lines = Files.readAllLines(file);
         String text = prose(lines);
         int words = words(text);
@@ -65,7 +67,7 @@ record Pages(String file, int words, int budget, Integer stepsAt, List<String> h
     }
 
     /** What keeps a chapter page from its slot, empty when it fits. */
-    List<String> overs() {
+    public List<String> overs() {
         List<String> over = new ArrayList<>();
         if (words > budget) over.add(words + " words, over its " + budget);
         if (stepsAt == null) over.add("no '== Steps' (a race chapter: '== Predict first')");

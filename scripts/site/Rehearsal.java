@@ -3,6 +3,11 @@
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES Pages.java ../lib/Chapters.java ../lib/Jackson.java
 
+package site;
+
+import lib.Chapters;
+import lib.Jackson;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,8 +31,8 @@ import java.util.Map;
  * <p>Usage (from the project root): {@code jbang scripts/site/Rehearsal.java [ROOT]}, after a
  * change to a page, an agenda, or a measured run.
  */
-final class Rehearsal {
-    static final Path FILE = Path.of("site/measured/rehearsal.json");
+public final class Rehearsal {
+    public static final Path FILE = Path.of("site/measured/rehearsal.json");
     /** Reading speed, words a minute, as the page budget reads ({@link Pages#WORDS_A_MINUTE}). */
     static final double WORDS_A_MINUTE = Pages.WORDS_A_MINUTE;
     /** Writing one TODO of a core path, from reading its comment to a save that compiles: an assumption, not a measurement. */
@@ -43,7 +48,7 @@ final class Rehearsal {
     record Slot(String id, String name, int minutes, int needMinutes, int readingMinutes, int codingMinutes,
                 int gradingMinutes, int runMinutes, int demoMinutes, boolean fits) {}
 
-    record Plan(String id, String title, List<Slot> slots) {}
+    public record Plan(String id, String title, List<Slot> slots) {}
 
     record Assumptions(double wordsPerMinute, double codingMinutesPerTodo, int gradingsPerTodo, double demoMinutes, double buffer) {}
 
@@ -58,7 +63,7 @@ final class Rehearsal {
     }
 
     /** The file's text for {@code plans} (as {@link #plans} computes them from a root's committed sources). */
-    static String text(List<Plan> plans) {
+    public static String text(List<Plan> plans) {
         return Jackson.write(new File(
                 "Each agenda slot of site/data/course.json rehearsed against what is measured, in whole minutes (scripts/site/Rehearsal.java:"
                         + " do not edit). need = (reading + coding + gradings + runs + demo) x (1 + buffer), rounded up. Reading: the chapter's page"
@@ -73,7 +78,7 @@ final class Rehearsal {
     }
 
     /** Every slot of {@code plans} shorter than its need, one line each. */
-    static List<String> unfit(List<Plan> plans) {
+    public static List<String> unfit(List<Plan> plans) {
         List<String> unfit = new ArrayList<>();
         for (Plan p : plans) {
             for (Slot s : p.slots()) {
@@ -87,7 +92,7 @@ final class Rehearsal {
         return unfit;
     }
 
-    static List<Plan> plans(Path root) throws IOException {
+    public static List<Plan> plans(Path root) throws IOException {
         JsonNode course = Jackson.tree(Files.readString(root.resolve(Chapters.FILE)));
         JsonNode workshop = Jackson.tree(Files.readString(root.resolve("site/measured/workshop.json")));
         Map<String, Double> runMinutes = new HashMap<>();

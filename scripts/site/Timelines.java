@@ -2,6 +2,15 @@
 //JAVA 25
 //SOURCES ../checks/Grade.java ../lib/Mutants.java
 
+package site;
+
+import checks.Grade;
+import checks.Recorder;
+import lib.Chapters;
+import lib.Mutants;
+import lib.Root;
+import lib.Subject;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,3 +1,19 @@
+package test;
+
+import bench.BenchReport;
+import bench.Bombardier;
+import bench.Plan;
+import bench.RaceOptions;
+import bench.Report;
+import bench.Server;
+import bench.Tally;
+import lib.CommandError;
+import lib.ContextSwitches;
+import lib.Inspect;
+import lib.Jackson;
+import lib.Others;
+import lib.Subject;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,3 +1,16 @@
+package test;
+
+import bench.BenchReport;
+import bench.ConnectionsReport;
+import bench.Plan;
+import bench.Stats;
+import bench.Verdict;
+import lib.Inspect;
+import lib.Jackson;
+import lib.Others;
+import lib.Outcomes;
+import lib.Timeline;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

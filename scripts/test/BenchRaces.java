@@ -1,3 +1,8 @@
+package test;
+
+import bench.BenchReport;
+import lib.Outcomes;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

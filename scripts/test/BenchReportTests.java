@@ -1,3 +1,11 @@
+package test;
+
+import bench.BenchReport;
+import bench.Plan;
+import bench.RaceOptions;
+import bench.Verdict;
+import lib.Jackson;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

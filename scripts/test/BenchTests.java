@@ -1,3 +1,21 @@
+package test;
+
+import bench.Bench;
+import bench.BenchReport;
+import bench.Bombardier;
+import bench.IdleRace;
+import bench.MachineFacts;
+import bench.Plan;
+import bench.Progress;
+import bench.RaceOptions;
+import bench.Report;
+import bench.Server;
+import bench.Tally;
+import bench.Verdict;
+import lib.Chapters;
+import lib.CommandError;
+import lib.Jackson;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

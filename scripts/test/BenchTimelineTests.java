@@ -1,3 +1,21 @@
+package test;
+
+import bench.BenchCommand;
+import bench.BenchReport;
+import bench.Bombardier;
+import bench.LoadRace;
+import bench.Plan;
+import bench.RaceOptions;
+import bench.Server;
+import bench.Stats;
+import bench.Tally;
+import bench.TimelineTurn;
+import lib.CommandError;
+import lib.Inspect;
+import lib.Jackson;
+import lib.Painter;
+import lib.Timeline;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,3 +1,8 @@
+package test;
+
+import checks.Check;
+import lib.Unavailable;
+
 /** A check that fails, and checks that build on it or on one that passes (HarnessTests.afterAFailure). */
 @Check.Suite
 class BuildingChecks {

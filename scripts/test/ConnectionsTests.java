@@ -1,3 +1,14 @@
+package test;
+
+import bench.ConnectionOutcome;
+import bench.Connections;
+import bench.ConnectionsRace;
+import bench.ConnectionsReport;
+import bench.Opening;
+import bench.Phase;
+import bench.Plan;
+import bench.RaceOptions;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;

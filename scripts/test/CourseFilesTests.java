@@ -1,3 +1,12 @@
+package test;
+
+import checks.Grade;
+import checks.GradeCommand;
+import lib.Chapters;
+import lib.CheckList;
+import lib.Cli;
+import lib.CommandError;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,7 +23,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /** What each chapter's file includes from the kit, and that the kit's copy of an answer matches its chapter. */
-class CourseFilesTests {
+public class CourseFilesTests {
     static final Path ROOT = Path.of(System.getProperty("course.root", "."));
 
     /** The kit files each graded chapter includes beyond kit/Kit.java (the HTTP basics), from the registry. */
@@ -75,7 +84,7 @@ class CourseFilesTests {
         assertEquals(1, plain.toString().lines().count(), plain.toString());
         assertTrue(plain.toString().startsWith(sentence), plain.toString());
         assertEquals(2, Cli.unexpected("check", e, new java.io.PrintWriter(debug), true));
-        assertTrue(debug.toString().lines().skip(1).anyMatch(l -> l.strip().startsWith("at CourseFilesTests")), debug.toString());
+        assertTrue(debug.toString().lines().skip(1).anyMatch(l -> l.strip().startsWith("at " + CourseFilesTests.class.getName() + ".")), debug.toString());
     }
 
     @Test

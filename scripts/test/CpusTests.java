@@ -1,3 +1,10 @@
+package test;
+
+import bench.BenchReport;
+import bench.Cpus;
+import bench.Plan;
+import bench.Report;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;

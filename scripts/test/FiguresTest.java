@@ -2,6 +2,8 @@
 //JAVA 25
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 
+package test;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;

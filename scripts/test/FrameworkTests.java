@@ -1,3 +1,13 @@
+package test;
+
+import bench.BenchReport;
+import bench.Framework;
+import bench.Plan;
+import bench.RaceOptions;
+import bench.Server;
+import lib.Chapters;
+import lib.CommandError;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,3 +1,20 @@
+package test;
+
+import checks.Ch01Checks;
+import checks.Ch08Checks;
+import checks.CheckReport;
+import checks.Grade;
+import checks.ProtocolChecks;
+import checks.Runner;
+import checks.Tips;
+import lib.Chapters;
+import lib.CommandError;
+import lib.Jackson;
+import lib.Results;
+import lib.ShellWords;
+import lib.SiteAddress;
+import lib.Subject;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

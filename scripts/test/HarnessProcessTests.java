@@ -1,3 +1,10 @@
+package test;
+
+import checks.Client;
+import checks.Grade;
+import lib.Inspect;
+import lib.Target;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,3 +1,15 @@
+package test;
+
+import checks.CheckReport;
+import checks.Client;
+import checks.Grade;
+import checks.Runner;
+import lib.Chapters;
+import lib.Inspect;
+import lib.LaunchRecord;
+import lib.Others;
+import lib.Target;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * are in HarnessGradingTests and HarnessProcessTests, test interfaces this class implements, so
  * they run in this class's run and are reported under its name (harnesstests.NAME).
  */
-class HarnessTests implements HarnessGradingTests, HarnessProcessTests {
+public class HarnessTests implements HarnessGradingTests, HarnessProcessTests {
     static Target server;
 
     @BeforeAll

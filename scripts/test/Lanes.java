@@ -1,3 +1,6 @@
+import lib.Chapters;
+import lib.Frameworks;
+
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -18,12 +21,12 @@ import java.util.Map;
  * would do. Each lane leaves its checks' times in {@code DIR/times-N.tsv} for the run that prints
  * the table of the slowest ({@code --times-from DIR}).
  */
-record Lanes(Path dir, int number) {
+public record Lanes(Path dir, int number) {
     /** How long a lane waits for the first to build: JBang's first build of Spring Boot fetches its jars. */
-    static final Duration BUILD_LIMIT = Duration.ofMinutes(30);
+    public static final Duration BUILD_LIMIT = Duration.ofMinutes(30);
 
     /** Joins the lanes that share {@code dir}: this lane's number is the first free one, from 1. */
-    static Lanes join(Path dir) throws IOException {
+    public static Lanes join(Path dir) throws IOException {
         Files.createDirectories(dir);
         for (int n = 1; ; n++) {
             try {
@@ -36,7 +39,7 @@ record Lanes(Path dir, int number) {
     }
 
     /** Whether this lane runs {@code part}: true for the first lane to ask. */
-    boolean claim(String part) throws IOException {
+    public boolean claim(String part) throws IOException {
         try {
             Files.createFile(dir.resolve("part-" + part));
             return true;
@@ -46,12 +49,12 @@ record Lanes(Path dir, int number) {
     }
 
     /** Says the servers are built (the first lane, whether or not every build worked: a part that needs a broken one says so). */
-    void built() throws IOException {
+    public void built() throws IOException {
         Files.writeString(dir.resolve("built"), "");
     }
 
     /** Waits for the first lane's builds, at most {@link #BUILD_LIMIT}; false when it gave up. */
-    boolean awaitBuilt() throws InterruptedException {
+    public boolean awaitBuilt() throws InterruptedException {
         long end = System.nanoTime() + BUILD_LIMIT.toNanos();
         while (!Files.exists(dir.resolve("built"))) {
             if (System.nanoTime() > end) return false;
@@ -67,7 +70,7 @@ record Lanes(Path dir, int number) {
      * SelfTest's. Prints one line: how many, how long, and which did not build (a part that starts
      * one says why), their output in .results/selftest-build.log.
      */
-    void build(Path root, List<String> jbang, List<String> only) throws IOException, InterruptedException {
+    public void build(Path root, List<String> jbang, List<String> only) throws IOException, InterruptedException {
         java.util.Set<Path> files = new java.util.LinkedHashSet<>();
         for (Chapters.Chapter chapter : Chapters.graded(root).values()) {
             if (!only.isEmpty() && !only.contains(chapter.number())) continue;
@@ -102,14 +105,14 @@ record Lanes(Path dir, int number) {
     }
 
     /** Leaves {@code times} (check id: total ms, runs) in this lane's file. */
-    void saveTimes(Map<String, long[]> times) throws IOException {
+    public void saveTimes(Map<String, long[]> times) throws IOException {
         StringBuilder tsv = new StringBuilder();
         times.forEach((id, t) -> tsv.append(id).append('\t').append(t[0]).append('\t').append(t[1]).append('\n'));
         Files.writeString(dir.resolve("times-" + number + ".tsv"), tsv);
     }
 
     /** Adds every lane's times in {@code dir} to {@code times}. */
-    static void addTimes(Path dir, Map<String, long[]> times) throws IOException {
+    public static void addTimes(Path dir, Map<String, long[]> times) throws IOException {
         if (!Files.isDirectory(dir)) return;
         try (var files = Files.list(dir)) {
             for (Path file : files.filter(f -> f.getFileName().toString().matches("times-\\d+\\.tsv")).sorted().toList()) {

@@ -2,6 +2,10 @@
 //JAVA 25
 //SOURCES ../lib/Outcomes.java Trees.java Commands.java
 
+package test;
+
+import lib.Outcomes;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,3 +1,13 @@
+package test;
+
+import bench.BenchReport;
+import bench.Bombardier;
+import bench.OpenLoop;
+import bench.Plan;
+import bench.Stats;
+import bench.Vegeta;
+import lib.Painter;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;

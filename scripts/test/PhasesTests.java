@@ -1,3 +1,15 @@
+package test;
+
+import bench.BenchReport;
+import bench.Bombardier;
+import bench.Plan;
+import bench.Ramp;
+import bench.Soak;
+import bench.Spike;
+import bench.Stats;
+import bench.Tally;
+import lib.Painter;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,3 +1,9 @@
+package test;
+
+import room.Claims;
+import room.RoomLink;
+import room.RoomServer;
+
 import com.sun.net.httpserver.HttpServer;
 import java.net.InetAddress;
 import java.net.URI;

@@ -1,3 +1,10 @@
+package test;
+
+import room.Claims;
+import room.Front;
+import room.RoomServer;
+import room.RoomTls;
+
 import com.sun.net.httpserver.HttpServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

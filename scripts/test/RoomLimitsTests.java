@@ -1,3 +1,12 @@
+package test;
+
+import lib.Jackson;
+import room.Cutoffs;
+import room.Guesses;
+import room.Room;
+import room.RoomLink;
+import room.RoomServer;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;

@@ -1,3 +1,14 @@
+package test;
+
+import lib.Jackson;
+import lib.Results;
+import room.Known;
+import room.Room;
+import room.RoomLink;
+import room.RoomServer;
+import room.Seat;
+import room.Summary;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

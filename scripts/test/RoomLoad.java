@@ -1,3 +1,11 @@
+package test;
+
+import bench.Stats;
+import lib.Jackson;
+import room.RoomLink;
+import room.RoomServer;
+import room.Seat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;

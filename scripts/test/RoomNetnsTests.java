@@ -1,3 +1,11 @@
+package test;
+
+import room.Claims;
+import room.Front;
+import room.RoomLink;
+import room.RoomServer;
+import room.RoomTls;
+
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,3 +1,9 @@
+package test;
+
+import lib.Jackson;
+import room.RoomLink;
+import room.RoomServer;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;

@@ -4,6 +4,17 @@
 //SOURCES ../room/Room.java ../lib/Outcomes.java ../lib/Results.java Trees.java Commands.java RoomLoad.java
 //SOURCES RoomLiveTests.java RoomScriptsTests.java RoomLimitsTests.java RoomTrustTests.java RoomTimelineTests.java RoomTlsTests.java RoomAdmitTests.java RoomDoorTests.java RoomNetnsTests.java
 
+package test;
+
+import bench.BenchReport;
+import lib.Jackson;
+import lib.Outcomes;
+import room.Known;
+import room.RoomLink;
+import room.RoomServer;
+import room.RoomTls;
+import room.Summary;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,3 +1,9 @@
+package test;
+
+import room.RoomLink;
+import room.RoomServer;
+import room.RoomTls;
+
 import com.sun.net.httpserver.HttpServer;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -1,3 +1,13 @@
+package test;
+
+import lib.Jackson;
+import room.Cutoffs;
+import room.PlainText;
+import room.Room;
+import room.RoomServer;
+import room.Seat;
+import room.Summary;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;

@@ -9,6 +9,27 @@
 //SOURCES ../../exercises/kit/chapter-01/BlockingHttp.java ../../exercises/kit/chapter-03/EventLoop.java
 //SOURCES KitTests.java CourseFilesTests.java HarnessTests.java TimelineTests.java HarnessGradingTests.java HarnessProcessTests.java SkippingChecks.java BuildingChecks.java TimedChecks.java Spinners.java ../lib/Outcomes.java ../lib/Frameworks.java WithoutSockets.java ../lib/Mutants.java Trees.java Lanes.java PageCommands.java
 
+import checks.Check;
+import checks.CheckReport;
+import checks.Grade;
+import checks.ProtocolChecks;
+import checks.Runner;
+import lib.Chapters;
+import lib.Cli;
+import lib.Frameworks;
+import lib.Jackson;
+import lib.Mutants;
+import lib.Outcomes;
+import lib.Subject;
+import lib.Target;
+import lib.Timeline;
+import lib.Tools;
+import test.CourseFilesTests;
+import test.HarnessTests;
+import test.Spinners;
+import test.TimelineTests;
+import test.Trees;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

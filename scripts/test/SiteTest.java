@@ -3,6 +3,13 @@
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES ../lib/Outcomes.java Trees.java Commands.java ../lib/Chapters.java ../lib/Jackson.java ../site/Pages.java ../site/Rehearsal.java
 
+package test;
+
+import lib.Chapters;
+import lib.Outcomes;
+import site.Pages;
+import site.Rehearsal;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,3 +1,8 @@
+package test;
+
+import checks.Check;
+import lib.Unavailable;
+
 /**
  * Two checks that cannot run: one for want of what this machine has, one for want of what the
  * server gives (HarnessTests.notHereStillDone runs them).

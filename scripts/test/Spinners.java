@@ -1,3 +1,5 @@
+package test;
+
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,7 +9,7 @@ import java.util.List;
  * (a shell that exits at once leaves them to init), since the grader counts its own children as
  * its own work, and killed by their PIDs when closed, or when the JVM exits first.
  */
-final class Spinners implements AutoCloseable {
+public final class Spinners implements AutoCloseable {
     private final List<ProcessHandle> spinning = new ArrayList<>();
     private final Thread killer = new Thread(this::kill);
 
@@ -16,7 +18,7 @@ final class Spinners implements AutoCloseable {
     }
 
     /** {@code n} spinning processes. */
-    static Spinners start(int n) throws IOException, InterruptedException {
+    public static Spinners start(int n) throws IOException, InterruptedException {
         Spinners spinners = new Spinners();
         try {
             for (int i = 0; i < n; i++) {

@@ -1,3 +1,5 @@
+package test;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

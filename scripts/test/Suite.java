@@ -3,6 +3,12 @@
 //DEPS info.picocli:picocli:4.7.7
 //SOURCES ../lib/Outcomes.java ../lib/Tools.java Commands.java Trees.java Streaming.java ../lib/Cli.java ../lib/CommandError.java
 
+package test;
+
+import lib.Cli;
+import lib.Outcomes;
+import lib.Tools;
+
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.SimpleFileServer;
 import java.io.IOException;

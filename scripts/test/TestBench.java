@@ -5,6 +5,12 @@
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
 //SOURCES ../bench/Bench.java BenchRaceChecks.java BenchRaces.java BenchTests.java BenchStatsTests.java BenchParsingTests.java BenchReportTests.java BenchTimelineTests.java VerdictTests.java CpusTests.java PhasesTests.java FrameworkTests.java OpenLoopTests.java ConnectionsTests.java ../lib/Outcomes.java Commands.java ../lib/Mutants.java Trees.java PageCommands.java
 
+package test;
+
+import lib.Chapters;
+import lib.Mutants;
+import lib.Outcomes;
+
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import java.nio.file.Files;

@@ -1,3 +1,7 @@
+package test;
+
+import checks.Check;
+
 /**
  * Two checks that time a server (HarnessTests.busyRunsAgain): one fails only the first time it
  * runs, as a check does that a busy machine slowed once; one fails every time.

@@ -1,3 +1,12 @@
+package test;
+
+import lib.Inspect;
+import lib.Jackson;
+import lib.Jcmd;
+import lib.ThreadStates;
+import lib.Timeline;
+import lib.Unavailable;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -18,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * (fixtures/timeline/Threads.java): its one busy thread is the one busy lane, and each wait is
  * drawn as the wait it is.
  */
-class TimelineTests {
+public class TimelineTests {
     @Test
     @DisplayName("timeline: a thread's role comes from its name (loops, workers, carriers, the acceptor, the JVM's own)")
     void roles() {

@@ -1,3 +1,5 @@
+package test;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -5,7 +7,7 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /** Folders the tests copy and remove whole: a fixture into a temporary course, a temporary folder at the end. */
-final class Trees {
+public final class Trees {
     private Trees() {}
 
     /** Copies file or folder {@code from} to {@code to}, links as links, leaving out what {@code leftOut} names (relative to {@code from}). */
@@ -26,7 +28,7 @@ final class Trees {
     }
 
     /** Removes folder {@code dir} and all it holds; nothing when it is not there. */
-    static void delete(Path dir) throws IOException {
+    public static void delete(Path dir) throws IOException {
         if (!Files.exists(dir)) return;
         try (Stream<Path> all = Files.walk(dir)) {
             for (Path f : all.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(f);

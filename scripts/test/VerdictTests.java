@@ -1,3 +1,15 @@
+package test;
+
+import bench.BenchReport;
+import bench.Bombardier;
+import bench.Plan;
+import bench.RaceOptions;
+import bench.Report;
+import bench.Server;
+import bench.Tally;
+import bench.Verdict;
+import lib.Subject;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

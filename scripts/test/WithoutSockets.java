@@ -1,3 +1,7 @@
+import checks.Grade;
+import lib.Chapters;
+import lib.Mutants;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

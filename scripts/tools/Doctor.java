@@ -3,6 +3,13 @@
 //DEPS info.picocli:picocli:4.7.7
 //SOURCES ../lib/Root.java ../lib/Tools.java ../lib/Cli.java ../lib/CommandError.java
 
+package tools;
+
+import lib.Cli;
+import lib.CommandError;
+import lib.Root;
+import lib.Tools;
+
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;

@@ -1,3 +1,5 @@
+package tools;
+
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
