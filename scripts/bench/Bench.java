@@ -1,13 +1,20 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
-//SOURCES RaceOptions.java BenchCommand.java Plan.java Server.java LoadRace.java Tally.java Sampler.java IdleRace.java
-//SOURCES MachineFacts.java Cpus.java Ramp.java Spike.java Soak.java BenchReport.java Report.java Verdict.java Stats.java
-//SOURCES Bombardier.java Progress.java Framework.java OpenLoop.java Vegeta.java Phase.java GoTools.java Connections.java ConnectionsRace.java ConnectionsReport.java ConnectionOutcome.java Opening.java ActiveShare.java
+//SOURCES RaceOptions.java BenchCommand.java ../contract/Contract.java Server.java LoadRace.java Tally.java Sampler.java IdleRace.java
+//SOURCES MachineFacts.java Ramp.java Spike.java Soak.java Report.java
+//SOURCES Bombardier.java Progress.java Framework.java OpenLoop.java Vegeta.java Phase.java GoTools.java Connections.java ConnectionsRace.java ConnectionOutcome.java Opening.java ActiveShare.java
 //SOURCES TimelineTurn.java ../../exercises/kit/CpuWork.java
-//SOURCES ../lib/Lib.java
+//SOURCES ../lib/Lib.java ../room/RoomLink.java
 
 package bench;
 
+import contract.BenchReport;
+import contract.ConnectionsReport;
+import contract.Cpus;
+import contract.Plan;
+import contract.Stats;
+
+import room.RoomLink;
 import lib.Chapters;
 import lib.Cli;
 import lib.CommandError;
@@ -160,7 +167,7 @@ public class Bench {
             Files.createDirectories(file.getParent());
             Files.writeString(file, report.json());
         } else {
-            file = Results.write(o.root(), "bench", o.springDemo() ? "spring-demo" : o.all() ? "all" : o.chapter(), report.json());
+            file = RoomLink.save(o.root(), "bench", o.springDemo() ? "spring-demo" : o.all() ? "all" : o.chapter(), report.json());
         }
         out.println();
         if (!flags.isEmpty()) {

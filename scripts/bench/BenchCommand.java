@@ -1,5 +1,7 @@
 package bench;
 
+import contract.Plan;
+
 import lib.Chapters;
 import lib.CommandError;
 import lib.Root;

@@ -1,5 +1,7 @@
 package bench;
 
+import contract.Stats;
+
 import lib.Jackson;
 
 import java.io.IOException;
@@ -179,7 +181,7 @@ public final class Bombardier {
         /** One kind of error; {@code errors} is absent when there were none. */
         record ErrorKind(String description, long count) {}
 
-        record Latency(Double max, Map<String, Double> percentiles) {}
+        public record Latency(Double max, Map<String, Double> percentiles) {}
     }
 
     /** Reads Bombardier's JSON line. */

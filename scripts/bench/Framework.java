@@ -1,5 +1,7 @@
 package bench;
 
+import contract.BenchReport;
+
 import lib.Frameworks;
 
 import java.nio.file.Path;

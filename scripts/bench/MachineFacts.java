@@ -1,5 +1,8 @@
 package bench;
 
+import contract.BenchReport;
+import contract.Cpus;
+
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,8 @@
 package bench;
 
+import contract.Plan;
+import contract.Stats;
+
 /**
  * What one run of the race measures: the workloads, or one stress phase instead of them
  * ({@code --ramp}, {@code --spike}, {@code --soak MIN}, {@code --open-loop}, {@code --connections N}). One value a run;

@@ -1,9 +1,14 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-//SOURCES BenchReport.java ConnectionsReport.java Verdict.java Stats.java Plan.java Cpus.java ../lib/Jackson.java
+//SOURCES ../contract/Contract.java ../lib/Jackson.java
 
 package bench;
+
+import contract.BenchReport;
+import contract.Plan;
+import contract.Stats;
+import contract.Verdict;
 
 import lib.Jackson;
 

@@ -1,5 +1,7 @@
 package bench;
 
+import contract.Plan;
+
 import lib.CommandError;
 import lib.Subject;
 import lib.Tools;

@@ -1,5 +1,10 @@
 package bench;
 
+import contract.BenchReport;
+import contract.Plan;
+import contract.Stats;
+import contract.Verdict;
+
 import lib.Others;
 import lib.Painter;
 

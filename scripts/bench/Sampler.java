@@ -1,5 +1,7 @@
 package bench;
 
+import contract.Plan;
+
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -1,5 +1,9 @@
 package bench;
 
+import contract.BenchReport;
+import contract.Plan;
+import contract.Stats;
+
 import lib.Chapters;
 import lib.CommandError;
 import lib.ContextSwitches;

@@ -1,5 +1,9 @@
 package bench;
 
+import contract.BenchReport;
+import contract.Plan;
+import contract.Stats;
+
 import lib.Others;
 import lib.Painter;
 import lib.Timeline;

@@ -2,15 +2,18 @@
 //JAVA 25
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
-//SOURCES ../lib/Lib.java GradeCommand.java
-//SOURCES CheckReport.java Client.java Clients.java Elapsed.java Watch.java Check.java Alive.java Runner.java
+//SOURCES ../lib/Lib.java ../room/RoomLink.java GradeCommand.java
+//SOURCES ../contract/Contract.java Client.java Clients.java Elapsed.java Watch.java Check.java Alive.java Runner.java
 //SOURCES ProtocolChecks.java Ch01Checks.java Ch02Checks.java Ch03Checks.java Ch04Checks.java Ch05Checks.java Ch06Checks.java
 //SOURCES Ch08Checks.java Ch09Checks.java Backend.java Tips.java RunContext.java Recorder.java
 
 package checks;
 
+import contract.CheckReport;
+
+import room.RoomLink;
 import lib.Chapters;
-import lib.CheckList;
+import contract.CheckList;
 import lib.Cli;
 import lib.LaunchRecord;
 import lib.Painter;
@@ -321,7 +324,7 @@ public final class Grade {
             say(dim("  (a partial run: your progress record, .results/checks/" + chapter.number() + ".json, is unchanged)"));
             return;
         }
-        Results.write(options.root(), "checks", chapter.number(), report.json());
+        RoomLink.save(options.root(), "checks", chapter.number(), report.json());
     }
 
     static void table(List<CheckReport> reports) {

@@ -1,5 +1,7 @@
 package checks;
 
+import contract.CheckReport;
+
 import lib.CommandError;
 import lib.Jackson;
 import lib.Root;

@@ -4,7 +4,7 @@
 package checks;
 
 import lib.Chapters;
-import lib.CheckList;
+import contract.CheckList;
 import lib.Root;
 
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,7 @@
 package checks;
 
+import contract.CheckReport;
+
 import lib.Others;
 import lib.Target;
 

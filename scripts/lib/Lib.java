@@ -5,6 +5,6 @@
 //DEPS info.picocli:picocli:4.7.7
 //SOURCES Jackson.java Results.java Target.java Inspect.java ContextSwitches.java Jcmd.java InspectAgent.java Unavailable.java Others.java Chapters.java Frameworks.java
 //SOURCES Timeline.java TimelineLanes.java ThreadStates.java
-//SOURCES CheckList.java SiteAddress.java Root.java LaunchRecord.java Tools.java Painter.java ShellWords.java Cli.java CommandError.java Subject.java SubjectOptions.java
+//SOURCES SiteAddress.java Root.java LaunchRecord.java Tools.java Painter.java ShellWords.java Cli.java CommandError.java Subject.java SubjectOptions.java
 
 package lib;

@@ -1,8 +1,4 @@
-//SOURCES ../room/RoomLink.java
-
 package lib;
-
-import room.RoomLink;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,8 +12,8 @@ import java.util.stream.Stream;
  * {@code bench/NN.json}, and both keep {@code site/results.json}, the list of them that the locally
  * served site reads (it fetches only files that exist, and live reload shows a new result at once).
  * The list has a folder of its own because hugo server watches the folders below .results/, not
- * .results/ itself. A copy of the course that joined a live room sends the room each result as it
- * is written ({@link RoomLink#sendLater}).
+ * .results/ itself. Writing knows nothing of a live room: the commands that grade and race save
+ * through the room's link (room.RoomLink#save), which sends a copy that joined a room its results.
  */
 public final class Results {
     static final List<String> KINDS = List.of("checks", "bench", "timeline");
@@ -30,7 +26,6 @@ public final class Results {
         Files.createDirectories(file.getParent());
         Files.writeString(file, json);
         index(root);
-        RoomLink.sendLater(root);
         return file;
     }
 

@@ -1,9 +1,9 @@
 package room;
 
-import bench.Plan;
-import bench.Verdict;
+import contract.Plan;
+import contract.Verdict;
 import lib.Chapters;
-import lib.CheckList;
+import contract.CheckList;
 import lib.SiteAddress;
 
 import java.nio.file.Path;

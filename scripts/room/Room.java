@@ -1,10 +1,10 @@
 //SOURCES RoomLink.java RoomTls.java Claims.java Front.java Cutoffs.java Known.java Seat.java Summary.java RoomServer.java RoomTimeline.java Guesses.java ../lib/CommandError.java
-//SOURCES ../lib/Lib.java ../checks/CheckReport.java ../bench/Plan.java ../bench/Cpus.java ../bench/Stats.java ../bench/Verdict.java ../bench/BenchReport.java ../bench/ConnectionsReport.java
+//SOURCES ../lib/Lib.java ../contract/Contract.java
 
 package room;
 
-import bench.BenchReport;
-import checks.CheckReport;
+import contract.BenchReport;
+import contract.CheckReport;
 import lib.CommandError;
 import lib.Jackson;
 

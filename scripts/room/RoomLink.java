@@ -1,8 +1,9 @@
-//SOURCES PlainText.java RoomTls.java ../checks/CheckReport.java
+//SOURCES PlainText.java RoomTls.java ../contract/Contract.java ../lib/Results.java ../lib/Jackson.java
 package room;
 
-import checks.CheckReport;
+import contract.CheckReport;
 import lib.Jackson;
+import lib.Results;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -30,8 +31,8 @@ import java.util.stream.Stream;
  *
  * <p>A copy of the course that has handed in to a live room once has joined it: {@code
  * .results/room.json} keeps the room's address, its code, the learner's name and the token the
- * room gave that name. From then on every grading and race that {@link Results} saves is sent
- * by {@link #sendLater}, in the background: it never fails the learner's command, and delays its
+ * room gave that name. From then on every grading and race, which each save through {@link #save},
+ * is sent by {@link #sendLater}, in the background: it never fails the learner's command, and delays its
  * exit by at most {@link #EXIT_WAIT} when the room is slow or gone.
  */
 public final class RoomLink {
@@ -419,6 +420,17 @@ public final class RoomLink {
     /** A send waits for its turn and has not read the files yet: a later result goes with it. */
     private static final AtomicBoolean PENDING = new AtomicBoolean();
     private static final AtomicBoolean SAID = new AtomicBoolean();
+
+    /**
+     * Saves a grading's or a race's result as {@link Results#write} does, then sends it to the room
+     * this copy joined, if any ({@link #sendLater}); returns the file. Check.sh and bench.sh save
+     * here, so a joined copy hands in without a step of the learner's.
+     */
+    public static Path save(Path root, String kind, String name, String json) throws IOException {
+        Path file = Results.write(root, kind, name, json);
+        sendLater(root);
+        return file;
+    }
 
     /**
      * Sends the learner's hand-in to the room this copy joined, if any, in the background, once

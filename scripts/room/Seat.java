@@ -1,8 +1,8 @@
 package room;
 
-import bench.BenchReport;
-import bench.Verdict;
-import checks.CheckReport;
+import contract.BenchReport;
+import contract.Verdict;
+import contract.CheckReport;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;

@@ -1,7 +1,7 @@
 package room;
 
-import bench.BenchReport;
-import bench.Verdict;
+import contract.BenchReport;
+import contract.Verdict;
 import lib.Chapters;
 
 import java.time.Duration;

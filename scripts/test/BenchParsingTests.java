@@ -1,8 +1,8 @@
 package test;
 
-import bench.BenchReport;
+import contract.BenchReport;
 import bench.Bombardier;
-import bench.Plan;
+import contract.Plan;
 import bench.RaceOptions;
 import bench.Report;
 import bench.Server;

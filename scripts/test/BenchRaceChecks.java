@@ -1,10 +1,10 @@
 package test;
 
-import bench.BenchReport;
-import bench.ConnectionsReport;
-import bench.Plan;
-import bench.Stats;
-import bench.Verdict;
+import contract.BenchReport;
+import contract.ConnectionsReport;
+import contract.Plan;
+import contract.Stats;
+import contract.Verdict;
 import lib.Inspect;
 import lib.Jackson;
 import lib.Others;

@@ -1,6 +1,6 @@
 package test;
 
-import bench.BenchReport;
+import contract.BenchReport;
 import lib.Outcomes;
 
 import java.nio.file.Files;

@@ -1,9 +1,9 @@
 package test;
 
-import bench.BenchReport;
-import bench.Plan;
+import contract.BenchReport;
+import contract.Plan;
 import bench.RaceOptions;
-import bench.Verdict;
+import contract.Verdict;
 import lib.Jackson;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,6 +1,6 @@
 package test;
 
-import bench.Stats;
+import contract.Stats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

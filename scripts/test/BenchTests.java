@@ -1,17 +1,17 @@
 package test;
 
 import bench.Bench;
-import bench.BenchReport;
+import contract.BenchReport;
 import bench.Bombardier;
 import bench.IdleRace;
 import bench.MachineFacts;
-import bench.Plan;
+import contract.Plan;
 import bench.Progress;
 import bench.RaceOptions;
 import bench.Report;
 import bench.Server;
 import bench.Tally;
-import bench.Verdict;
+import contract.Verdict;
 import lib.Chapters;
 import lib.CommandError;
 import lib.Jackson;

@@ -1,13 +1,13 @@
 package test;
 
 import bench.BenchCommand;
-import bench.BenchReport;
+import contract.BenchReport;
 import bench.Bombardier;
 import bench.LoadRace;
-import bench.Plan;
+import contract.Plan;
 import bench.RaceOptions;
 import bench.Server;
-import bench.Stats;
+import contract.Stats;
 import bench.Tally;
 import bench.TimelineTurn;
 import lib.CommandError;

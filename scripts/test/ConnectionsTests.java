@@ -3,10 +3,10 @@ package test;
 import bench.ConnectionOutcome;
 import bench.Connections;
 import bench.ConnectionsRace;
-import bench.ConnectionsReport;
+import contract.ConnectionsReport;
 import bench.Opening;
 import bench.Phase;
-import bench.Plan;
+import contract.Plan;
 import bench.RaceOptions;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -3,7 +3,7 @@ package test;
 import checks.Grade;
 import checks.GradeCommand;
 import lib.Chapters;
-import lib.CheckList;
+import contract.CheckList;
 import lib.Cli;
 import lib.CommandError;
 

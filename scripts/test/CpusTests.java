@@ -1,8 +1,8 @@
 package test;
 
-import bench.BenchReport;
-import bench.Cpus;
-import bench.Plan;
+import contract.BenchReport;
+import contract.Cpus;
+import contract.Plan;
 import bench.Report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,8 +1,8 @@
 package test;
 
-import bench.BenchReport;
+import contract.BenchReport;
 import bench.Framework;
-import bench.Plan;
+import contract.Plan;
 import bench.RaceOptions;
 import bench.Server;
 import lib.Chapters;

@@ -2,7 +2,7 @@ package test;
 
 import checks.Ch01Checks;
 import checks.Ch08Checks;
-import checks.CheckReport;
+import contract.CheckReport;
 import checks.Grade;
 import checks.ProtocolChecks;
 import checks.Runner;

@@ -1,6 +1,6 @@
 package test;
 
-import checks.CheckReport;
+import contract.CheckReport;
 import checks.Client;
 import checks.Grade;
 import checks.Runner;

@@ -1,10 +1,10 @@
 package test;
 
-import bench.BenchReport;
+import contract.BenchReport;
 import bench.Bombardier;
 import bench.OpenLoop;
-import bench.Plan;
-import bench.Stats;
+import contract.Plan;
+import contract.Stats;
 import bench.Vegeta;
 import lib.Painter;
 

@@ -1,12 +1,12 @@
 package test;
 
-import bench.BenchReport;
+import contract.BenchReport;
 import bench.Bombardier;
-import bench.Plan;
+import contract.Plan;
 import bench.Ramp;
 import bench.Soak;
 import bench.Spike;
-import bench.Stats;
+import contract.Stats;
 import bench.Tally;
 import lib.Painter;
 

@@ -45,6 +45,7 @@ final class RoomLiveTests {
             madeUpIgnored(url, dir, cookie);
             roomsClock(url, dir, cookie, first01);
             joinedCopy(url, dir);
+            gradingReachesRoom(url, dir);
             refused(url, dir);
         } finally {
             server.stop(0);
@@ -251,20 +252,44 @@ final class RoomLiveTests {
                 && where.contains(first03), "no row 'yan, 03'");
     }
 
+    /**
+     * The commands hand in, not the results folder: scripts/check.sh, run in a copy of the course
+     * that joined the room (its own .results/, the course's files linked), grades chapter 01's
+     * untouched exercise and the grading reaches the room by itself.
+     */
+    static void gradingReachesRoom(String url, Path dir) throws Exception {
+        Path copy = Files.createTempDirectory("room-graded-copy");
+        for (String part : List.of("scripts", "site", "exercises", "solutions", "hugo.toml", ".tools")) {
+            Path real = RoomTest.root.resolve(part).toAbsolutePath();
+            if (Files.exists(real)) Files.createSymbolicLink(copy.resolve(part), real);
+        }
+        RoomLink.join(copy, new RoomLink.Joined(url + "/", RoomTest.CODE, "Graded", null));
+        int status = RoomTest.run(copy.resolve("check.log"), copy.resolve("scripts/check.sh").toString(), "01");
+        Path seat = dir.resolve("graded.json");
+        boolean has01 = false;
+        for (int i = 0; i < 50 && !has01; i++) {
+            has01 = Files.exists(seat) && Jackson.read(Files.readString(seat), Seat.class).chapters().containsKey("01");
+            if (!has01) Thread.sleep(100);
+        }
+        RoomTest.outcomes.record("scripts/check.sh 01 in a copy of the course that joined the room: its grading reaches the room",
+                status == 1 && has01, "check.sh exited " + status + " (1: checks failed); Graded's seat " + (has01 ? "has" : "has no")
+                        + " chapter 01 after 5 s (see " + copy.resolve("check.log") + ")");
+    }
+
     /** A copy of the course that joined the room sends each result it saves, by itself, and saving never waits on the room. */
     static void joinedCopy(String url, Path dir) throws Exception {
         Path learner = Files.createTempDirectory("room-learner");
         RoomLink.join(learner, new RoomLink.Joined(url + "/", RoomTest.CODE, "Auto", null));
         String report = RoomTest.handin("auto", Map.of("01", 2)).get("checks").get(0).toString();
         long start = System.nanoTime();
-        Results.write(learner, "checks", "01", report);
+        RoomLink.save(learner, "checks", "01", report);
         long returnedMs = (System.nanoTime() - start) / 1_000_000;
         Path autoSeat = dir.resolve("auto.json");
         for (int i = 0; i < 100 && !Files.exists(autoSeat); i++) Thread.sleep(100);
         RoomTest.outcomes.record("a grading saved in a copy that joined the room reaches the room by itself, without waiting for it",
                 Files.exists(autoSeat) && returnedMs < 1000, "after 10 s no seat for Auto; the save took " + returnedMs + " ms");
         for (int i = 0; i < 50 && RoomLink.joined(learner).token() == null; i++) Thread.sleep(100);
-        Results.write(learner, "checks", "03", RoomTest.handin("auto", Map.of("03", 1)).get("checks").get(0).toString());
+        RoomLink.save(learner, "checks", "03", RoomTest.handin("auto", Map.of("03", 1)).get("checks").get(0).toString());
         boolean both = false;
         for (int i = 0; i < 100 && !both; i++) {
             Thread.sleep(100);
@@ -288,7 +313,7 @@ final class RoomLiveTests {
         try {
             Path retried = Files.createTempDirectory("room-retried");
             RoomLink.join(retried, new RoomLink.Joined("http://127.0.0.1:" + flaky.getAddress().getPort() + "/", RoomTest.CODE, "again", null));
-            Results.write(retried, "checks", "01", report);
+            RoomLink.save(retried, "checks", "01", report);
             for (int i = 0; i < 50 && asked.get() < 2; i++) Thread.sleep(100);
             RoomTest.outcomes.record("a hand-in whose post fails is sent once more", asked.get() == 2, asked.get() + " post(s) in 5 s");
         } finally {
@@ -297,7 +322,7 @@ final class RoomLiveTests {
         Path lost = Files.createTempDirectory("room-lost");
         RoomLink.join(lost, new RoomLink.Joined("http://127.0.0.1:9/", RoomTest.CODE, "lost", null)); // port 9: nothing listens
         start = System.nanoTime();
-        Results.write(lost, "checks", "01", report);
+        RoomLink.save(lost, "checks", "01", report);
         returnedMs = (System.nanoTime() - start) / 1_000_000;
         RoomTest.outcomes.record("with the room out of reach, saving a result still returns at once", returnedMs < 1000, returnedMs + " ms");
     }
@@ -327,7 +352,7 @@ final class RoomLiveTests {
         try {
             String again = "http://127.0.0.1:" + restarted.getAddress().getPort();
             String page = RoomTest.get(again + "/", RoomTest.viewerCookie(dir)).body();
-            RoomTest.outcomes.record("a restarted room still has every seat", page.contains("37 learner(s)"), "after a restart the page says: "
+            RoomTest.outcomes.record("a restarted room still has every seat", page.contains("38 learner(s)"), "after a restart the page says: "
                     + page.substring(page.indexOf("<p>"), Math.min(page.length(), page.indexOf("<p>") + 80)));
             RoomTest.expect(RoomTest.post(again, "learner-2", RoomTest.handin("learner-2", Map.of("01", 0)).toString(), RoomTest.CODE, null), 409,
                     "after a restart, another laptop handing in as learner-2");

@@ -1,6 +1,6 @@
 package test;
 
-import bench.Stats;
+import contract.Stats;
 import lib.Jackson;
 import room.RoomLink;
 import room.RoomServer;

@@ -6,7 +6,7 @@
 
 package test;
 
-import bench.BenchReport;
+import contract.BenchReport;
 import lib.Jackson;
 import lib.Outcomes;
 import room.Known;

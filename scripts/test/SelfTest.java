@@ -7,10 +7,10 @@
 //SOURCES ../lib/Cli.java ../lib/CommandError.java
 //SOURCES ../checks/Grade.java ../../exercises/kit/Kit.java ../../exercises/kit/NativeFrame.java
 //SOURCES ../../exercises/kit/chapter-01/BlockingHttp.java ../../exercises/kit/chapter-03/EventLoop.java
-//SOURCES KitTests.java CourseFilesTests.java HarnessTests.java TimelineTests.java HarnessGradingTests.java HarnessProcessTests.java SkippingChecks.java BuildingChecks.java TimedChecks.java Spinners.java ../lib/Outcomes.java ../lib/Frameworks.java WithoutSockets.java ../lib/Mutants.java Trees.java Lanes.java PageCommands.java
+//SOURCES KitTests.java CourseFilesTests.java PackagesTests.java HarnessTests.java TimelineTests.java HarnessGradingTests.java HarnessProcessTests.java SkippingChecks.java BuildingChecks.java TimedChecks.java Spinners.java ../lib/Outcomes.java ../lib/Frameworks.java WithoutSockets.java ../lib/Mutants.java Trees.java Lanes.java PageCommands.java
 
 import checks.Check;
-import checks.CheckReport;
+import contract.CheckReport;
 import checks.Grade;
 import checks.ProtocolChecks;
 import checks.Runner;
@@ -25,6 +25,7 @@ import lib.Target;
 import lib.Timeline;
 import lib.Tools;
 import test.CourseFilesTests;
+import test.PackagesTests;
 import test.HarnessTests;
 import test.Spinners;
 import test.TimelineTests;
@@ -127,7 +128,7 @@ class SelfTest implements Callable<Integer> {
         System.setProperty("course.root", root.toString());
         if (!noUnits && claim("units")) {
             section("Unit tests: the kit and the grading harness");
-            for (Runner.Result r : Runner.run(List.of(KitTests.class, CourseFilesTests.class, HarnessTests.class, TimelineTests.class), null)) {
+            for (Runner.Result r : Runner.run(List.of(KitTests.class, CourseFilesTests.class, PackagesTests.class, HarnessTests.class, TimelineTests.class), null)) {
                 record(r.id(), !r.failed(), r.message());
             }
         }

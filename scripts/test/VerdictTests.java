@@ -1,13 +1,13 @@
 package test;
 
-import bench.BenchReport;
+import contract.BenchReport;
 import bench.Bombardier;
-import bench.Plan;
+import contract.Plan;
 import bench.RaceOptions;
 import bench.Report;
 import bench.Server;
 import bench.Tally;
-import bench.Verdict;
+import contract.Verdict;
 import lib.Subject;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package bench;
+package contract;
 
 import lib.Jackson;
 
@@ -28,7 +28,7 @@ public final class Plan {
     public record Workload(String id, Group group, String description, String path, int connections, double serviceMillis,
                     int rate, Background background) {
         /** A load on {@code path} that runs beside the measured one. */
-        record Background(String path, int connections) {}
+        public record Background(String path, int connections) {}
 
         public Workload(String id, Group group, String description, String path, int connections, double serviceMillis) {
             this(id, group, description, path, connections, serviceMillis, 0, null);
@@ -59,11 +59,11 @@ public final class Plan {
         }
 
         /** How many requests can be in progress at once: the connections, or the pool's size. */
-        int inProgress() {
+        public int inProgress() {
             return pooled() ? Math.min(connections, DB_POOL) : connections;
         }
 
-        boolean idle() {
+        public boolean idle() {
             return group == Group.IDLE;
         }
 
@@ -114,9 +114,9 @@ public final class Plan {
     /** The ramp's steps: connections to GET /io?ms=200, rising until each server breaks. */
     static final int[] RAMP_STEPS = {100, 250, 500, 1000, 2500, 5000, 10_000};
     /** A step breaks a server when more than this share of its requests fail (errors, timeouts, non-2xx)... */
-    static final double RAMP_MAX_ERROR_PERCENT = 1;
+    public static final double RAMP_MAX_ERROR_PERCENT = 1;
     /** ...or when its p99 passes this: five times the 200 ms wait, a queue that no longer drains. */
-    static final double RAMP_MAX_P99_MS = 1000;
+    public static final double RAMP_MAX_P99_MS = 1000;
 
     /** The ramp's steps up to {@code max} connections (what this process may open); with {@code smoke}, the first two. */
     public static List<Workload> ramp(int max, boolean smoke) {
@@ -169,7 +169,7 @@ public final class Plan {
             return pace.label() + (ramp ? " ramp" : "");
         }
 
-        boolean smoke() {
+        public boolean smoke() {
             return pace == Pace.SMOKE;
         }
 
@@ -299,19 +299,19 @@ public final class Plan {
     static final int SHOWDOWN_HELLO_RUNS = 5;
 
     /** The shorter of a steady run's two loads ({@link Mode#steady}). */
-    static final int STEADY_SHORT_SECONDS = 1;
+    public static final int STEADY_SHORT_SECONDS = 1;
 
     /** The database pool every started server gets (--db-pool), and its longest wait (--db-wait): 2000 connections at 500 a second queue for 4 s. */
-    static final int DB_POOL = 10;
+    public static final int DB_POOL = 10;
     public static final int DB_WAIT_MILLIS = 10_000;
 
     /** The options that give a started server that pool. */
-    static List<String> dbOptions() {
+    public static List<String> dbOptions() {
         return List.of("--db-pool", String.valueOf(DB_POOL), "--db-wait", String.valueOf(DB_WAIT_MILLIS));
     }
 
     /** How often the sampler reads a server's RSS and threads during a run. */
-    static final int SAMPLE_MILLIS = 200;
+    public static final int SAMPLE_MILLIS = 200;
 
     /** The workloads a list names ("hello,io" or "io-100"), in plan order; IllegalArgumentException for a name that is none. */
     public static List<Workload> pick(String list) {
@@ -337,7 +337,7 @@ public final class Plan {
      * fewer connections (null when it opens them all); {@code urlPinnedLate}: the --url server
      * was pinned after it started; {@code backend}: the race started a backend for the servers to call.
      */
-    static BenchReport.Methodology methodology(Mode mode, Cpus cpus, String idleNote, boolean backend) {
+    public static BenchReport.Methodology methodology(Mode mode, Cpus cpus, String idleNote, boolean backend) {
         List<String> notes = new ArrayList<>();
         notes.add("requests per second = 2xx answers / the time Bombardier took (which includes connecting and waiting for the last answers)"
                 + (mode.quick() ? "; quick io runs are two loads, of " + STEADY_SHORT_SECONDS + " s and " + (STEADY_SHORT_SECONDS + mode.ioRunSeconds())

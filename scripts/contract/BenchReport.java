@@ -1,4 +1,4 @@
-package bench;
+package contract;
 
 import lib.Jackson;
 
@@ -132,7 +132,7 @@ public record BenchReport(String schema, Kind kind, String command, String chapt
         }
 
         /** The same facts, with the share of a core other processes used in the second before the race ({@link Others}). */
-        Machine withOthersBefore(Double others) {
+        public Machine withOthersBefore(Double others) {
             return new Machine(cores, cpuModel, memoryBytes, os, java, jbang, pinned, pinning, shared, bombardier, maxOpenFiles, others, counters);
         }
     }
@@ -228,7 +228,7 @@ public record BenchReport(String schema, Kind kind, String command, String chapt
                       Long peakRssBytes, Integer peakThreads, Double boundRps,
                       Double percentOfBound, Double loadCpuPercent, LoadRatio ratio, List<RunFigures> runs,
                       List<RunFigures> warmups, List<String> flags, List<String> notes) implements Result {
-        LoadResult withRatio(LoadRatio to) {
+        public LoadResult withRatio(LoadRatio to) {
             return new LoadResult(server, status, rps, latencyMs, requests2xx, non2xx, errors, timeouts, errorKinds,
                     cpuSeconds, cpuMillisPerRequest, contextSwitchesPerRequest, peakRssBytes, peakThreads, boundRps, percentOfBound,
                     loadCpuPercent, to, runs, warmups, flags, notes);
@@ -236,7 +236,7 @@ public record BenchReport(String schema, Kind kind, String command, String chapt
     }
 
     /** Median latencies in milliseconds. */
-    record Latency(Double p50, Double p99) {}
+    public record Latency(Double p50, Double p99) {}
 
     /**
      * One warm-up or measured run, raw. {@code othersCores}: what other processes used meanwhile;
@@ -256,7 +256,7 @@ public record BenchReport(String schema, Kind kind, String command, String chapt
         }
 
         /** The same figures, of a run in fork {@code number} (1, 2 ...). */
-        RunFigures inFork(int number) {
+        public RunFigures inFork(int number) {
             return new RunFigures(rps, seconds, requests2xx, non2xx, errors, timeouts, p50Ms, p99Ms, maxMs, cpuSeconds, peakRssBytes,
                     peakThreads, percentOfBound, loadCpuPercent, othersCores, contextSwitchesPerRequest, number);
         }
@@ -269,7 +269,7 @@ public record BenchReport(String schema, Kind kind, String command, String chapt
             notes = notes == null ? List.of() : notes;
         }
 
-        IdleResult withRatio(IdleRatio to) {
+        public IdleResult withRatio(IdleRatio to) {
             return new IdleResult(server, status, figures, flags, to, notes);
         }
     }
@@ -372,7 +372,7 @@ public record BenchReport(String schema, Kind kind, String command, String chapt
      * of {@code windowSeconds}, and a server has recovered at the first window after a spike whose
      * req/s is within {@code recoveredWithinPercent} of its baseline, with no failed request.
      */
-    record SpikeSummary(String path, int base, int peak, int cycles, int windowSeconds, int peakSeconds,
+    public record SpikeSummary(String path, int base, int peak, int cycles, int windowSeconds, int peakSeconds,
                         double recoveredWithinPercent, List<SpikeServer> servers) {}
 
     /**
@@ -381,11 +381,11 @@ public record BenchReport(String schema, Kind kind, String command, String chapt
      * after them); each cycle; every window in order, to draw; {@code flags}: a spike it did not
      * recover from, or files or threads that stayed up.
      */
-    record SpikeServer(String server, String skipReason, Double baselineRps, Integer baselineThreads, Integer baselineFiles,
+    public record SpikeServer(String server, String skipReason, Double baselineRps, Integer baselineThreads, Integer baselineFiles,
                        List<SpikeCycle> cycles, List<SpikeWindow> windows, List<String> flags) {}
 
     /** A cycle: the spike's figures, how long until a window was back ({@code recoveredAfterSeconds}, null: not within the windows tried), threads and files then. */
-    record SpikeCycle(int cycle, Double peakRps, long peakFailed, Double peakP99Ms, Integer recoveredAfterSeconds,
+    public record SpikeCycle(int cycle, Double peakRps, long peakFailed, Double peakP99Ms, Integer recoveredAfterSeconds,
                       Integer threads, Integer files) {}
 
     /** One window of load: when it began ({@code atSeconds}, from the server's first window), "baseline", "spike" or "after". */
@@ -397,7 +397,7 @@ public record BenchReport(String schema, Kind kind, String command, String chapt
      * {@code growthPercent} (and 4 MiB) from the middle third of the samples to the last is
      * flagged, and so are files and threads that grew by more than 16 and 8.
      */
-    record SoakSummary(String path, int connections, double minutes, int windowSeconds, double growthPercent, List<SoakServer> servers) {}
+    public record SoakSummary(String path, int connections, double minutes, int windowSeconds, double growthPercent, List<SoakServer> servers) {}
 
     /**
      * One server's soak: its samples; the slope per minute of heap after GC, RSS, open files and

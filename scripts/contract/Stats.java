@@ -1,4 +1,4 @@
-package bench;
+package contract;
 
 import java.util.ArrayList;
 import java.util.Collections;

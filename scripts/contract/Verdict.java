@@ -1,4 +1,4 @@
-package bench;
+package contract;
 
 import lib.Jackson;
 
@@ -55,9 +55,9 @@ public final class Verdict {
      */
     static final double NOISY = 0.25;
     /** CPU per request this far from the compared server's (the whole interval) is called out when it did not decide. */
-    static final double FAR_CPU = 0.20;
+    public static final double FAR_CPU = 0.20;
     /** Peak RSS this far from the compared server's (the whole interval beyond 1.5x or under 1/1.5) is called out. */
-    static final double FAR_MEMORY = 0.50;
+    public static final double FAR_MEMORY = 0.50;
 
     /**
      * What a race calls a figure: the deciding figure is {@link #FASTER}, {@link #SLOWER},
@@ -84,7 +84,7 @@ public final class Verdict {
         RSS("peakRss", "peak RSS", "peak RSS", false, r -> Stats.known(r.peakRssBytes()));
 
         final String id;
-        final String unit;
+        public final String unit;
         final String words;
         final boolean higherIsBetter;
         final ToDoubleFunction<BenchReport.RunFigures> value;
@@ -102,7 +102,7 @@ public final class Verdict {
             return run == null ? Double.NaN : value.applyAsDouble(run);
         }
 
-        static Figure named(String id) {
+        public static Figure named(String id) {
             for (Figure f : values()) if (f.id.equals(id)) return f;
             return RPS; // files written before the verdict named its figure decided on req/s
         }
@@ -203,7 +203,7 @@ public final class Verdict {
     }
 
     /** Whether every turn has {@code f} for both servers (CPU time is unknown for a --url server without --pid). */
-    static boolean known(List<BenchReport.RunFigures> runs, List<BenchReport.RunFigures> base, Figure f) {
+    public static boolean known(List<BenchReport.RunFigures> runs, List<BenchReport.RunFigures> base, Figure f) {
         return runs != null && base != null && !runs.isEmpty() && runs.size() == base.size()
                 && runs.stream().allMatch(r -> !Double.isNaN(f.of(r))) && base.stream().allMatch(r -> !Double.isNaN(f.of(r)));
     }
@@ -259,7 +259,7 @@ public final class Verdict {
      * interval beyond 1 + far, or under 1 / (1 + far)), as an interval whose verdict is
      * {@link Call#MORE} or {@link Call#LESS}; null when it is not far, or unknown.
      */
-    static BenchReport.Interval farOff(List<BenchReport.RunFigures> runs, List<BenchReport.RunFigures> base, Figure f, double far) {
+    public static BenchReport.Interval farOff(List<BenchReport.RunFigures> runs, List<BenchReport.RunFigures> base, Figure f, double far) {
         Spread s = spread(runs, base, f);
         if (s == null) return null;
         Call verdict = s.low() > 1 + far ? Call.MORE : s.high() < 1 / (1 + far) ? Call.LESS : null;
@@ -291,7 +291,7 @@ public final class Verdict {
     }
 
     /** The verdict in words, for the terminal and the panel: "slower", "too noisy to compare". */
-    static String words(BenchReport.Interval i) {
+    public static String words(BenchReport.Interval i) {
         return switch (i.verdict()) {
             case FASTER -> "faster";
             case SLOWER -> "slower";

@@ -1,4 +1,5 @@
-package bench;
+package contract;
+
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;

@@ -1,4 +1,5 @@
-package checks;
+package contract;
+
 
 import lib.Jackson;
 
@@ -26,7 +27,7 @@ public record CheckReport(String chapter, String title, String target, String ti
                    Long skipped, Long total, List<Check> checks, Integer restarts, int exit, String error) {
 
     /** A report of checks that could not run at all. */
-    static CheckReport couldNotRun(String chapter, String title, String target, String time, String error) {
+    public static CheckReport couldNotRun(String chapter, String title, String target, String time, String error) {
         return new CheckReport(chapter, title, target, time, null, null, null, null, null, List.of(), null, 2, error);
     }
 
@@ -34,7 +35,7 @@ public record CheckReport(String chapter, String title, String target, String ti
         return Jackson.read(json, CheckReport.class);
     }
 
-    String json() {
+    public String json() {
         return Jackson.write(this);
     }
 
@@ -49,7 +50,7 @@ public record CheckReport(String chapter, String title, String target, String ti
     }
 
     /** How many of its checks were skipped because this machine cannot run them ({@link Check#notHere}). */
-    long notHereCount() {
+    public long notHereCount() {
         return checks == null ? 0 : checks.stream().filter(c -> Boolean.TRUE.equals(c.notHere())).count();
     }
 

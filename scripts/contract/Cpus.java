@@ -1,4 +1,4 @@
-package bench;
+package contract;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +51,7 @@ public record Cpus(int total, boolean canPin, int serverCpus) {
     }
 
     /** Every CPU as a taskset list: "0-1" on two. */
-    String every() {
+    public String every() {
         return range(0, total);
     }
 

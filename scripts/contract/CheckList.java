@@ -1,4 +1,6 @@
-package lib;
+package contract;
+
+import lib.Jackson;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
