@@ -1,7 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
 //SOURCES RaceOptions.java BenchCommand.java ../contract/Contract.java Server.java LoadRace.java Tally.java Sampler.java IdleRace.java
-//SOURCES MachineFacts.java Ramp.java Spike.java Soak.java Report.java
+//SOURCES MachineFacts.java Ramp.java Spike.java Soak.java Report.java Compare.java
 //SOURCES Bombardier.java Progress.java Framework.java OpenLoop.java Vegeta.java Phase.java GoTools.java Connections.java ConnectionsRace.java ConnectionOutcome.java Opening.java ActiveShare.java
 //SOURCES TimelineTurn.java ../../exercises/kit/CpuWork.java
 //SOURCES ../lib/Lib.java ../room/RoomLink.java
@@ -52,6 +52,38 @@ public class Bench {
 
     /** Runs the race {@code given} asks for ({@code args}, the words it was given, for the report); returns 0, or 1 when something was flagged. */
     static int race(RaceOptions given, String[] args) throws Exception {
+        LineUp up = lineUp(given);
+        RaceOptions o = up.options();
+        Instant began = Instant.now();
+        Painter p = new Painter(o.color());
+        header(o, up.chapters(), up.servers(), up.machine(), p);
+        // One second of the machine before anything starts: a race on a busy machine says so at once.
+        double othersBefore = Others.look(1000);
+        String busyBefore = Others.before(othersBefore);
+        if (busyBefore != null) out.println(p.red("  " + busyBefore));
+        else if (Double.isNaN(othersBefore)) out.println(p.dim("  this machine does not show what other processes use (no /proc): the race cannot tell a busy turn"));
+        BenchReport.Machine machine = up.machine().withOthersBefore(Stats.figure(othersBefore));
+
+        Measured measured = measure(up);
+        BenchReport report = new BenchReport(BenchReport.SCHEMA, o.all() ? BenchReport.Kind.ALL : BenchReport.Kind.CHAPTER, RaceOptions.command(args), o.chapter(),
+                began.toString(), measured.flags().isEmpty() ? 0 : 1, up.compareTo(), machine, Plan.methodology(o.mode(), up.cpus(), up.idle().note(), up.backend()),
+                up.servers().stream().map(s -> s.entry(o.root())).toList(), measured.entries(),
+                o.phase() instanceof Phase.Ramping ? Ramp.summarize(measured.entries(), up.servers().stream().map(s -> s.id).toList()) : null,
+                measured.spike(), measured.soak(), measured.openLoop(), measured.connections(), measured.flags(),
+                Duration.between(began, Instant.now()).toSeconds(), measured.timelines());
+        return finish(o, report, began, p);
+    }
+
+    /**
+     * What a race is, settled before any server starts: its options with the workloads chosen, the
+     * servers, the CPUs, the load generators and the machine; a usage error, a missing tool or a
+     * {@code --url} where nothing answers stops it here.
+     */
+    private record LineUp(RaceOptions options, Map<String, Chapters.Chapter> chapters, List<Server> servers, Plan.Workload recorded,
+                          boolean backend, Cpus cpus, Bombardier bombardier, Vegeta vegeta, BenchReport.Machine machine,
+                          IdleRace.Budget idle, String compareTo) {}
+
+    private static LineUp lineUp(RaceOptions given) throws Exception {
         given = given.withTools(); // a missing Bombardier (or Vegeta for --open-loop) stops it here, saying what to install
         if (Tools.onPath("taskset").isEmpty()) System.err.println("bench: " + Tools.install("taskset"));
         Map<String, Chapters.Chapter> chapters;
@@ -75,47 +107,46 @@ public class Bench {
                 throw CommandError.environment(e.getMessage());
             }
         }
-
         Cpus cpus = MachineFacts.cpus(o.serverCpus());
         Bombardier bombardier = new Bombardier(o.bombardier());
         Vegeta vegeta = o.phase() instanceof Phase.OpenLoops ? Vegeta.found(o.vegeta()) : null; // before the servers start: exits 2 when it is not there
         BenchReport.Machine machine = MachineFacts.read(o.jbang(), bombardier.version(), cpus);
-        IdleRace.Budget idle = IdleRace.budget();
+        String compareTo = o.all() ? (o.baseline() ? "netty" : null) : "reference";
+        return new LineUp(o, chapters, servers, recorded, backend, cpus, bombardier, vegeta, machine, IdleRace.budget(), compareTo);
+    }
 
-        Instant began = Instant.now();
-        Painter p = new Painter(o.color());
-        header(o, chapters, servers, machine, p);
-        // One second of the machine before anything starts: a race on a busy machine says so at once.
-        double othersBefore = Others.look(1000);
-        String busyBefore = Others.before(othersBefore);
-        if (busyBefore != null) out.println(p.red("  " + busyBefore));
-        else if (Double.isNaN(othersBefore)) out.println(p.dim("  this machine does not show what other processes use (no /proc): the race cannot tell a busy turn"));
-        machine = machine.withOthersBefore(Stats.figure(othersBefore));
+    /** What the servers did: a result per workload, a stress phase's summary, the timelines, and what was flagged. */
+    private record Measured(List<BenchReport.WorkloadEntry> entries, BenchReport.SpikeSummary spike, BenchReport.SoakSummary soak,
+                            BenchReport.OpenLoopSummary openLoop, ConnectionsReport.Summary connections, BenchReport.Timelines timelines,
+                            List<String> flags) {}
 
-        // Start the servers, all at once, and keep them running for the whole race.
+    /** Starts the servers (and the backend), runs the workloads or the stress phase, and the timeline's turn; stops them all. */
+    private static Measured measure(LineUp up) throws Exception {
+        RaceOptions o = up.options();
+        List<Server> servers = up.servers();
+        Cpus cpus = up.cpus();
         Progress progress = new Progress(o.tty(), o.mode(), o.workloads(), servers.size(),
-                o.phase().secondsPerServer(o.mode()) + (recorded == null ? 0 : 2 * TimelineTurn.SECONDS + 3), servers.stream().allMatch(Server::startedHere));
-        Target calls = backend ? Server.startBackend(o) : null;
+                o.phase().secondsPerServer(o.mode()) + (up.recorded() == null ? 0 : 2 * TimelineTurn.SECONDS + 3), servers.stream().allMatch(Server::startedHere));
+        // Start the servers, all at once, and keep them running for the whole race.
+        Target calls = up.backend() ? Server.startBackend(o) : null;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             servers.forEach(Server::stop);
             if (calls != null) calls.stop();
         }));
         Server.startAll(servers, o, calls == null ? null : calls.url(), progress);
-
         // Forks: fresh processes of every server, pinned as the workload running asks (only servers the race started can be).
         LoadRace.Processes processes = new LoadRace.Processes(!servers.stream().allMatch(Server::startedHere) ? null : (reversed, w) -> {
             Server.restartAll(reversed ? servers.reversed() : servers, o, calls == null ? null : calls.url(), progress);
-            share(cpus, cpus.of(w), servers, calls, bombardier);
+            share(cpus, cpus.of(w), servers, calls, up.bombardier());
         });
         List<BenchReport.WorkloadEntry> entries = new ArrayList<>();
         List<String> flags = new ArrayList<>();
         Map<String, Integer> brokeAt = new java.util.HashMap<>(); // the ramp: where each server broke
-        String compareTo = o.all() ? (o.baseline() ? "netty" : null) : "reference";
         for (Plan.Workload w : o.workloads()) {
             BenchReport.CpuSplit split = cpus.of(w);
-            LoadRace load = new LoadRace(o.mode(), share(cpus, split, servers, calls, bombardier), progress, o.workloads());
-            List<BenchReport.Result> results = Report.ratios(w.idle() ? IdleRace.run(w, servers, idle.connections(), progress)
-                    : load.run(w, servers, s -> Ramp.sitOut(brokeAt, s.id), processes), compareTo, o.mode().pace(), w.group());
+            LoadRace load = new LoadRace(o.mode(), share(cpus, split, servers, calls, up.bombardier()), progress, o.workloads());
+            List<BenchReport.Result> results = Compare.ratios(w.idle() ? IdleRace.run(w, servers, up.idle().connections(), progress)
+                    : load.run(w, servers, s -> Ramp.sitOut(brokeAt, s.id), processes), up.compareTo(), o.mode().pace(), w.group());
             for (BenchReport.Result r : results) {
                 if (w.ramp()) { // errors past a breaking point are the ramp's finding, not a failure
                     if (Ramp.broke(r) != null) brokeAt.putIfAbsent(r.server(), w.connections());
@@ -124,7 +155,7 @@ public class Bench {
                 for (String f : r.flags()) flags.add(w.id() + ", " + r.server() + ": " + f);
             }
             entries.add(new BenchReport.WorkloadEntry(w.id(), w.group(), w.description(), w.idle() ? "/" : w.path(),
-                    w.idle() ? idle.connections() : w.connections(), w.serviceMillis(), w.idle() ? null : w.timeoutSeconds(),
+                    w.idle() ? up.idle().connections() : w.connections(), w.serviceMillis(), w.idle() ? null : w.timeoutSeconds(),
                     Stats.figure(w.boundRps()), split, results));
         }
         BenchReport.SpikeSummary spike = null;
@@ -133,10 +164,10 @@ public class Bench {
         ConnectionsReport.Summary connections = null;
         if (o.phase().ownLoad()) {
             BenchReport.CpuSplit split = cpus.of(o.phase().splitBy());
-            Bombardier b = share(cpus, split, servers, calls, bombardier);
+            Bombardier b = share(cpus, split, servers, calls, up.bombardier());
             switch (o.phase()) {
                 case Phase.Spikes s -> spike = spikes(servers, b, progress, flags);
-                case Phase.OpenLoops l -> openLoop = openLoop(servers, b, vegeta.on(split.load()), split, o.mode(), progress, flags);
+                case Phase.OpenLoops l -> openLoop = openLoop(servers, b, up.vegeta().on(split.load()), split, o.mode(), progress, flags);
                 case Phase.Soaking s -> soak = soak(servers, b, s.minutes(), progress, flags);
                 case Phase.Connecting c -> connections = connections(servers, c.connections(), o.mode(), progress, flags);
                 case Phase.Workloads w -> throw new IllegalStateException("the workloads bring no load of their own");
@@ -145,22 +176,20 @@ public class Bench {
         }
         // --timeline: one more turn of its workload a server, recorded, once the measured turns are over.
         BenchReport.Timelines timelines = null;
-        if (recorded != null) {
-            LoadRace load = new LoadRace(o.mode(), share(cpus, cpus.of(recorded), servers, calls, bombardier), progress, o.workloads());
-            timelines = TimelineTurn.run(o, recorded, servers, load, progress);
+        if (up.recorded() != null) {
+            LoadRace load = new LoadRace(o.mode(), share(cpus, cpus.of(up.recorded()), servers, calls, up.bombardier()), progress, o.workloads());
+            timelines = TimelineTurn.run(o, up.recorded(), servers, load, progress);
         }
         progress.done();
         servers.forEach(Server::stop);
         if (calls != null) calls.stop();
+        return new Measured(entries, spike, soak, openLoop, connections, timelines, flags);
+    }
 
-        BenchReport report = new BenchReport(BenchReport.SCHEMA, o.all() ? BenchReport.Kind.ALL : BenchReport.Kind.CHAPTER, RaceOptions.command(args), o.chapter(),
-                began.toString(), flags.isEmpty() ? 0 : 1, compareTo, machine, Plan.methodology(o.mode(), cpus, idle.note(), backend),
-                servers.stream().map(s -> s.entry(o.root())).toList(), entries,
-                o.phase() instanceof Phase.Ramping ? Ramp.summarize(entries, servers.stream().map(s -> s.id).toList()) : null, spike, soak, openLoop, connections, flags,
-                Duration.between(began, Instant.now()).toSeconds(), timelines);
-
+    /** Prints the report, saves it (--out's file, or the learner's results, which reach a room they joined); the exit status. */
+    private static int finish(RaceOptions o, BenchReport report, Instant began, Painter p) throws java.io.IOException {
         Report.print(out, report, o.color());
-        if (timelines != null) TimelineTurn.print(out, timelines, p);
+        if (report.timeline() != null) TimelineTurn.print(out, report.timeline(), p);
         Path file;
         if (o.out() != null) {
             file = o.out();
@@ -170,12 +199,12 @@ public class Bench {
             file = RoomLink.save(o.root(), "bench", o.springDemo() ? "spring-demo" : o.all() ? "all" : o.chapter(), report.json());
         }
         out.println();
-        if (!flags.isEmpty()) {
-            out.println(p.red(flags.size() + " flagged result(s), marked ! above (exit status 1)"));
+        if (!report.flags().isEmpty()) {
+            out.println(p.red(report.flags().size() + " flagged result(s), marked ! above (exit status 1)"));
         }
         out.println("Results: " + (file.startsWith(o.root()) ? o.root().relativize(file) : file)
                 + p.dim("  (took " + Stats.duration(Duration.between(began, Instant.now()).toSeconds()) + ")"));
-        return flags.isEmpty() ? 0 : 1;
+        return report.flags().isEmpty() ? 0 : 1;
     }
 
     /** What is raced, how, and on what. */

@@ -86,7 +86,7 @@ public final class Ramp {
             StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "  %-10s", b.server()));
             for (BenchReport.WorkloadEntry w : steps) {
                 BenchReport.Result r = w.results().stream().filter(x -> x.server().equals(b.server())).findFirst().orElse(null);
-                String cell = r == null || !r.measured() && r.status() != BenchReport.Status.STALLED ? "" : r.measured() ? Stats.rate(Report.rps(r)) : "stalled";
+                String cell = r == null || !r.measured() && r.status() != BenchReport.Status.STALLED ? "" : r.measured() ? Stats.rate(Compare.rps(r)) : "stalled";
                 boolean breaking = Integer.valueOf(w.connections()).equals(b.brokeAt());
                 row.append(' ').append(breaking ? p.red(String.format(Locale.ROOT, "%7s✗", cell)) : String.format(Locale.ROOT, "%8s", cell));
             }

@@ -14,103 +14,10 @@ import java.util.Locale;
 
 /**
  * The report in the terminal: a table per workload and bar charts, from the same records that
- * are written as JSON; and the ratios of each result to the {@code compareTo} server's.
+ * are written as JSON. What each result is worth against the compared server's is {@link Compare}'s.
  */
 public final class Report {
     private Report() {}
-
-    /**
-     * Each result with its ratio to the result of server {@code compareTo} (learner / reference),
-     * when both were measured; a load ratio also with its intervals, the verdict and what is far
-     * off, for races in {@code mode} on a workload of {@code group} (hello: CPU per request decides).
-     */
-    public static List<BenchReport.Result> ratios(List<BenchReport.Result> results, String compareTo, Plan.Pace mode) {
-        return ratios(results, compareTo, mode, null);
-    }
-
-    public static List<BenchReport.Result> ratios(List<BenchReport.Result> results, String compareTo, Plan.Pace mode, Plan.Group group) {
-        BenchReport.Result base = results.stream().filter(r -> r.server().equals(compareTo)).findFirst().orElse(null);
-        if (base == null || !base.measured()) return results;
-        return results.stream().map(r -> r.measured() ? ratio(r, base, mode, group) : r).toList();
-    }
-
-    private static BenchReport.Result ratio(BenchReport.Result r, BenchReport.Result base, Plan.Pace mode, Plan.Group group) {
-        return switch (r) {
-            case BenchReport.LoadResult l when base instanceof BenchReport.LoadResult b -> {
-                double rps = Stats.ratio(rps(l), rps(b));
-                double loadCpu = Math.max(nz(Stats.known(l.loadCpuPercent())), nz(Stats.known(b.loadCpuPercent())));
-                boolean busy = loadCpu >= Tally.SATURATED_LOAD_PERCENT;
-                BenchReport.Interval rpsInterval = r == base ? null : Verdict.of(l.runs(), b.runs(), mode, busy);
-                BenchReport.Interval verdict = null;
-                List<BenchReport.Interval> callouts = new java.util.ArrayList<>();
-                if (r != base) {
-                    boolean cpuDecides = (group == Plan.Group.HELLO || busy) && Verdict.known(l.runs(), b.runs(), Verdict.Figure.CPU);
-                    verdict = cpuDecides ? Verdict.of(l.runs(), b.runs(), Verdict.Figure.CPU, mode, busy, whyCpu(loadCpu)) : rpsInterval;
-                    if (!cpuDecides) callouts.add(Verdict.farOff(l.runs(), b.runs(), Verdict.Figure.CPU, Verdict.FAR_CPU));
-                    callouts.add(Verdict.farOff(l.runs(), b.runs(), Verdict.Figure.RSS, Verdict.FAR_MEMORY));
-                    callouts.removeIf(java.util.Objects::isNull);
-                }
-                yield l.withRatio(new BenchReport.LoadRatio(Stats.figure(rps), Stats.figure(Stats.ratio(p50(l), p50(b))),
-                        Stats.figure(Stats.ratio(p99(l), p99(b))), Stats.figure(Stats.ratio(cpuPerRequest(l), cpuPerRequest(b))),
-                        rpsInterval, verdict, callouts, r == base || verdict == null ? null : busyTurns(l.runs(), b.runs())));
-            }
-            case BenchReport.IdleResult i when base instanceof BenchReport.IdleResult b -> {
-                double heap = Stats.ratio(heapPerConnection(i), heapPerConnection(b));
-                yield i.withRatio(new BenchReport.IdleRatio(Stats.figure(heap),
-                        Stats.figure(Stats.ratio(rssPerConnection(i), rssPerConnection(b))),
-                        r == base ? null : heapCallout(heapPerConnection(i), heapPerConnection(b))));
-            }
-            default -> r;
-        };
-    }
-
-    /**
-     * What the verdict rests on when other processes were busy during some turns (either server's
-     * run of the turn; {@link Others}): "the machine was busy during 2 of 3 turns: other processes
-     * used up to 0.9 of a core; race again when it is quiet"; null when no turn was.
-     */
-    public static String busyTurns(List<BenchReport.RunFigures> runs, List<BenchReport.RunFigures> base) {
-        if (runs == null || base == null) return null;
-        int turns = Math.min(runs.size(), base.size());
-        int busy = 0;
-        double most = 0;
-        for (int i = 0; i < turns; i++) {
-            double cores = Math.max(others(runs.get(i)), others(base.get(i)));
-            if (Others.busy(cores)) busy++;
-            most = Math.max(most, cores);
-        }
-        if (busy == 0) return null;
-        return "the machine was busy during " + busy + " of " + turns + " turns: other processes used up to " + Others.words(most)
-                + ", so this verdict may be the machine's, not the servers'; race again when it is quiet";
-    }
-
-    private static double others(BenchReport.RunFigures run) {
-        double cores = run == null ? Double.NaN : Stats.known(run.othersCores());
-        return Double.isNaN(cores) ? 0 : cores;
-    }
-
-    /** Why CPU per request decided: Bombardier at its CPU limit, or hello, where req/s depends on it and on the machine. */
-    public static String whyCpu(double loadCpuPercent) {
-        String used = loadCpuPercent > 0 ? String.format(Locale.ROOT, "Bombardier used %.0f%% of its CPU", loadCpuPercent) : null;
-        return loadCpuPercent >= Tally.SATURATED_LOAD_PERCENT
-                ? used + ", so req/s measures it as much as the server; the server's CPU time per request does not depend on it"
-                : "on hello req/s depends on Bombardier keeping up and on what else runs on the machine" + (used == null ? "" : " (" + used + ")")
-                + "; the server's CPU time per request does not";
-    }
-
-    /**
-     * Heap per idle connection more than twice (or under half) the compared server's, and more than
-     * {@link #HEAP_FAR_BYTES} apart, in words; null when it is not. One measurement over thousands
-     * of connections after a full GC: it moves by a few percent between runs, so twice is far.
-     */
-    public static String heapCallout(double heap, double base) {
-        double ratio = Stats.ratio(heap, base);
-        if (Double.isNaN(ratio) || base <= 0 || Math.abs(heap - base) < HEAP_FAR_BYTES || (ratio <= 2 && ratio >= 0.5)) return null;
-        return (ratio > 1 ? "uses more memory" : "uses less memory") + ": heap per idle connection " + Stats.bytes(heap) + " against "
-                + Stats.bytes(base) + " (" + Stats.times(ratio) + ")";
-    }
-
-    static final double HEAP_FAR_BYTES = 512;
 
     /** The tables and the charts. */
     public static void print(PrintStream out, BenchReport report, boolean color) {
@@ -178,16 +85,16 @@ public final class Report {
             case BenchReport.LoadResult l when l.status() == BenchReport.Status.STALLED -> name + " " + p.red("stalled")
                     + p.dim(": connections got no answer within " + w.timeoutSeconds() + " s; no run finished (see below)");
             case BenchReport.LoadResult l -> name + String.format(Locale.ROOT, " %8s %8s %8s %8s %8s %8s %7s%s %9s %7s %6s  %s",
-                    Stats.rate(rps(l)), Stats.millis(p50(l)), Stats.millis(p99(l)),
+                    Stats.rate(Compare.rps(l)), Stats.millis(Compare.p50(l)), Stats.millis(Compare.p99(l)),
                     whole(l.errors()), whole(l.timeouts()), whole(l.non2xx()),
-                    micros(cpuPerRequest(l)), switchesShown(w) ? String.format(Locale.ROOT, " %7s", switches(l.contextSwitchesPerRequest())) : "",
+                    micros(Compare.cpuPerRequest(l)), switchesShown(w) ? String.format(Locale.ROOT, " %7s", switches(l.contextSwitchesPerRequest())) : "",
                     Stats.bytes(Stats.known(l.peakRssBytes())), whole(l.peakThreads()),
                     w.boundRps() == null ? "" : Stats.percent(Stats.known(l.percentOfBound())), ratioCell(l));
             case BenchReport.IdleResult i -> {
                 BenchReport.IdleFigures f = i.figures();
                 yield name + String.format(Locale.ROOT, " %11s %8s %10s %10s %10s %8s  %s",
                         f == null ? "-/-" : f.served() + "/" + f.asked(), whole(f == null ? null : f.refused()),
-                        whole(f == null ? null : f.unanswered()), Stats.bytes(heapPerConnection(i)), Stats.bytes(rssPerConnection(i)),
+                        whole(f == null ? null : f.unanswered()), Stats.bytes(Compare.heapPerConnection(i)), Stats.bytes(Compare.rssPerConnection(i)),
                         whole(f == null ? null : f.threadsWith()),
                         Stats.times(i.ratio() == null ? Double.NaN : Stats.known(i.ratio().heapPerConnection())));
             }
@@ -264,12 +171,12 @@ public final class Report {
         out.println(p.bold("Requests per second, median") + p.dim("  (each workload scaled to its fastest; longer is better)"));
         for (BenchReport.WorkloadEntry w : report.workloads()) {
             if (w.group() == Plan.Group.IDLE) continue;
-            double max = w.results().stream().mapToDouble(r -> nz(rps(r))).reduce(0, Math::max);
+            double max = w.results().stream().mapToDouble(r -> Compare.nz(Compare.rps(r))).reduce(0, Math::max);
             boolean first = true;
             for (BenchReport.Result r : w.results()) {
                 String label = String.format(Locale.ROOT, "  %-8s %-10s ", first ? w.id() : "", r.server());
                 first = false;
-                double rps = rps(r);
+                double rps = Compare.rps(r);
                 String value = r.measured() ? Stats.rate(rps) : String.valueOf(r.status());
                 String mark = report.kind() == BenchReport.Kind.CHAPTER ? mark(r, Verdict.Figure.RPS) : "";
                 out.println(label + bar(p, report, r.server(), Stats.bar(rps, max, 40, false)) + " " + value
@@ -278,13 +185,13 @@ public final class Report {
         }
         for (BenchReport.WorkloadEntry w : report.workloads()) {
             if (w.group() != Plan.Group.HELLO) continue;
-            double max = w.results().stream().mapToDouble(r -> nz(cpuPerRequest(r))).reduce(0, Math::max);
+            double max = w.results().stream().mapToDouble(r -> Compare.nz(Compare.cpuPerRequest(r))).reduce(0, Math::max);
             if (max == 0) continue;
             String vs = report.compareTo() == null ? "" : " (ratio to " + report.compareTo() + ")";
             out.println();
             out.println(p.bold("CPU per request on " + w.id() + ", median") + p.dim("  (shorter is better: the server's own cost" + vs + ")"));
             for (BenchReport.Result r : w.results()) {
-                double us = cpuPerRequest(r);
+                double us = Compare.cpuPerRequest(r);
                 Double ratio = r instanceof BenchReport.LoadResult l && l.ratio() != null ? l.ratio().cpuPerRequest() : null;
                 String mark = report.kind() == BenchReport.Kind.CHAPTER ? mark(r, Verdict.Figure.CPU) : "";
                 out.println(String.format(Locale.ROOT, "  %-10s ", r.server()) + bar(p, report, r.server(), Stats.bar(us, max, 40, false))
@@ -294,14 +201,14 @@ public final class Report {
         boolean anyIdle = false;
         for (BenchReport.WorkloadEntry w : report.workloads()) {
             if (w.group() != Plan.Group.IDLE) continue;
-            double max = w.results().stream().mapToDouble(r -> nz(heapPerConnection(r))).reduce(0, Math::max);
+            double max = w.results().stream().mapToDouble(r -> Compare.nz(Compare.heapPerConnection(r))).reduce(0, Math::max);
             if (!anyIdle) {
                 out.println();
                 out.println(p.bold("Heap per idle connection, after GC") + p.dim("  (shorter is better)"));
                 anyIdle = true;
             }
             for (BenchReport.Result r : w.results()) {
-                double b = heapPerConnection(r);
+                double b = Compare.heapPerConnection(r);
                 String served = r instanceof BenchReport.IdleResult i && i.figures() != null ? "  (" + i.figures().served() + " served)" : "";
                 String mark = "";
                 if (report.kind() == BenchReport.Kind.CHAPTER && r instanceof BenchReport.IdleResult i && i.ratio() != null && !r.server().equals(report.compareTo())) {
@@ -322,23 +229,6 @@ public final class Report {
         return p.paint(server.equals(report.compareTo()) ? "33" : "34", s);
     }
 
-    static double rps(BenchReport.Result r) {
-        return r instanceof BenchReport.LoadResult l ? Stats.known(l.rps()) : Double.NaN;
-    }
-
-    private static double p50(BenchReport.LoadResult l) {
-        return l.latencyMs() == null ? Double.NaN : Stats.known(l.latencyMs().p50());
-    }
-
-    private static double p99(BenchReport.LoadResult l) {
-        return l.latencyMs() == null ? Double.NaN : Stats.known(l.latencyMs().p99());
-    }
-
-    /** The server's CPU time per answer, in microseconds, or NaN. */
-    public static double cpuPerRequest(BenchReport.Result r) {
-        return r instanceof BenchReport.LoadResult l ? Stats.known(l.cpuMillisPerRequest()) * 1000 : Double.NaN;
-    }
-
     /** Whether a workload's table has a cs/req column: some result knows its context switches (a race where /proc shows them). */
     public static boolean switchesShown(BenchReport.WorkloadEntry w) {
         return w.results().stream().anyMatch(r -> r instanceof BenchReport.LoadResult l && l.contextSwitchesPerRequest() != null);
@@ -356,19 +246,8 @@ public final class Report {
         return Double.isNaN(us) ? "-" : us >= 100 ? String.format(Locale.ROOT, "%.0f", us) : String.format(Locale.ROOT, "%.1f", us);
     }
 
-    private static double heapPerConnection(BenchReport.Result r) {
-        return r instanceof BenchReport.IdleResult i && i.figures() != null ? Stats.known(i.figures().heapPerConnectionBytes()) : Double.NaN;
-    }
-
-    private static double rssPerConnection(BenchReport.Result r) {
-        return r instanceof BenchReport.IdleResult i && i.figures() != null ? Stats.known(i.figures().rssPerConnectionBytes()) : Double.NaN;
-    }
-
     private static String whole(Number n) {
         return n == null ? "-" : String.valueOf(Math.round(n.doubleValue()));
     }
 
-    private static double nz(double d) {
-        return Double.isNaN(d) ? 0 : d;
-    }
 }

@@ -1,5 +1,6 @@
 package test;
 
+import bench.Compare;
 import bench.Bench;
 import contract.BenchReport;
 import bench.Bombardier;
@@ -138,7 +139,7 @@ class BenchTests {
     void skippedResult() {
         BenchReport.Result skipped = new Tally(server("learner"), "it has no /cpu endpoint (404)").result(IO);
         assertEquals(BenchReport.Status.SKIPPED, assertInstanceOf(BenchReport.SkippedResult.class, skipped).status());
-        List<BenchReport.Result> rows = Report.ratios(List.of(skipped, result(IO, "reference", List.of(run(800, 2, 0, 0, 80)))), "reference", Plan.Pace.QUICK);
+        List<BenchReport.Result> rows = Compare.ratios(List.of(skipped, result(IO, "reference", List.of(run(800, 2, 0, 0, 80)))), "reference", Plan.Pace.QUICK);
         assertNull(((BenchReport.SkippedResult) rows.get(0)).ratio());
         assertEquals(List.of(), rows.get(0).flags());
     }
@@ -146,7 +147,7 @@ class BenchTests {
     @Test
     @DisplayName("ratios divide by the reference, which gets 1")
     void ratios() {
-        List<BenchReport.Result> rows = Report.ratios(List.of(result(IO, "learner", List.of(run(400, 2, 0, 0, 40))),
+        List<BenchReport.Result> rows = Compare.ratios(List.of(result(IO, "learner", List.of(run(400, 2, 0, 0, 40))),
                 result(IO, "reference", List.of(run(800, 2, 0, 0, 80)))), "reference", Plan.Pace.QUICK);
         assertEquals(0.5, load(rows.get(0)).ratio().rps(), EPS);
         assertEquals(1.0, load(rows.get(1)).ratio().rps(), EPS);
@@ -306,11 +307,11 @@ class BenchTests {
         assertTrue(touched.flags().stream().anyMatch(f -> f.contains("the machine was busy") && f.contains("0.9 of a core")
                 && f.contains("1 of 3 measured runs")), "flags " + touched.flags());
         BenchReport.LoadResult reference = load(result(IO, "reference", List.of(quiet, quiet, quiet)));
-        assertNull(Report.busyTurns(calm.runs(), reference.runs()));
-        String said = Report.busyTurns(reference.runs(), touched.runs());
+        assertNull(Compare.busyTurns(calm.runs(), reference.runs()));
+        String said = Compare.busyTurns(reference.runs(), touched.runs());
         assertTrue(said != null && said.contains("1 of 3 turns") && said.contains("race again when it is quiet"), said);
         // Beside the verdict, in the ratio the report writes.
-        List<BenchReport.Result> rated = Report.ratios(List.of(touched, reference), "reference", Plan.Pace.QUICK, Plan.Group.IO);
+        List<BenchReport.Result> rated = Compare.ratios(List.of(touched, reference), "reference", Plan.Pace.QUICK, Plan.Group.IO);
         BenchReport.LoadResult learner = load(rated.get(0));
         assertTrue(learner.ratio().busy() != null && learner.ratio().busy().contains("this verdict may be the machine's"), String.valueOf(learner.ratio()));
         assertNull(load(rated.get(1)).ratio().busy(), "the compared server has no verdict of its own");

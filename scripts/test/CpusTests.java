@@ -3,6 +3,7 @@ package test;
 import contract.BenchReport;
 import contract.Cpus;
 import contract.Plan;
+import bench.Compare;
 import bench.Report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -73,12 +74,12 @@ class CpusTests {
     @DisplayName("CPU per request: the server's CPU time per 2xx answer, and its ratio to the compared server's")
     void cpuPerRequest() {
         // 0.5 s of CPU a run: 400 answers cost 1.25 ms each, 800 cost 0.625 ms
-        List<BenchReport.Result> rows = Report.ratios(List.of(
+        List<BenchReport.Result> rows = Compare.ratios(List.of(
                 BenchTests.result(BenchTests.IO, "learner", List.of(BenchTests.run(400, 2, 0, 0, 40))),
                 BenchTests.result(BenchTests.IO, "netty", List.of(BenchTests.run(800, 2, 0, 0, 80)))), "netty", Plan.Pace.QUICK);
-        assertEquals(1250, Report.cpuPerRequest(rows.get(0)), 1e-6);
+        assertEquals(1250, Compare.cpuPerRequest(rows.get(0)), 1e-6);
         assertEquals(2.0, BenchTests.load(rows.get(0)).ratio().cpuPerRequest(), BenchTests.EPS);
         assertEquals(1.0, BenchTests.load(rows.get(1)).ratio().cpuPerRequest(), BenchTests.EPS);
-        assertTrue(Double.isNaN(Report.cpuPerRequest(new BenchReport.SkippedResult("x", "no /", List.of()))));
+        assertTrue(Double.isNaN(Compare.cpuPerRequest(new BenchReport.SkippedResult("x", "no /", List.of()))));
     }
 }

@@ -1,6 +1,7 @@
 package test;
 
 import contract.BenchReport;
+import bench.Compare;
 import bench.Bombardier;
 import contract.Plan;
 import bench.RaceOptions;
@@ -37,7 +38,7 @@ class VerdictTests {
         List<Tally.Run> r = new ArrayList<>();
         for (double x : learner) l.add(BenchTests.busyRun(BenchTests.run(Math.round(x * 2), 2, 0, 0, 50), loadCpuPercent));
         for (double x : reference) r.add(BenchTests.busyRun(BenchTests.run(Math.round(x * 2), 2, 0, 0, 50), loadCpuPercent));
-        List<BenchReport.Result> rows = Report.ratios(List.of(BenchTests.result(BenchTests.IO, "learner", l), BenchTests.result(BenchTests.IO, "reference", r)), "reference", Plan.Pace.QUICK);
+        List<BenchReport.Result> rows = Compare.ratios(List.of(BenchTests.result(BenchTests.IO, "learner", l), BenchTests.result(BenchTests.IO, "reference", r)), "reference", Plan.Pace.QUICK);
         return BenchTests.load(rows.get(0)).ratio().rpsInterval();
     }
 
@@ -52,7 +53,7 @@ class VerdictTests {
 
     /** The learner's and the reference's ratios on hello, from runs in turns. */
     static BenchReport.LoadRatio hello(List<Tally.Run> learner, List<Tally.Run> reference) {
-        List<BenchReport.Result> rows = Report.ratios(List.of(BenchTests.result(HELLO, "learner", learner),
+        List<BenchReport.Result> rows = Compare.ratios(List.of(BenchTests.result(HELLO, "learner", learner),
                 BenchTests.result(HELLO, "reference", reference)), "reference", Plan.Pace.QUICK, Plan.Group.HELLO);
         return BenchTests.load(rows.get(0)).ratio();
     }
@@ -137,11 +138,11 @@ class VerdictTests {
         assertEquals(Verdict.Call.SLOWER, v.verdict(), v.toString());
         assertEquals(1.26, v.ratio(), 0.01);
         assertTrue(v.why().startsWith("Bombardier used 97% of its CPU, so req/s measures it"), v.why());
-        assertTrue(Report.whyCpu(43).contains("on hello req/s depends on Bombardier keeping up and on what else runs on the machine (Bombardier used 43% of its CPU)"), Report.whyCpu(43));
+        assertTrue(Compare.whyCpu(43).contains("on hello req/s depends on Bombardier keeping up and on what else runs on the machine (Bombardier used 43% of its CPU)"), Compare.whyCpu(43));
         assertTrue(Verdict.sentence(v, "the reference").startsWith("slower: CPU time per request 1.26x the reference's"), Verdict.sentence(v, "the reference"));
         assertNotEquals(Verdict.Call.SLOWER, r.rpsInterval().verdict(), "req/s alone could not see it: " + r.rpsInterval());
         assertTrue(r.callouts().isEmpty(), "nothing else is far off: " + r.callouts());
-        BenchReport.LoadResult shown = BenchTests.load(Report.ratios(List.of(BenchTests.result(HELLO, "learner",
+        BenchReport.LoadResult shown = BenchTests.load(Compare.ratios(List.of(BenchTests.result(HELLO, "learner",
                 List.of(run(75_000, 13.1, 1, 97), run(90_000, 13.0, 1, 98))), BenchTests.result(HELLO, "reference",
                 List.of(run(83_000, 10.4, 1, 97), run(84_000, 10.5, 1, 96)))), "reference", Plan.Pace.QUICK, Plan.Group.HELLO).get(0));
         assertTrue(Report.ratioCell(shown).startsWith("µs/req 1.2"), Report.ratioCell(shown));
@@ -178,7 +179,7 @@ class VerdictTests {
     @Test
     @DisplayName("io: req/s decides where Bombardier is not at its limit; CPU per request or peak RSS far from the reference's is called out")
     void callouts() {
-        List<BenchReport.Result> rows = Report.ratios(List.of(
+        List<BenchReport.Result> rows = Compare.ratios(List.of(
                 BenchTests.result(BenchTests.IO, "learner", List.of(run(490, 40, 1_500L << 20, 5), run(491, 41, 1_550L << 20, 5), run(489, 40, 1_520L << 20, 5))),
                 BenchTests.result(BenchTests.IO, "reference", List.of(run(490, 20, 300L << 20, 5), run(490, 20, 301L << 20, 5), run(491, 21, 299L << 20, 5)))),
                 "reference", Plan.Pace.QUICK, Plan.Group.IO);
@@ -190,7 +191,7 @@ class VerdictTests {
         assertTrue(memory.startsWith("uses more memory: peak RSS 5.08x the reference's"), memory);
         assertTrue(Verdict.callout(r.callouts().get(0), "the reference").startsWith("uses more CPU: CPU time per request 1.9"));
         // within 1.5x the peak RSS is not called out
-        BenchReport.LoadRatio close = BenchTests.load(Report.ratios(List.of(
+        BenchReport.LoadRatio close = BenchTests.load(Compare.ratios(List.of(
                 BenchTests.result(BenchTests.IO, "learner", List.of(run(490, 20, 400L << 20, 5), run(491, 20, 410L << 20, 5))),
                 BenchTests.result(BenchTests.IO, "reference", List.of(run(490, 20, 300L << 20, 5), run(490, 20, 301L << 20, 5)))),
                 "reference", Plan.Pace.QUICK, Plan.Group.IO).get(0)).ratio();
@@ -200,23 +201,23 @@ class VerdictTests {
     @Test
     @DisplayName("idle: heap per connection more than twice the reference's (and 512 B apart) is called out; within, not")
     void heapCallout() {
-        assertTrue(Report.heapCallout(17_000, 1_100).startsWith("uses more memory: heap per idle connection 16.6 KiB against 1.1 KiB"),
-                Report.heapCallout(17_000, 1_100));
-        assertNull(Report.heapCallout(1_900, 1_100), "under twice is not far");
-        assertNull(Report.heapCallout(300, 100), "3x of a few hundred bytes is not far");
-        assertTrue(Report.heapCallout(1_000, 5_000).startsWith("uses less memory"));
+        assertTrue(Compare.heapCallout(17_000, 1_100).startsWith("uses more memory: heap per idle connection 16.6 KiB against 1.1 KiB"),
+                Compare.heapCallout(17_000, 1_100));
+        assertNull(Compare.heapCallout(1_900, 1_100), "under twice is not far");
+        assertNull(Compare.heapCallout(300, 100), "3x of a few hundred bytes is not far");
+        assertTrue(Compare.heapCallout(1_000, 5_000).startsWith("uses less memory"));
     }
 
     @Test
     @DisplayName("charts never contradict the verdict: a bar within the noise is marked the same; another figure's chart names the figure that decided")
     void marks() {
-        BenchReport.Result slower = Report.ratios(List.of(BenchTests.result(HELLO, "learner",
+        BenchReport.Result slower = Compare.ratios(List.of(BenchTests.result(HELLO, "learner",
                 List.of(run(90_000, 13.1, 1, 97), run(95_000, 13.0, 1, 98), run(92_000, 13.2, 1, 97))), BenchTests.result(HELLO, "reference",
                 List.of(run(83_000, 10.4, 1, 97), run(84_000, 10.5, 1, 96), run(80_000, 10.3, 1, 98)))), "reference", Plan.Pace.QUICK, Plan.Group.HELLO).get(0);
         assertEquals("slower", Report.mark(slower, Verdict.Figure.CPU));
         String onRps = Report.mark(slower, Verdict.Figure.RPS);
         assertTrue(onRps.startsWith("slower on µs/req"), "a longer req/s bar is marked with the verdict that counts: " + onRps);
-        BenchReport.Result same = Report.ratios(List.of(BenchTests.result(BenchTests.IO, "learner", List.of(run(1000, 20, 1, 5), run(1010, 20, 1, 5))),
+        BenchReport.Result same = Compare.ratios(List.of(BenchTests.result(BenchTests.IO, "learner", List.of(run(1000, 20, 1, 5), run(1010, 20, 1, 5))),
                 BenchTests.result(BenchTests.IO, "reference", List.of(run(1002, 20, 1, 5), run(1004, 20, 1, 5)))), "reference", Plan.Pace.QUICK, Plan.Group.IO).get(0);
         assertEquals("≈ the same within the noise", Report.mark(same, Verdict.Figure.RPS));
     }
@@ -224,7 +225,7 @@ class VerdictTests {
     @Test
     @DisplayName("the report: the verdict line names its figure, why it decided and what the race could tell; the req/s chart does not contradict it; the vs column has a legend; db names the servers' options; the JSON keeps it all")
     void printed() {
-        List<BenchReport.Result> hello = Report.ratios(List.of(BenchTests.result(HELLO, "learner",
+        List<BenchReport.Result> hello = Compare.ratios(List.of(BenchTests.result(HELLO, "learner",
                 List.of(run(90_000, 13.1, 1_500L << 20, 97), run(95_000, 13.0, 1_500L << 20, 98), run(92_000, 13.2, 1_500L << 20, 97))),
                 BenchTests.result(HELLO, "reference", List.of(run(83_000, 10.4, 300L << 20, 97), run(84_000, 10.5, 300L << 20, 96),
                         run(80_000, 10.3, 300L << 20, 98)))), "reference", Plan.Pace.QUICK, Plan.Group.HELLO);
