@@ -1,7 +1,6 @@
 package bench;
 
 import contract.Stats;
-
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.util.ArrayList;

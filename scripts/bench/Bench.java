@@ -13,18 +13,6 @@ import contract.ConnectionsReport;
 import contract.Cpus;
 import contract.Plan;
 import contract.Stats;
-
-import room.RoomLink;
-import lib.Chapters;
-import lib.Cli;
-import lib.CommandError;
-import lib.Others;
-import lib.Painter;
-import lib.Results;
-import lib.Subject;
-import lib.Target;
-import lib.Tools;
-
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.PrintStream;
@@ -36,6 +24,16 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import lib.Chapters;
+import lib.Cli;
+import lib.CommandError;
+import lib.Others;
+import lib.Painter;
+import lib.Results;
+import lib.Subject;
+import lib.Target;
+import lib.Tools;
+import room.RoomLink;
 
 /**
  * The benchmark behind scripts/bench.sh: starts the learner's server and the reference solution

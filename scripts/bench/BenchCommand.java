@@ -1,17 +1,15 @@
 package bench;
 
 import contract.Plan;
-
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
 import lib.Chapters;
 import lib.CommandError;
 import lib.Root;
 import lib.Subject;
 import lib.SubjectOptions;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -1,9 +1,6 @@
 package bench;
 
 import contract.Stats;
-
-import lib.Jackson;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -12,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import lib.Jackson;
 
 /**
  * Runs one Bombardier load (closed loop: C connections, each sends its next request when the

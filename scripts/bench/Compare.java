@@ -4,11 +4,9 @@ import contract.BenchReport;
 import contract.Plan;
 import contract.Stats;
 import contract.Verdict;
-
-import lib.Others;
-
 import java.util.List;
 import java.util.Locale;
+import lib.Others;
 
 /**
  * The race's verdict policy: each result against the {@code compareTo} server's, its ratios, which

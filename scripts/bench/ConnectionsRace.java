@@ -3,9 +3,6 @@ package bench;
 import contract.ConnectionsReport;
 import contract.Plan;
 import contract.Stats;
-
-import lib.Painter;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -17,6 +14,7 @@ import java.util.Locale;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
+import lib.Painter;
 
 /**
  * The connections phase ({@code --connections N}): for each server in turn, heap (after a full

@@ -1,11 +1,9 @@
 package bench;
 
 import contract.BenchReport;
-
-import lib.Frameworks;
-
 import java.nio.file.Path;
 import java.util.List;
+import lib.Frameworks;
 
 /** The framework servers of the race ({@link Frameworks}, the one list), as servers to start. Their role is {@link BenchReport.Role#FRAMEWORK}. */
 public final class Framework {

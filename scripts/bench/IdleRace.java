@@ -3,7 +3,6 @@ package bench;
 import contract.BenchReport;
 import contract.Plan;
 import contract.Stats;
-
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;

@@ -3,9 +3,6 @@ package bench;
 import contract.BenchReport;
 import contract.Plan;
 import contract.Stats;
-
-import lib.Others;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -14,6 +11,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import lib.Others;
 
 /**
  * A load workload (hello, io, cpu, mixed, db): every server warms up until it is steady, then the servers

@@ -2,7 +2,6 @@ package bench;
 
 import contract.BenchReport;
 import contract.Cpus;
-
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;

@@ -5,8 +5,6 @@
 //SOURCES NettyBaselineInitializer.java NettyBaselineHandler.java NettyPool.java ../../exercises/kit/Kit.java
 //SOURCES ../lib/Cli.java ../lib/CommandError.java
 
-import lib.Cli;
-
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
@@ -15,6 +13,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.util.concurrent.Callable;
+import lib.Cli;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -3,15 +3,13 @@ package bench;
 import contract.BenchReport;
 import contract.Plan;
 import contract.Stats;
-
-import lib.Painter;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import lib.Painter;
 
 /**
  * The open loop ({@code --open-loop}): latency without coordinated omission. Each server in

@@ -9,9 +9,6 @@ import contract.BenchReport;
 import contract.Plan;
 import contract.Stats;
 import contract.Verdict;
-
-import lib.Jackson;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import lib.Jackson;
 
 /**
  * What the quick race can tell, from the races scripts/bench/power.sh ran: for each kind of race

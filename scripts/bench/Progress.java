@@ -2,7 +2,6 @@ package bench;
 
 import contract.Plan;
 import contract.Stats;
-
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -1,14 +1,12 @@
 package bench;
 
 import contract.Plan;
-
-import lib.CommandError;
-import lib.Subject;
-import lib.Tools;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import lib.CommandError;
+import lib.Subject;
+import lib.Tools;
 
 /**
  * What a race runs, as {@link BenchCommand} read it from scripts/bench.sh's command line: what to

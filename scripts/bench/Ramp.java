@@ -3,15 +3,13 @@ package bench;
 import contract.BenchReport;
 import contract.Plan;
 import contract.Stats;
-
-import lib.Painter;
-
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import lib.Painter;
 
 /**
  * The ramp ({@code --ramp}): GET /io?ms=200 at connections rising step by step ({@link Plan#RAMP_STEPS}),

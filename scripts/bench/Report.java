@@ -4,13 +4,11 @@ import contract.BenchReport;
 import contract.Plan;
 import contract.Stats;
 import contract.Verdict;
-
-import lib.Others;
-import lib.Painter;
-
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
+import lib.Others;
+import lib.Painter;
 
 /**
  * The report in the terminal: a table per workload and bar charts, from the same records that

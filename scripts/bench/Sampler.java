@@ -1,7 +1,6 @@
 package bench;
 
 import contract.Plan;
-
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicInteger;

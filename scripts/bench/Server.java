@@ -3,15 +3,6 @@ package bench;
 import contract.BenchReport;
 import contract.Plan;
 import contract.Stats;
-
-import lib.Chapters;
-import lib.CommandError;
-import lib.ContextSwitches;
-import lib.Inspect;
-import lib.Subject;
-import lib.Target;
-import lib.Tools;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +16,13 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import lib.Chapters;
+import lib.CommandError;
+import lib.ContextSwitches;
+import lib.Inspect;
+import lib.Subject;
+import lib.Target;
+import lib.Tools;
 
 /**
  * A server in the race: the file JBang runs (or the URL of one already running), the options it

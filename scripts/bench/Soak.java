@@ -3,9 +3,6 @@ package bench;
 import contract.BenchReport;
 import contract.Plan;
 import contract.Stats;
-
-import lib.Painter;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -14,6 +11,7 @@ import java.util.Locale;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.function.ToDoubleFunction;
+import lib.Painter;
 
 /**
  * The soak ({@code --soak MIN}): each server in turn carries GET /io?ms=200 at {@link #CONNECTIONS}

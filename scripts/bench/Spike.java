@@ -3,15 +3,13 @@ package bench;
 import contract.BenchReport;
 import contract.Plan;
 import contract.Stats;
-
-import lib.Painter;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalInt;
+import lib.Painter;
 
 /**
  * The spikes ({@code --spike}): each server in turn gets GET /io?ms=200 at {@link #BASE}

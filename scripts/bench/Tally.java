@@ -3,15 +3,13 @@ package bench;
 import contract.BenchReport;
 import contract.Plan;
 import contract.Stats;
-
-import lib.ContextSwitches;
-import lib.Others;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import lib.ContextSwitches;
+import lib.Others;
 
 /**
  * One server's part in one load workload: why it sits the workload out, if it does; its warm-ups

@@ -3,18 +3,16 @@ package bench;
 import contract.BenchReport;
 import contract.Plan;
 import contract.Stats;
-
-import lib.Others;
-import lib.Painter;
-import lib.Timeline;
-import lib.Unavailable;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import lib.Others;
+import lib.Painter;
+import lib.Timeline;
+import lib.Unavailable;
 
 /**
  * scripts/bench.sh NN --timeline WORKLOAD: once the race's measured turns are over, one more turn

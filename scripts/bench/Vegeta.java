@@ -1,7 +1,5 @@
 package bench;
 
-import lib.CommandError;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -11,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import lib.CommandError;
 
 /**
  * Runs one Vegeta attack, an open loop: requests leave at a fixed rate, each on its schedule,

@@ -1,11 +1,10 @@
 package checks;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import lib.Chapters;
 import lib.Target;
 import lib.Unavailable;
-
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;

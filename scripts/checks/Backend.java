@@ -5,9 +5,6 @@
 
 package checks;
 
-import lib.Cli;
-import lib.CommandError;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,6 +21,8 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import lib.Cli;
+import lib.CommandError;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -1,7 +1,5 @@
 package checks;
 
-import lib.Target;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.net.InetSocketAddress;
@@ -10,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import lib.Target;
 
 /** Chapter 01, the blocking server: what a one-connection-at-a-time server must still get right. */
 @Check.Suite

@@ -1,8 +1,5 @@
 package checks;
 
-import lib.Inspect;
-import lib.Target;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +8,8 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import lib.Inspect;
+import lib.Target;
 import org.junit.jupiter.api.TestReporter;
 
 /** Chapter 02, the thread pool, started with --threads 4 --queue 4. */

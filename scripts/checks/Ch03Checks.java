@@ -1,9 +1,5 @@
 package checks;
 
-import lib.Inspect;
-import lib.Target;
-import lib.Unavailable;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,6 +12,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import lib.Inspect;
+import lib.Target;
+import lib.Unavailable;
 
 /** Chapter 03, the single-threaded selector reactor: each check is named for the mistake it catches. */
 @Check.Suite

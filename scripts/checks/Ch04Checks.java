@@ -1,8 +1,5 @@
 package checks;
 
-import lib.Inspect;
-import lib.Target;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,6 +12,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import lib.Inspect;
+import lib.Target;
 
 /** Chapter 04, many reactors, started with --loops 2. */
 @Check.Suite

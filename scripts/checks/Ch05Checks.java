@@ -1,9 +1,5 @@
 package checks;
 
-import lib.Inspect;
-import lib.Target;
-import lib.Unavailable;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +9,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import jdk.jfr.consumer.RecordedEvent;
+import lib.Inspect;
+import lib.Target;
+import lib.Unavailable;
 import org.junit.jupiter.api.TestReporter;
 
 /** Chapter 05, virtual threads, started with --max-concurrent 2500 --db-pool 10 --db-wait 1000 --carriers 2 --idle-timeout 3000 --header-timeout 1500. */

@@ -1,9 +1,5 @@
 package checks;
 
-import lib.Inspect;
-import lib.Target;
-import lib.Unavailable;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import lib.Inspect;
+import lib.Target;
+import lib.Unavailable;
 
 /**
  * Chapter 06, Netty and virtual threads, started with --loops 2 --idle-timeout 3000 --header-timeout 1500. The checks that stall a server

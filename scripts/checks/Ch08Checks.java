@@ -1,9 +1,5 @@
 package checks;
 
-import lib.Inspect;
-import lib.Target;
-import lib.Unavailable;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,6 +14,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import lib.Inspect;
+import lib.Target;
+import lib.Unavailable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestReporter;
 

@@ -1,13 +1,12 @@
 package checks;
 
-import lib.Inspect;
-import lib.Target;
-import lib.Unavailable;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import lib.Inspect;
+import lib.Target;
+import lib.Unavailable;
 
 /**
  * Chapter 09, the event loop carries the virtual threads, started with --loops 2: waits run on

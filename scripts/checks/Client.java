@@ -1,7 +1,5 @@
 package checks;
 
-import lib.Target;
-
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -14,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import lib.Target;
 
 /**
  * A raw HTTP/1.1 client for the checks: exact bytes out, one parsed response at a time in, and

@@ -1,11 +1,10 @@
 package checks;
 
-import lib.Target;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import lib.Target;
 
 /** Clients a check opens together, closed together however the check ends: {@code try (Clients all = new Clients(target))}. */
 final class Clients implements AutoCloseable, Iterable<Client> {

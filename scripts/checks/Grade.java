@@ -9,20 +9,8 @@
 
 package checks;
 
-import contract.CheckReport;
-
-import room.RoomLink;
-import lib.Chapters;
 import contract.CheckList;
-import lib.Cli;
-import lib.LaunchRecord;
-import lib.Painter;
-import lib.Results;
-import lib.SiteAddress;
-import lib.Subject;
-import lib.Target;
-import lib.Tools;
-
+import contract.CheckReport;
 import java.io.IOException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -35,6 +23,16 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import lib.Chapters;
+import lib.Cli;
+import lib.LaunchRecord;
+import lib.Painter;
+import lib.Results;
+import lib.SiteAddress;
+import lib.Subject;
+import lib.Target;
+import lib.Tools;
+import room.RoomLink;
 
 /**
  * The grader behind scripts/check.sh: starts a chapter's server (the learner's exercise, the

@@ -1,18 +1,16 @@
 package checks;
 
 import contract.CheckReport;
-
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
 import lib.CommandError;
 import lib.Jackson;
 import lib.Root;
 import lib.Subject;
 import lib.SubjectOptions;
 import lib.Timeline;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -3,13 +3,12 @@
 
 package checks;
 
-import lib.Chapters;
 import contract.CheckList;
-import lib.Root;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import lib.Chapters;
+import lib.Root;
 
 /**
  * {@code jbang scripts/checks/ListChecks.java}: writes the list of the course's checks

@@ -1,8 +1,5 @@
 package checks;
 
-import lib.Inspect;
-import lib.Target;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import lib.Inspect;
+import lib.Target;
 
 /** The workshop protocol: every chapter's server must keep it, whatever its concurrency model. */
 @Check.Suite

@@ -1,11 +1,10 @@
 package checks;
 
+import java.nio.file.Path;
+import java.util.List;
 import lib.Target;
 import lib.Timeline;
 import lib.Unavailable;
-
-import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;

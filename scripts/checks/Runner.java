@@ -1,16 +1,14 @@
 package checks;
 
-import contract.CheckReport;
-
-import lib.Others;
-import lib.Target;
-
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import contract.CheckReport;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import lib.Others;
+import lib.Target;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.reporting.ReportEntry;
 import org.junit.platform.engine.support.descriptor.MethodSource;

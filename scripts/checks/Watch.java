@@ -1,12 +1,11 @@
 package checks;
 
-import lib.Inspect;
-import lib.Target;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
+import lib.Inspect;
+import lib.Target;
 
 /**
  * What a server holds while requests are in flight, seen in its thread dumps, one after another:

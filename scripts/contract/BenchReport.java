@@ -1,13 +1,12 @@
 package contract;
 
-import lib.Jackson;
-
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
 import java.util.Map;
+import lib.Jackson;
 
 /**
  * The results file of scripts/bench.sh, {@code .results/bench/NN.json} (or all.json): one object

@@ -1,7 +1,5 @@
 package contract;
 
-import lib.Jackson;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -10,6 +8,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import lib.Jackson;
 
 /**
  * The course's checks, listed once, for what reads them without running them (the room): each

@@ -1,10 +1,9 @@
 package contract;
 
 
-import lib.Jackson;
-
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
+import lib.Jackson;
 
 /**
  * What scripts/check.sh reports for one chapter: {@code .results/checks/NN.json}, the output of

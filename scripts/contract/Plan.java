@@ -1,9 +1,8 @@
 package contract;
 
-import lib.Jackson;
-
 import java.util.ArrayList;
 import java.util.List;
+import lib.Jackson;
 
 /** What a race runs: the workloads, how long and how often (the modes), and the methodology the report states. */
 public final class Plan {

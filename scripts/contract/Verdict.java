@@ -1,11 +1,10 @@
 package contract;
 
-import lib.Jackson;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
+import lib.Jackson;
 
 /**
  * Whether one server is faster than another, from races run in turns. Each turn runs both

@@ -6,17 +6,16 @@
 
 package room;
 
-import lib.Cli;
-import lib.CommandError;
-import lib.Jackson;
-import lib.Root;
-
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import lib.Cli;
+import lib.CommandError;
+import lib.Jackson;
+import lib.Root;
 import picocli.CommandLine;
 
 /**

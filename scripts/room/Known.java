@@ -1,17 +1,16 @@
 package room;
 
+import contract.CheckList;
 import contract.Plan;
 import contract.Verdict;
-import lib.Chapters;
-import contract.CheckList;
-import lib.SiteAddress;
-
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import lib.Chapters;
+import lib.SiteAddress;
 
 /**
  * What the course knows, which is all the room shows: the graded chapters of the registry, each

@@ -3,12 +3,9 @@
 
 package room;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import contract.BenchReport;
 import contract.CheckReport;
-import lib.CommandError;
-import lib.Jackson;
-
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import lib.CommandError;
+import lib.Jackson;
 
 /**
  * The instructor's side of the room: the learners' seats read from a folder, the summary page

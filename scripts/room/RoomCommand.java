@@ -6,15 +6,14 @@
 
 package room;
 
-import lib.Cli;
-import lib.CommandError;
-import lib.Root;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import lib.Cli;
+import lib.CommandError;
+import lib.Root;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

@@ -1,14 +1,11 @@
 //SOURCES PlainText.java RoomTls.java ../contract/Contract.java ../lib/Results.java ../lib/Jackson.java
 package room;
 
-import contract.CheckReport;
-import lib.Jackson;
-import lib.Results;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import contract.CheckReport;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,6 +20,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
+import lib.Jackson;
+import lib.Results;
 
 /**
  * The learner's side of the room. A hand-in is the learner's latest whole grading of each

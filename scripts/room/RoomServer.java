@@ -1,8 +1,5 @@
 package room;
 
-import lib.CommandError;
-import lib.Jackson;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
@@ -36,6 +33,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
+import lib.CommandError;
+import lib.Jackson;
 
 /**
  * The live room, on the instructor's laptop. Learners post hand-ins ({@code jbang handin NAME

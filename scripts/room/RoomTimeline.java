@@ -1,13 +1,12 @@
 package room;
 
-import lib.ThreadStates;
-import lib.Timeline;
-
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import lib.ThreadStates;
+import lib.Timeline;
 
 /**
  * A learner's latest timeline of one chapter ({@code check.sh NN --timeline}, {@link Timeline})

@@ -1,10 +1,9 @@
 package room;
 
-import contract.BenchReport;
-import contract.Verdict;
-import contract.CheckReport;
-
 import com.fasterxml.jackson.annotation.JsonInclude;
+import contract.BenchReport;
+import contract.CheckReport;
+import contract.Verdict;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -2,8 +2,6 @@ package room;
 
 import contract.BenchReport;
 import contract.Verdict;
-import lib.Chapters;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -15,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
+import lib.Chapters;
 
 /**
  * The room summary, drawn from the learners' seats ({@link Seat}): who is stuck on which check

@@ -5,9 +5,6 @@
 
 package site;
 
-import lib.Chapters;
-import lib.Jackson;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -17,6 +14,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import lib.Chapters;
+import lib.Jackson;
 
 /**
  * The agendas rehearsed against what is measured: for every slot of every plan in

@@ -6,15 +6,14 @@ package site;
 
 import checks.Grade;
 import checks.Recorder;
-import lib.Chapters;
-import lib.Mutants;
-import lib.Root;
-import lib.Subject;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import lib.Chapters;
+import lib.Mutants;
+import lib.Root;
+import lib.Subject;
 
 /**
  * Records the timelines the chapter pages draw (site/static/timeline/): for each check below,

@@ -1,19 +1,5 @@
 package test;
 
-import contract.BenchReport;
-import bench.Bombardier;
-import contract.Plan;
-import bench.RaceOptions;
-import bench.Report;
-import bench.Server;
-import bench.Tally;
-import lib.CommandError;
-import lib.ContextSwitches;
-import lib.Inspect;
-import lib.Jackson;
-import lib.Others;
-import lib.Subject;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -21,11 +7,24 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import bench.Bombardier;
+import bench.RaceOptions;
+import bench.Report;
+import bench.Server;
+import bench.Tally;
+import contract.BenchReport;
+import contract.Plan;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import lib.CommandError;
+import lib.ContextSwitches;
+import lib.Inspect;
+import lib.Jackson;
+import lib.Others;
+import lib.Subject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

@@ -5,16 +5,15 @@ import contract.ConnectionsReport;
 import contract.Plan;
 import contract.Stats;
 import contract.Verdict;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import lib.Inspect;
 import lib.Jackson;
 import lib.Others;
 import lib.Outcomes;
 import lib.Timeline;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * What the JSON of a race must hold, one method a race: a smoke run, a self-race, a server made

@@ -1,12 +1,11 @@
 package test;
 
 import contract.BenchReport;
-import lib.Outcomes;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import lib.Outcomes;
 
 /**
  * The races TestBench --races runs end to end with scripts/bench.sh (logs in

@@ -1,21 +1,20 @@
 package test;
 
-import contract.BenchReport;
-import contract.Plan;
-import bench.RaceOptions;
-import contract.Verdict;
-import lib.Jackson;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import bench.RaceOptions;
+import contract.BenchReport;
+import contract.Plan;
+import contract.Verdict;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import lib.Jackson;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

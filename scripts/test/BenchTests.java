@@ -1,32 +1,31 @@
 package test;
 
-import bench.Compare;
-import bench.Bench;
-import contract.BenchReport;
-import bench.Bombardier;
-import bench.IdleRace;
-import bench.MachineFacts;
-import contract.Plan;
-import bench.Progress;
-import bench.RaceOptions;
-import bench.Report;
-import bench.Server;
-import bench.Tally;
-import contract.Verdict;
-import lib.Chapters;
-import lib.CommandError;
-import lib.Jackson;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import bench.Bench;
+import bench.Bombardier;
+import bench.Compare;
+import bench.IdleRace;
+import bench.MachineFacts;
+import bench.Progress;
+import bench.RaceOptions;
+import bench.Report;
+import bench.Server;
+import bench.Tally;
+import contract.BenchReport;
+import contract.Plan;
+import contract.Verdict;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import lib.Chapters;
+import lib.CommandError;
+import lib.Jackson;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

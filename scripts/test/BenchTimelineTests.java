@@ -1,31 +1,30 @@
 package test;
 
-import bench.BenchCommand;
-import contract.BenchReport;
-import bench.Bombardier;
-import bench.LoadRace;
-import contract.Plan;
-import bench.RaceOptions;
-import bench.Server;
-import contract.Stats;
-import bench.Tally;
-import bench.TimelineTurn;
-import lib.CommandError;
-import lib.Inspect;
-import lib.Jackson;
-import lib.Painter;
-import lib.Timeline;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import bench.BenchCommand;
+import bench.Bombardier;
+import bench.LoadRace;
+import bench.RaceOptions;
+import bench.Server;
+import bench.Tally;
+import bench.TimelineTurn;
+import contract.BenchReport;
+import contract.Plan;
+import contract.Stats;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import lib.CommandError;
+import lib.Inspect;
+import lib.Jackson;
+import lib.Painter;
+import lib.Timeline;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

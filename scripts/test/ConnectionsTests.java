@@ -1,20 +1,19 @@
 package test;
 
-import bench.ConnectionOutcome;
-import bench.Connections;
-import bench.ConnectionsRace;
-import contract.ConnectionsReport;
-import bench.Opening;
-import bench.Phase;
-import contract.Plan;
-import bench.RaceOptions;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import bench.ConnectionOutcome;
+import bench.Connections;
+import bench.ConnectionsRace;
+import bench.Opening;
+import bench.Phase;
+import bench.RaceOptions;
 import com.sun.net.httpserver.HttpServer;
+import contract.ConnectionsReport;
+import contract.Plan;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -1,16 +1,12 @@
 package test;
 
-import checks.Grade;
-import checks.GradeCommand;
-import lib.Chapters;
-import contract.CheckList;
-import lib.Cli;
-import lib.CommandError;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import checks.Grade;
+import checks.GradeCommand;
+import contract.CheckList;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +15,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import lib.Chapters;
+import lib.Cli;
+import lib.CommandError;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

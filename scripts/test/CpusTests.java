@@ -1,15 +1,14 @@
 package test;
 
-import contract.BenchReport;
-import contract.Cpus;
-import contract.Plan;
-import bench.Compare;
-import bench.Report;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import bench.Compare;
+import bench.Report;
+import contract.BenchReport;
+import contract.Cpus;
+import contract.Plan;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;

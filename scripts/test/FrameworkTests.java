@@ -1,22 +1,21 @@
 package test;
 
-import contract.BenchReport;
-import bench.Framework;
-import contract.Plan;
-import bench.RaceOptions;
-import bench.Server;
-import lib.Chapters;
-import lib.CommandError;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import bench.Framework;
+import bench.RaceOptions;
+import bench.Server;
+import contract.BenchReport;
+import contract.Plan;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
+import lib.Chapters;
+import lib.CommandError;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

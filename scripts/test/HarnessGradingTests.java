@@ -1,12 +1,20 @@
 package test;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import checks.Ch01Checks;
 import checks.Ch08Checks;
-import contract.CheckReport;
 import checks.Grade;
 import checks.ProtocolChecks;
 import checks.Runner;
 import checks.Tips;
+import contract.CheckReport;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import lib.Chapters;
 import lib.CommandError;
 import lib.Jackson;
@@ -14,15 +22,6 @@ import lib.Results;
 import lib.ShellWords;
 import lib.SiteAddress;
 import lib.Subject;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

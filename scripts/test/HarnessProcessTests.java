@@ -1,17 +1,16 @@
 package test;
 
-import checks.Client;
-import checks.Grade;
-import lib.Inspect;
-import lib.Target;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import checks.Client;
+import checks.Grade;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import lib.Inspect;
+import lib.Target;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

@@ -1,22 +1,21 @@
 package test;
 
-import contract.CheckReport;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import checks.Client;
 import checks.Grade;
 import checks.Runner;
+import contract.CheckReport;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import lib.Chapters;
 import lib.Inspect;
 import lib.LaunchRecord;
 import lib.Others;
 import lib.Target;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;

@@ -1,6 +1,3 @@
-import lib.Chapters;
-import lib.Frameworks;
-
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -9,6 +6,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import lib.Chapters;
+import lib.Frameworks;
 
 /**
  * Self-tests run side by side ({@code SelfTest --share DIR}, as scripts/test/Suite.java runs two):

@@ -4,8 +4,6 @@
 
 package test;
 
-import lib.Outcomes;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,6 +12,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import lib.Outcomes;
 
 /**
  * The catalog's aliases (jbang-catalog.json) as a machine with no shell runs them: a PATH that

@@ -1,19 +1,17 @@
 package test;
 
-import contract.BenchReport;
-import bench.Bombardier;
-import bench.OpenLoop;
-import contract.Plan;
-import contract.Stats;
-import bench.Vegeta;
-import lib.Painter;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import bench.Bombardier;
+import bench.OpenLoop;
+import bench.Vegeta;
+import contract.BenchReport;
+import contract.Plan;
+import contract.Stats;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -23,6 +21,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import lib.Painter;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

@@ -1,24 +1,23 @@
 package test;
 
-import contract.BenchReport;
-import bench.Bombardier;
-import contract.Plan;
-import bench.Ramp;
-import bench.Soak;
-import bench.Spike;
-import contract.Stats;
-import bench.Tally;
-import lib.Painter;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import bench.Bombardier;
+import bench.Ramp;
+import bench.Soak;
+import bench.Spike;
+import bench.Tally;
+import contract.BenchReport;
+import contract.Plan;
+import contract.Stats;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import lib.Painter;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

@@ -1,9 +1,5 @@
 package test;
 
-import room.Claims;
-import room.RoomLink;
-import room.RoomServer;
-
 import com.sun.net.httpserver.HttpServer;
 import java.net.InetAddress;
 import java.net.URI;
@@ -15,6 +11,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import room.Claims;
+import room.RoomLink;
+import room.RoomServer;
 
 /**
  * A room on the network lets a new name in only when the instructor says so (RoomTest runs

@@ -1,10 +1,5 @@
 package test;
 
-import room.Claims;
-import room.Front;
-import room.RoomServer;
-import room.RoomTls;
-
 import com.sun.net.httpserver.HttpServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -15,6 +10,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import room.Claims;
+import room.Front;
+import room.RoomServer;
+import room.RoomTls;
 
 /**
  * The room's door (RoomTest runs these): a room on the network as `room serve --host` starts it,

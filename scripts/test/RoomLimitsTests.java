@@ -1,12 +1,5 @@
 package test;
 
-import lib.Jackson;
-import room.Cutoffs;
-import room.Guesses;
-import room.Room;
-import room.RoomLink;
-import room.RoomServer;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
@@ -21,6 +14,12 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
+import lib.Jackson;
+import room.Cutoffs;
+import room.Guesses;
+import room.Room;
+import room.RoomLink;
+import room.RoomServer;
 
 /**
  * The room's limits, which keep it up for the learners it has (RoomTest runs these): hand-ins

@@ -1,14 +1,5 @@
 package test;
 
-import lib.Jackson;
-import lib.Results;
-import room.Known;
-import room.Room;
-import room.RoomLink;
-import room.RoomServer;
-import room.Seat;
-import room.Summary;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -22,6 +13,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import lib.Jackson;
+import lib.Results;
+import room.Known;
+import room.Room;
+import room.RoomLink;
+import room.RoomServer;
+import room.Seat;
+import room.Summary;
 
 /**
  * The room in use, one test after another on one room (RoomTest runs them, in this order, and

@@ -1,14 +1,9 @@
 package test;
 
-import contract.Stats;
-import lib.Jackson;
-import room.RoomLink;
-import room.RoomServer;
-import room.Seat;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
+import contract.Stats;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.BindException;
@@ -32,6 +27,10 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import lib.Jackson;
+import room.RoomLink;
+import room.RoomServer;
+import room.Seat;
 
 /**
  * A day in the live room, compressed or not: {@code laptops} learners each hand in a grading

@@ -1,11 +1,5 @@
 package test;
 
-import room.Claims;
-import room.Front;
-import room.RoomLink;
-import room.RoomServer;
-import room.RoomTls;
-
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,6 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import room.Claims;
+import room.Front;
+import room.RoomLink;
+import room.RoomServer;
+import room.RoomTls;
 
 /**
  * The room against one machine with many IPv6 addresses (RoomTest runs it). Loopback has one

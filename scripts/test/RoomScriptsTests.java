@@ -1,9 +1,5 @@
 package test;
 
-import lib.Jackson;
-import room.RoomLink;
-import room.RoomServer;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
@@ -12,6 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import lib.Jackson;
+import room.RoomLink;
+import room.RoomServer;
 
 /**
  * The room's scripts end to end, as learners and instructors run them (RoomTest runs these):

@@ -6,18 +6,10 @@
 
 package test;
 
-import contract.BenchReport;
-import lib.Jackson;
-import lib.Outcomes;
-import room.Known;
-import room.RoomLink;
-import room.RoomServer;
-import room.RoomTls;
-import room.Summary;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import contract.BenchReport;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -31,6 +23,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
+import lib.Jackson;
+import lib.Outcomes;
+import room.Known;
+import room.RoomLink;
+import room.RoomServer;
+import room.RoomTls;
+import room.Summary;
 
 /**
  * The live room (scripts/room/RoomServer.java), in this process on loopback: 30 learners post at

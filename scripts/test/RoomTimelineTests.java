@@ -1,14 +1,5 @@
 package test;
 
-import lib.Jackson;
-import lib.ThreadStates;
-import lib.Timeline;
-import room.RoomLink;
-import room.RoomServer;
-import room.RoomTimeline;
-import room.Seat;
-import room.Summary;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -20,6 +11,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import lib.Jackson;
+import lib.ThreadStates;
+import lib.Timeline;
+import room.RoomLink;
+import room.RoomServer;
+import room.RoomTimeline;
+import room.Seat;
+import room.Summary;
 
 /**
  * A learner's timeline in the room (RoomTest runs these): the hand-in carries the newest one of

@@ -1,9 +1,5 @@
 package test;
 
-import room.RoomLink;
-import room.RoomServer;
-import room.RoomTls;
-
 import com.sun.net.httpserver.HttpServer;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -13,6 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import room.RoomLink;
+import room.RoomServer;
+import room.RoomTls;
 
 /**
  * The room on the air (RoomTest runs these): learners reach it over TLS, their copy sends only to

@@ -1,13 +1,5 @@
 package test;
 
-import lib.Jackson;
-import room.Cutoffs;
-import room.PlainText;
-import room.Room;
-import room.RoomServer;
-import room.Seat;
-import room.Summary;
-
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
@@ -15,8 +7,15 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
+import lib.Jackson;
+import room.Cutoffs;
+import room.PlainText;
+import room.Room;
+import room.RoomServer;
+import room.Seat;
+import room.Summary;
 
 /**
  * What the room does not take on trust (RoomTest runs these): a seat it could not keep leaves

@@ -10,27 +10,10 @@
 //SOURCES KitTests.java CourseFilesTests.java PackagesTests.java HarnessTests.java TimelineTests.java HarnessGradingTests.java HarnessProcessTests.java SkippingChecks.java BuildingChecks.java TimedChecks.java Spinners.java ../lib/Outcomes.java ../lib/Frameworks.java WithoutSockets.java ../lib/Mutants.java Trees.java Lanes.java PageCommands.java
 
 import checks.Check;
-import contract.CheckReport;
 import checks.Grade;
 import checks.ProtocolChecks;
 import checks.Runner;
-import lib.Chapters;
-import lib.Cli;
-import lib.Frameworks;
-import lib.Jackson;
-import lib.Mutants;
-import lib.Outcomes;
-import lib.Subject;
-import lib.Target;
-import lib.Timeline;
-import lib.Tools;
-import test.CourseFilesTests;
-import test.PackagesTests;
-import test.HarnessTests;
-import test.Spinners;
-import test.TimelineTests;
-import test.Trees;
-
+import contract.CheckReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,9 +26,25 @@ import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import lib.Chapters;
+import lib.Cli;
+import lib.Frameworks;
+import lib.Jackson;
+import lib.Mutants;
+import lib.Outcomes;
+import lib.Subject;
+import lib.Target;
+import lib.Timeline;
+import lib.Tools;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import test.CourseFilesTests;
+import test.HarnessTests;
+import test.PackagesTests;
+import test.Spinners;
+import test.TimelineTests;
+import test.Trees;
 
 /**
  * The course's self-test, run by scripts/test.sh: the kit's and the harness's unit tests, then

@@ -5,22 +5,21 @@
 
 package test;
 
-import lib.Chapters;
-import lib.Outcomes;
-import site.Pages;
-import site.Rehearsal;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import lib.Chapters;
+import lib.Outcomes;
+import site.Pages;
+import site.Rehearsal;
 
 /**
  * The site, built and checked against its sources: it builds with no warning into OUT

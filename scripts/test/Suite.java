@@ -5,10 +5,6 @@
 
 package test;
 
-import lib.Cli;
-import lib.Outcomes;
-import lib.Tools;
-
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.SimpleFileServer;
 import java.io.IOException;
@@ -27,6 +23,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import lib.Cli;
+import lib.Outcomes;
+import lib.Tools;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

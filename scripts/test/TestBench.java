@@ -7,14 +7,13 @@
 
 package test;
 
-import lib.Chapters;
-import lib.Mutants;
-import lib.Outcomes;
-
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import lib.Chapters;
+import lib.Mutants;
+import lib.Outcomes;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;

@@ -1,12 +1,5 @@
 package test;
 
-import lib.Inspect;
-import lib.Jackson;
-import lib.Jcmd;
-import lib.ThreadStates;
-import lib.Timeline;
-import lib.Unavailable;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -18,6 +11,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import lib.Inspect;
+import lib.Jackson;
+import lib.Jcmd;
+import lib.ThreadStates;
+import lib.Timeline;
+import lib.Unavailable;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

@@ -1,24 +1,23 @@
 package test;
 
-import contract.BenchReport;
-import bench.Compare;
-import bench.Bombardier;
-import contract.Plan;
-import bench.RaceOptions;
-import bench.Report;
-import bench.Server;
-import bench.Tally;
-import contract.Verdict;
-import lib.Subject;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import bench.Bombardier;
+import bench.Compare;
+import bench.RaceOptions;
+import bench.Report;
+import bench.Server;
+import bench.Tally;
+import contract.BenchReport;
+import contract.Plan;
+import contract.Verdict;
 import java.util.ArrayList;
 import java.util.List;
+import lib.Subject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

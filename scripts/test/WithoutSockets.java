@@ -1,7 +1,4 @@
 import checks.Grade;
-import lib.Chapters;
-import lib.Mutants;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,6 +12,8 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import lib.Chapters;
+import lib.Mutants;
 
 /**
  * The self-test's step for a chapter's tests without sockets: a JBang file of JUnit tests that

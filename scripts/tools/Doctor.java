@@ -5,11 +5,6 @@
 
 package tools;
 
-import lib.Cli;
-import lib.CommandError;
-import lib.Root;
-import lib.Tools;
-
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
@@ -23,6 +18,10 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import lib.Cli;
+import lib.CommandError;
+import lib.Root;
+import lib.Tools;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
