@@ -26,6 +26,7 @@ import lib.Jackson;
 import lib.Others;
 import lib.Subject;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * heap in use after GC, what other processes used, and a server's context switches (/proc), with
  * the switches per request a result reports. TestBench runs them with BenchTests.
  */
+@Tag("unit")
 class BenchParsingTests {
     static final String BOMBARDIER_OK = """
             {"spec":{"numberOfConnections":256},"result":{"bytesRead":1,"bytesWritten":1,"timeTakenSeconds":2.0,\

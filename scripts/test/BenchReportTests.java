@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import lib.Jackson;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * committed races read and written back byte for byte, labels, the kinds of result, and the
  * reference run's idle memory. TestBench runs them with BenchTests.
  */
+@Tag("unit")
 class BenchReportTests {
     @Test
     @DisplayName("the JSON names the command as typed, without the wrapper's own options")

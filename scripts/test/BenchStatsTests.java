@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import contract.Stats;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Unit tests of the benchmark's arithmetic (scripts/bench/Stats.java): medians, percentiles,
  * ratios, Little's bound, and how figures are shown. TestBench runs them with BenchTests.
  */
+@Tag("unit")
 class BenchStatsTests {
     @Test
     @DisplayName("the median of an odd count is the middle value, of an even count the mean of the middle two")

@@ -27,6 +27,7 @@ import lib.Chapters;
 import lib.CommandError;
 import lib.Jackson;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.Test;
  * helpers: {@link #run}, {@link #result}, {@link #load}, {@link #server}, {@link #IO}. The
  * course's root is the system property course.root (default: here).
  */
+@Tag("unit")
 class BenchTests {
     static final double EPS = 1e-9;
     static final Path ROOT = Path.of(System.getProperty("course.root", "."));

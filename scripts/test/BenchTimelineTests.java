@@ -26,6 +26,7 @@ import lib.Jackson;
 import lib.Painter;
 import lib.Timeline;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * with, the recording's cost as the report says it and the JSON keeps it, and a server that is
  * not a JVM. TestBench runs them with BenchTests; BenchRaces races it end to end.
  */
+@Tag("unit")
 class BenchTimelineTests {
     private static RaceOptions parse(String line) {
         return RaceOptions.parse((line + " --root " + BenchTests.ROOT).split(" "));

@@ -22,10 +22,12 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** Unit tests of the connections phase: source addresses, answers, when opening stops, the open-files budget, costs per connection, artefacts, causes; one real run. */
+@Tag("unit")
 class ConnectionsTests {
     @Test
     @DisplayName("connections: spread over source addresses 127.0.0.2, .3, ..., 70% of the ephemeral ports each (at most 20,000)")

@@ -19,9 +19,11 @@ import lib.Chapters;
 import lib.Cli;
 import lib.CommandError;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** What each chapter's file includes from the kit, and that the kit's copy of an answer matches its chapter. */
+@Tag("unit")
 public class CourseFilesTests {
     static final Path ROOT = Path.of(System.getProperty("course.root", "."));
 

@@ -11,9 +11,11 @@ import contract.Cpus;
 import contract.Plan;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Unit tests of how a race shares the CPUs between the servers and Bombardier ({@link Cpus}), and of CPU per request. */
+@Tag("unit")
 class CpusTests {
     static Plan.Workload workload(String id) {
         return Plan.WORKLOADS.stream().filter(w -> w.id().equals(id)).findFirst().orElseThrow();

@@ -17,12 +17,14 @@ import java.util.Map;
 import lib.Chapters;
 import lib.CommandError;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Unit tests of who races with --all: the framework servers ({@link Framework}), with what,
  * against which bound, and the chapters --chapters picks.
  */
+@Tag("unit")
 class FrameworkTests {
     @Test
     @DisplayName("frameworks: --all races Spring Boot (platform and virtual threads), Helidon, Vert.x, Spring WebFlux and Micronaut (its default, and its loops as carriers) after Netty, unless --no-frameworks; a chapter's race never")

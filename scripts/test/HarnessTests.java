@@ -19,6 +19,7 @@ import lib.Target;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * are in HarnessGradingTests and HarnessProcessTests, test interfaces this class implements, so
  * they run in this class's run and are reported under its name (harnesstests.NAME).
  */
+@Tag("unit")
 public class HarnessTests implements HarnessGradingTests, HarnessProcessTests {
     static Target server;
 

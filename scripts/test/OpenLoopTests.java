@@ -23,12 +23,14 @@ import java.util.Map;
 import java.util.Random;
 import lib.Painter;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Unit tests of the open loop ({@link OpenLoop}, {@link Vegeta}): reading Vegeta's CSV, the
  * percentiles and counts made from it, the rule that sits a server out, and the report.
  */
+@Tag("unit")
 class OpenLoopTests {
     static final String URL = "http://127.0.0.1:40123/cpu?ms=2";
     static final long T0 = 1_767_225_600_000_000_000L; // 2026-01-01, in ns

@@ -18,6 +18,7 @@ import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * one beside it, does not compile. The learner's kit, the Netty baseline server and the
  * self-test's driver stay in the unnamed package, which no package can name.
  */
+@Tag("unit")
 public class PackagesTests {
     /**
      * The layers, lowest first; the packages of one layer do not use each other. The core (lib);

@@ -19,9 +19,11 @@ import java.util.List;
 import java.util.Map;
 import lib.Painter;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Unit tests of the stress phases: the ramp's steps, what breaks a server, and where each broke. */
+@Tag("unit")
 class PhasesTests {
     /** A step's result: {@code ok} answers in 2 s, {@code failed} errors, and this p99. */
     static BenchReport.Result step(Plan.Workload w, String server, long ok, long failed, double p99) {

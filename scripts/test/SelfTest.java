@@ -7,7 +7,7 @@
 //SOURCES ../lib/Cli.java ../lib/CommandError.java
 //SOURCES ../checks/Grade.java ../../exercises/kit/Kit.java ../../exercises/kit/NativeFrame.java
 //SOURCES ../../exercises/kit/chapter-01/BlockingHttp.java ../../exercises/kit/chapter-03/EventLoop.java
-//SOURCES KitTests.java CourseFilesTests.java PackagesTests.java HarnessTests.java TimelineTests.java HarnessGradingTests.java HarnessProcessTests.java SkippingChecks.java BuildingChecks.java TimedChecks.java Spinners.java ../lib/Outcomes.java ../lib/Frameworks.java WithoutSockets.java ../lib/Mutants.java Trees.java Lanes.java PageCommands.java
+//SOURCES SkippingChecks.java BuildingChecks.java TimedChecks.java Spinners.java ../lib/Outcomes.java ../lib/Frameworks.java WithoutSockets.java ../lib/Mutants.java Trees.java Lanes.java PageCommands.java
 
 import checks.Check;
 import checks.Grade;
@@ -39,16 +39,12 @@ import lib.Tools;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import test.CourseFilesTests;
-import test.HarnessTests;
-import test.PackagesTests;
 import test.Spinners;
-import test.TimelineTests;
 import test.Trees;
 
 /**
- * The course's self-test, run by scripts/test.sh: the kit's and the harness's unit tests, then
- * for every chapter: the solution passes all checks, the untouched exercise fails exactly the
+ * The course's self-test of its chapters, run by scripts/test.sh after the unit tests
+ * (scripts/test/Units.java): for every chapter: the solution passes all checks, the untouched exercise fails exactly the
  * checks its TODOs are about, and each known-broken variant of the solution is caught by the
  * check named for its mistake: that check (the first on its line in scripts/test/spoilers/NN.txt)
  * runs alone and must fail. With {@code --exact}, a variant runs every check of its chapter and
@@ -61,7 +57,7 @@ import test.Trees;
  * picocli through {@link Cli}; Suite runs it as a program.
  */
 @Command(name = "selftest", sortOptions = false,
-        customSynopsis = {"usage: jbang scripts/test/SelfTest.java [ROOT] [--quick | --exact] [--only NN,NN] [--no-units]",
+        customSynopsis = {"usage: jbang scripts/test/SelfTest.java [ROOT] [--quick | --exact] [--only NN,NN]",
                 "                                        [--share DIR | --times-from DIR]", ""},
         footer = {"", "Ends with \"N passed, N failed\"; exit 0 when all passed. The grader's full output goes to",
                 "ROOT/.results/selftest.log (selftest-lane-N.log with --share)."})
@@ -71,22 +67,19 @@ class SelfTest implements Callable<Integer> {
     @Parameters(arity = "0..1", paramLabel = "ROOT", description = "the course's folder (default: this folder)")
     Path given;
 
-    @Option(names = "--quick", description = "no broken variants (the unit tests, solutions and exercises only)")
+    @Option(names = "--quick", description = "no broken variants (solutions and exercises only)")
     boolean quick;
 
     @Option(names = "--exact", description = {"each broken variant runs every check of its chapter and must fail exactly those",
             "listed in scripts/test/spoilers/NN.txt (about 10 minutes more)"})
     boolean exact;
 
-    @Option(names = "--only", paramLabel = "NN,NN", split = ",", description = {"after the unit tests, only these: chapters (03), independent, frameworks,",
-            "busy; --only none runs the unit tests alone"})
+    @Option(names = "--only", paramLabel = "NN,NN", split = ",", description = {"only these: chapters (03), independent, frameworks, busy (the unit",
+            "tests are scripts/test/Units.java's)"})
     List<String> only = new ArrayList<>();
 
-    @Option(names = "--no-units", description = "without the unit tests")
-    boolean noUnits;
-
-    @Option(names = "--share", paramLabel = "DIR", description = {"run beside other self-tests given the same new DIR: each part (the",
-            "unit tests, a chapter, the independent server, the framework servers) runs in the first",
+    @Option(names = "--share", paramLabel = "DIR", description = {"run beside other self-tests given the same new DIR: each part (a",
+            "chapter, the independent server, the framework servers) runs in the first",
             "to claim it, after the first builds the servers; no busy-laptop pass (run it alone after)"})
     Path share;
 
@@ -125,12 +118,6 @@ class SelfTest implements Callable<Integer> {
         }
 
         System.setProperty("course.root", root.toString());
-        if (!noUnits && claim("units")) {
-            section("Unit tests: the kit and the grading harness");
-            for (Runner.Result r : Runner.run(List.of(KitTests.class, CourseFilesTests.class, PackagesTests.class, HarnessTests.class, TimelineTests.class), null)) {
-                record(r.id(), !r.failed(), r.message());
-            }
-        }
 
         for (Chapters.Chapter chapter : Chapters.graded(root).values()) {
             if (!only.isEmpty() && !only.contains(chapter.number())) continue;

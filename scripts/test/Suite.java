@@ -41,7 +41,7 @@ import picocli.CommandLine.Parameters;
  * <pre>
  * jbang scripts/test/Suite.java [ROOT] [--quick | --exact] [--steps ID,ID] [--at SECONDS]
  * </pre>
- * {@code --steps} runs only the steps named (see {@link #STEPS}: selftest, bench, prefetch, room,
+ * {@code --steps} runs only the steps named (see {@link #STEPS}: units, selftest, bench, prefetch, room,
  * no-shell, site, browser; browser needs site); {@code --at} is how long the run had taken before
  * this, for the section titles' times. The browser step drives the Chrome that {@code CHROME} names
  * with the playwright-core under {@code PLAYWRIGHT_DIR} (scripts/test/tools.sh's setup_browser).
@@ -60,7 +60,8 @@ final class Suite implements Callable<Integer> {
 
     static final List<Step> STEPS = List.of(
             new Step("streaming", "The self-test prints each result as it happens", Suite::streaming),
-            new Step("selftest", "Kit, harness and chapters (scripts/test/SelfTest.java)", Suite::selfTest),
+            new Step("units", "Unit tests: one JUnit Platform run (scripts/test/Units.java)", Suite::units),
+            new Step("selftest", "Chapters, independent and framework servers (scripts/test/SelfTest.java)", Suite::selfTest),
             new Step("bench", "The benchmark (scripts/bench.sh)", Suite::bench),
             new Step("prefetch", "Offline readiness (scripts/prefetch.sh)", Suite::prefetch),
             new Step("room", "Hand-ins and the room summary (scripts/handin.sh, scripts/room.sh)", Suite::room),
@@ -83,7 +84,7 @@ final class Suite implements Callable<Integer> {
     @Option(names = "--exact", description = "each broken variant runs every check of its chapter (passed on to SelfTest)")
     boolean exact;
 
-    @Option(names = "--steps", paramLabel = "ID,ID", split = ",", description = {"only these steps: streaming, selftest, bench, prefetch, room, no-shell, site,",
+    @Option(names = "--steps", paramLabel = "ID,ID", split = ",", description = {"only these steps: streaming, units, selftest, bench, prefetch, room, no-shell, site,",
             "browser (browser needs site)"})
     List<String> only = new ArrayList<>();
 
@@ -144,6 +145,29 @@ final class Suite implements Callable<Integer> {
     }
 
     /**
+     * The unit tier: every test class tagged unit (the kit's, the grading harness's, the packages',
+     * the timelines' and the benchmark's), in one JVM; each result as it is printed, then JUnit's XML
+     * report (.results/units/), which must count the same tests and no failure.
+     */
+    void units() throws Exception {
+        Path reports = logs.resolve("units");
+        Trees.delete(reports);
+        Relay printed = program("Units.java", jbang(List.of(script("Units.java"), root.toString())), Duration.ofMinutes(10));
+        Path xml = reports.resolve("TEST-junit-jupiter.xml");
+        if (!Files.isRegularFile(xml)) {
+            outcomes.record("Units.java wrote JUnit's XML report", false, "no " + root.relativize(xml));
+            return;
+        }
+        Matcher suite = Pattern.compile("<testsuite [^>]*tests=\"(\\d+)\" skipped=\"(\\d+)\" failures=\"(\\d+)\" errors=\"(\\d+)\"")
+                .matcher(Files.readString(xml));
+        boolean agrees = suite.find() && Integer.parseInt(suite.group(1)) == printed.passed + printed.failed
+                && Integer.parseInt(suite.group(3)) + Integer.parseInt(suite.group(4)) == printed.failed;
+        outcomes.record("the unit tier's XML report (" + root.relativize(xml) + ") counts what it printed: "
+                + (printed.passed + printed.failed) + " tests, " + printed.failed + " failed", agrees,
+                suite.find(0) ? "the report says " + suite.group(1) + " tests, " + suite.group(3) + " failures, " + suite.group(4) + " errors" : "no <testsuite> in it");
+    }
+
+    /**
      * SelfTest in two lanes at once, each part (the unit tests, a chapter, the independent and the
      * framework servers) in the first lane to claim it ({@link #LANES}; see scripts/test/Lanes.java:
      * grading mostly waits, so two lanes take about half the time), then the busy-laptop pass alone,
@@ -177,7 +201,7 @@ final class Suite implements Callable<Integer> {
                     });
                 }
             }
-            List<String> args = new ArrayList<>(List.of(script("SelfTest.java"), root.toString(), "--only", "busy", "--no-units",
+            List<String> args = new ArrayList<>(List.of(script("SelfTest.java"), root.toString(), "--only", "busy",
                     "--times-from", shared.toString()));
             args.addAll(selfTestOptions);
             program("SelfTest.java --only busy", jbang(args), Duration.ofMinutes(30));
@@ -193,14 +217,13 @@ final class Suite implements Callable<Integer> {
     static final int LANES = Math.min(2, Runtime.getRuntime().availableProcessors());
 
     /**
-     * The benchmark's unit tests, then its races end to end, each checked on its JSON: a smoke race,
+     * The benchmark's races end to end (its unit tests are in the units step), each checked on its JSON: a smoke race,
      * a self-race that must never say "faster" or "slower", a reactor made slower on purpose (about 12 µs of
      * CPU a request) whose verdict on hello must be "slower", with no progress line in its piped
      * output, the db and mixed workloads, chapter 08's trips, the ramp's first steps, the open loop
      * (scripts/test/TestBench.java --races; logs in .results/bench-*.log).
      */
     void bench() throws Exception {
-        program("TestBench.java", jbang(List.of(script("TestBench.java"))), Duration.ofMinutes(10));
         program("TestBench.java --races", jbang(List.of(script("TestBench.java"), "--races")), Duration.ofMinutes(30));
     }
 
@@ -330,7 +353,7 @@ final class Suite implements Callable<Integer> {
      * Runs a test program to its end, passing on each of its results as it prints it; its last
      * line must be "N passed, N failed" and agree with the results read.
      */
-    void program(String name, ProcessBuilder command, Duration limit) throws Exception {
+    Relay program(String name, ProcessBuilder command, Duration limit) throws Exception {
         Relay relay = new Relay();
         String file = name.replaceAll("[^A-Za-z0-9.-]+", "-");
         Commands.Ended ended = Commands.follow(command.directory(root.toFile()), logs.resolve("suite-" + file + ".log"), limit, relay);
@@ -342,6 +365,7 @@ final class Suite implements Callable<Integer> {
             outcomes.record(name + "'s count agrees with its results", false,
                     "it says '" + relay.last + "', its lines said " + relay.passed + " passed, " + relay.failed + " failed");
         }
+        return relay;
     }
 
     /** The relay whose line was shown last: programs run at once (SelfTest's lanes) share the screen. */

@@ -2,8 +2,9 @@
 //JAVA 25
 //DEPS org.junit.jupiter:junit-jupiter:5.14.2
 //DEPS org.junit.platform:junit-platform-launcher:1.14.2
+//DEPS org.junit.platform:junit-platform-reporting:1.14.2
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-//SOURCES ../bench/Bench.java BenchRaceChecks.java BenchRaces.java BenchTests.java BenchStatsTests.java BenchParsingTests.java BenchReportTests.java BenchTimelineTests.java VerdictTests.java CpusTests.java PhasesTests.java FrameworkTests.java OpenLoopTests.java ConnectionsTests.java ../lib/Outcomes.java Commands.java ../lib/Mutants.java Trees.java PageCommands.java
+//SOURCES ../bench/Bench.java BenchRaceChecks.java BenchRaces.java BenchTests.java BenchStatsTests.java BenchParsingTests.java BenchReportTests.java BenchTimelineTests.java VerdictTests.java CpusTests.java PhasesTests.java FrameworkTests.java OpenLoopTests.java ConnectionsTests.java UnitRun.java ../lib/Outcomes.java Commands.java ../lib/Mutants.java Trees.java PageCommands.java
 
 package test;
 
@@ -91,19 +92,9 @@ class TestBench {
         return Path.of(".");
     }
 
-    /** Runs the unit tests and returns the status to exit with. */
-    static int unitTests() {
-        if (System.getProperty("course.root") == null) System.setProperty("course.root", courseRoot().toString());
-        Outcomes outcomes = new Outcomes("bench: ");
-        LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(BenchTests.class), selectClass(BenchStatsTests.class), selectClass(BenchParsingTests.class), selectClass(BenchReportTests.class), selectClass(BenchTimelineTests.class), selectClass(VerdictTests.class), selectClass(CpusTests.class), selectClass(PhasesTests.class), selectClass(FrameworkTests.class), selectClass(OpenLoopTests.class), selectClass(ConnectionsTests.class)).build(),
-                new TestExecutionListener() {
-                    @Override
-                    public void executionFinished(TestIdentifier id, TestExecutionResult result) {
-                        if (!id.isTest() && result.getStatus() != TestExecutionResult.Status.FAILED) return;
-                        outcomes.record(id.getDisplayName(), result.getStatus() == TestExecutionResult.Status.SUCCESSFUL,
-                                result.getThrowable().map(t -> String.valueOf(t.getMessage()).strip()).orElse("failed"));
-                    }
-                });
-        return outcomes.end();
+    /** Runs the benchmark's unit tests (the classes tagged unit that this program holds) and returns the status to exit with. */
+    static int unitTests() throws java.io.IOException {
+        Path root = System.getProperty("course.root") != null ? Path.of(System.getProperty("course.root")) : courseRoot();
+        return UnitRun.run(root, "unit", null);
     }
 }

@@ -18,6 +18,7 @@ import lib.ThreadStates;
 import lib.Timeline;
 import lib.Unavailable;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * (fixtures/timeline/Threads.java): its one busy thread is the one busy lane, and each wait is
  * drawn as the wait it is.
  */
+@Tag("unit")
 public class TimelineTests {
     @Test
     @DisplayName("timeline: a thread's role comes from its name (loops, workers, carriers, the acceptor, the JVM's own)")

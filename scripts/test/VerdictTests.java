@@ -19,12 +19,14 @@ import java.util.ArrayList;
 import java.util.List;
 import lib.Subject;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Unit tests of the race's verdict (faster, slower, or the same within the noise): per-turn
  * req/s made up here, so that each verdict can be shown to fail.
  */
+@Tag("unit")
 class VerdictTests {
     /** The verdict for a learner whose runs made these req/s, turn by turn, against these of the reference. */
     static BenchReport.Interval verdict(double[] learner, double[] reference) {
