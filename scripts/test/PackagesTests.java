@@ -63,6 +63,21 @@ public class PackagesTests {
         assertTrue(errors.contains("package room does not exist"), errors);
     }
 
+    @Test
+    @DisplayName("every class of scripts/test/ with JUnit tests carries @Tag(\"unit\"), so the unit tier (Units.java) runs it")
+    void everyTestClassTagged() throws IOException {
+        List<String> untagged = new ArrayList<>();
+        try (Stream<Path> files = Files.list(CourseFilesTests.ROOT.resolve("scripts/test"))) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
+                String source = Files.readString(file);
+                boolean tests = source.contains("@Test\n") || source.contains("@TestFactory") || source.contains("@ParameterizedTest");
+                boolean aClass = Pattern.compile("(?m)^(public |final |public final )?class ").matcher(source).find();
+                if (tests && aClass && !source.contains("@Tag(\"unit\")")) untagged.add(file.getFileName().toString());
+            }
+        }
+        assertEquals(List.of(), untagged, "JUnit finds a class of tests by its tag: add @Tag(\"unit\") (or a tag of its own tier, and say where it runs)");
+    }
+
     /** The files of each named package under {@code scripts} (by their package line), by package. */
     static Map<String, List<Path>> packages(Path scripts) throws IOException {
         Map<String, List<Path>> packages = new TreeMap<>();
