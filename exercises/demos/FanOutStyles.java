@@ -3,6 +3,7 @@
 //PREVIEW
 //SOURCES ../../scripts/checks/Backend.java
 
+import checks.Backend;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -35,9 +35,9 @@ import picocli.CommandLine.Option;
  * benchmark starts it as a program ({@code jbang scripts/checks/Backend.java --port 0}), which
  * keeps counts only; {@link Standalone} reads that program's command line.
  */
-final class Backend implements AutoCloseable {
+public final class Backend implements AutoCloseable {
     /** One call: what was asked, with which id, and how it ended (answered, or closed by the client first). */
-    record Call(String path, String id, long startNanos, long endNanos, boolean closedEarly) {
+    public record Call(String path, String id, long startNanos, long endNanos, boolean closedEarly) {
         long millis() {
             return (endNanos - startNanos) / 1_000_000;
         }
@@ -59,7 +59,7 @@ final class Backend implements AutoCloseable {
     }
 
     /** Starts a backend on {@code host:port} (0: any free port); {@code recording} keeps every call. */
-    static Backend start(String host, int port, boolean recording) throws IOException {
+    public static Backend start(String host, int port, boolean recording) throws IOException {
         ServerSocket server = new ServerSocket();
         server.setReuseAddress(true);
         server.bind(new InetSocketAddress(InetAddress.getByName(host), port), 4096);
@@ -69,18 +69,18 @@ final class Backend implements AutoCloseable {
     }
 
 
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + server.getLocalPort();
     }
 
     /** Forgets the calls so far and the peak; the connections opened count from now. */
-    synchronized void reset() {
+    public synchronized void reset() {
         calls.clear();
         maxInFlight = inFlight;
         opened = 0;
     }
 
-    synchronized List<Call> calls() {
+    public synchronized List<Call> calls() {
         return List.copyOf(calls);
     }
 
@@ -103,7 +103,7 @@ final class Backend implements AutoCloseable {
     }
 
     /** Waits up to {@code millis} for no call to be in flight; whether none is. */
-    boolean awaitIdle(long millis) throws InterruptedException {
+    public boolean awaitIdle(long millis) throws InterruptedException {
         long end = System.nanoTime() + millis * 1_000_000;
         while (inFlight() > 0 && System.nanoTime() < end) Thread.sleep(20);
         return inFlight() == 0;

@@ -28,6 +28,7 @@ import lib.Subject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Unit tests of what the benchmark reads from its tools and the machine: Bombardier's JSON, the
@@ -138,21 +139,14 @@ class BenchParsingTests {
 
     @Test
     @DisplayName("context switches: read per thread from /proc/PID/task, a thread that ended while read left out")
-    void contextSwitchesRead() throws Exception {
-        Path tasks = Files.createTempDirectory("task-");
-        try {
-            Files.createDirectories(tasks.resolve("100"));
-            Files.writeString(tasks.resolve("100/status"), status(10, 2));
-            Files.createDirectories(tasks.resolve("101"));
-            Files.writeString(tasks.resolve("101/status"), status(7, 0));
-            Files.createDirectories(tasks.resolve("102")); // ended: its status is gone
-            assertEquals(Map.of(100L, 12L, 101L, 7L), ContextSwitches.read(tasks));
-            assertEquals(Map.of(), ContextSwitches.read(tasks.resolve("gone")), "a process that exited");
-        } finally {
-            try (var walk = Files.walk(tasks)) {
-                for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(p);
-            }
-        }
+    void contextSwitchesRead(@TempDir Path tasks) throws Exception {
+        Files.createDirectories(tasks.resolve("100"));
+        Files.writeString(tasks.resolve("100/status"), status(10, 2));
+        Files.createDirectories(tasks.resolve("101"));
+        Files.writeString(tasks.resolve("101/status"), status(7, 0));
+        Files.createDirectories(tasks.resolve("102")); // ended: its status is gone
+        assertEquals(Map.of(100L, 12L, 101L, 7L), ContextSwitches.read(tasks));
+        assertEquals(Map.of(), ContextSwitches.read(tasks.resolve("gone")), "a process that exited");
         // This JVM on Linux: every thread shows its switches, and the portable inspection (as on macOS) shows none.
         long self = ProcessHandle.current().pid();
         Map<Long, Long> mine = new Inspect(self, true).contextSwitches().orElseThrow();

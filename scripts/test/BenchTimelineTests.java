@@ -28,6 +28,7 @@ import lib.Timeline;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Unit tests of bench.sh --timeline ({@link TimelineTurn}): the option and what it is refused
@@ -119,9 +120,8 @@ class BenchTimelineTests {
 
     @Test
     @DisplayName("a server that is not a JVM gets no timeline and one sentence saying why; nothing is written, no load is run")
-    void notJava() throws Exception {
+    void notJava(@TempDir Path root) throws Exception {
         Process sleep = new ProcessBuilder("sleep", "60").start();
-        Path root = Files.createTempDirectory("bench-timeline-");
         try {
             Server s = BenchTests.server("learner");
             s.inspect = new Inspect(sleep.pid());
@@ -134,7 +134,6 @@ class BenchTimelineTests {
         } finally {
             sleep.destroyForcibly();
             sleep.waitFor();
-            Files.deleteIfExists(root);
         }
     }
 }

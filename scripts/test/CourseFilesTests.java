@@ -21,6 +21,7 @@ import lib.CommandError;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** What each chapter's file includes from the kit, and that the kit's copy of an answer matches its chapter. */
 @Tag("unit")
@@ -354,25 +355,25 @@ public class CourseFilesTests {
 
     @Test
     @DisplayName("setup.sh puts the JBang it installed where a new shell finds it: a launcher in ~/.local/bin, the PATH line once in ~/.bashrc; a jbang of the learner's own is left alone")
-    void jbangOnPath() throws Exception {
-        Path tools = Files.createTempDirectory("tools-");
+    void jbangOnPath(@TempDir Path dir) throws Exception {
+        Path tools = Files.createDirectories(dir.resolve("tools"));
         Files.createDirectories(tools.resolve("bin"));
         Files.writeString(tools.resolve("bin/jbang"), "#!/bin/sh\necho fake-jbang \"$@\"\n");
         tools.resolve("bin/jbang").toFile().setExecutable(true);
         String twice = "source scripts/setup.sh; JBANG=\"$TOOLS/bin/jbang\"; put_jbang_on_path; put_jbang_on_path; PATH=\"$HOME/.local/bin:$PATH\" jbang version";
         // Neither ~/.local/bin nor ~/bin on the PATH: a launcher, and ~/.bashrc adds the folder once.
-        Path home = Files.createTempDirectory("home-");
+        Path home = Files.createDirectories(dir.resolve("home"));
         String said = shell(home, tools, "/usr/bin:/bin", twice);
         assertTrue(said.contains("fake-jbang version") && said.contains("export PATH=\"$HOME/.local/bin:$PATH\""), said);
         String rc = Files.readString(home.resolve(".bashrc"));
         assertEquals(1, rc.split("added by the course", -1).length - 1, rc);
         // ~/.local/bin on the PATH already: the launcher only, no rc file touched.
-        Path onPath = Files.createTempDirectory("home-");
+        Path onPath = Files.createDirectories(dir.resolve("home-on-path"));
         Files.createDirectories(onPath.resolve(".local/bin"));
         said = shell(onPath, tools, onPath.resolve(".local/bin") + ":/usr/bin:/bin", twice);
         assertTrue(said.contains("fake-jbang version") && !Files.exists(onPath.resolve(".bashrc")), said);
         // The learner's own jbang in ~/.local/bin (not on the PATH): left as it was, and setup says what to type instead.
-        Path own = Files.createTempDirectory("home-");
+        Path own = Files.createDirectories(dir.resolve("home-own-jbang"));
         Files.createDirectories(own.resolve(".local/bin"));
         Files.writeString(own.resolve(".local/bin/jbang"), "#!/bin/sh\necho own-jbang\n");
         said = shell(own, tools, "/usr/bin:/bin", "source scripts/setup.sh; JBANG=\"$TOOLS/bin/jbang\"; put_jbang_on_path; echo status=$?");

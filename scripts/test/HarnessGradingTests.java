@@ -24,6 +24,7 @@ import lib.SiteAddress;
 import lib.Subject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Tests of what the grader says and keeps, with no server: --only, the course's JSON, the
@@ -75,8 +76,7 @@ interface HarnessGradingTests {
 
     @Test
     @DisplayName("results: each write refreshes .results/site/results.json, the list the served site reads")
-    default void resultsIndex() throws Exception {
-        Path root = java.nio.file.Files.createTempDirectory("results-");
+    default void resultsIndex(@TempDir Path root) throws Exception {
         Results.write(root, "checks", "03", "{}");
         assertEquals(List.of("checks/03.json"), Jackson.read(java.nio.file.Files.readString(root.resolve(".results/site/results.json")), List.class));
         Results.write(root, "bench", "all", "{}");
@@ -87,8 +87,7 @@ interface HarnessGradingTests {
 
     @Test
     @DisplayName("links: to the local server by default, on the port scripts/site.sh serve last used; COURSE_SITE moves them, and on disk they open index.html")
-    default void siteLinks() throws Exception {
-        Path root = java.nio.file.Files.createTempDirectory("served-");
+    default void siteLinks(@TempDir Path root) throws Exception {
         assertEquals("http://127.0.0.1:1313/", Grade.site(null, root));
         java.nio.file.Files.createDirectories(root.resolve(SiteAddress.SERVED).getParent());
         java.nio.file.Files.writeString(root.resolve(SiteAddress.SERVED), "http://127.0.0.1:1314/\n");
@@ -105,12 +104,12 @@ interface HarnessGradingTests {
 
     @Test
     @DisplayName("--file: a copy runs from any folder, its //SOURCES found from exercises/ or solutions/ (same lines), or is refused in one sentence")
-    default void copyAnywhere() throws Exception {
-        Path root = java.nio.file.Files.createTempDirectory("course-");
+    default void copyAnywhere(@TempDir Path dir) throws Exception {
+        Path root = java.nio.file.Files.createDirectories(dir.resolve("course"));
         Path kit = root.resolve("exercises/kit/Kit.java");
         java.nio.file.Files.createDirectories(kit.getParent());
         java.nio.file.Files.writeString(kit, "class Kit {}\n");
-        Path copy = java.nio.file.Files.createTempDirectory("mistakes-").resolve("mine.java");
+        Path copy = java.nio.file.Files.createDirectories(dir.resolve("mistakes")).resolve("mine.java");
         java.nio.file.Files.writeString(copy, "///usr/bin/env jbang \"$0\" \"$@\" ; exit $?\n//JAVA 25\n//SOURCES kit/Kit.java\nclass Mine {}\n");
         String run = new Subject.File(copy).launch(root, List.of("jbang"), "05-x.java", List.of(), List.of()).command().get(1);
         List<String> twin = java.nio.file.Files.readAllLines(Path.of(run));
@@ -160,14 +159,13 @@ interface HarnessGradingTests {
 
     @Test
     @DisplayName("a partial run (--only) says how many of the chapter's checks ran, never 'done', and keeps no progress record")
-    default void partialRun() throws Exception {
+    default void partialRun(@TempDir Path dir) throws Exception {
         Path root = Path.of(System.getProperty("course.root", "."));
         Chapters.Chapter ch01 = Chapters.read(root).get("01");
         assertTrue(Grade.summary(ch01, 26, 0, 0, 0, 26).endsWith("chapter 01 done!"));
         String partial = Grade.summary(ch01, 1, 0, 0, 0, 26);
         assertTrue(partial.contains("1 of 26 checks ran") && !partial.contains("done"), partial);
         assertFalse(Grade.summary(ch01, 25, 0, 1, 0, 26).contains("done"));
-        Path dir = java.nio.file.Files.createTempDirectory("partial");
         java.nio.file.Files.createDirectories(dir.resolve(Chapters.FILE).getParent());
         java.nio.file.Files.copy(root.resolve(Chapters.FILE), dir.resolve(Chapters.FILE));
         CheckReport whole = new CheckReport("01", "t", "exercise", "now", "x", 2L, 0L, 0L, null, List.of(), null, 0, null);

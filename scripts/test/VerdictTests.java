@@ -21,6 +21,7 @@ import lib.Subject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Unit tests of the race's verdict (faster, slower, or the same within the noise): per-turn
@@ -255,14 +256,10 @@ class VerdictTests {
 
     @Test
     @DisplayName("--learner FILE races that file instead of the exercise; with --all or --url it is refused in a sentence")
-    void learnerOption() throws Exception {
-        java.nio.file.Path file = java.nio.file.Files.createTempFile("learner", ".java");
-        try {
-            assertEquals(new Subject.File(file.toAbsolutePath().normalize()), RaceOptions.parse(new String[] {"03", "--learner", file.toString(), "--root", "."}).subject());
-            assertEquals("scripts/bench.sh 03 --learner " + file.getFileName(), RaceOptions.command(new String[] {"03", "--learner", file.toString(), "--root", "/x"}));
-        } finally {
-            java.nio.file.Files.deleteIfExists(file);
-        }
+    void learnerOption(@TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.createFile(dir.resolve("learner.java"));
+        assertEquals(new Subject.File(file.toAbsolutePath().normalize()), RaceOptions.parse(new String[] {"03", "--learner", file.toString(), "--root", "."}).subject());
+        assertEquals("scripts/bench.sh 03 --learner " + file.getFileName(), RaceOptions.command(new String[] {"03", "--learner", file.toString(), "--root", "/x"}));
         assertEquals(new Subject.Exercise(), RaceOptions.parse(new String[] {"03", "--root", "."}).subject());
     }
     @Test

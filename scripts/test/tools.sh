@@ -71,7 +71,9 @@ setup_browser() {
   if ! grep -qs "\"version\": \"${PLAYWRIGHT_VERSION}\"" "${PLAYWRIGHT_DIR}/node_modules/playwright-core/package.json"; then
     setup_say "installing playwright-core ${PLAYWRIGHT_VERSION} from npm into ${PLAYWRIGHT_DIR} (once; no browser download)"
     mkdir -p "${PLAYWRIGHT_DIR}"
-    if ! npm install --prefix "${PLAYWRIGHT_DIR}" --no-audit --no-fund "playwright-core@${PLAYWRIGHT_VERSION}" \
+    # --prefer-offline: from npm's own cache when it holds this version, without asking the
+    # registry again (on the 2-core machine a fresh clone's install took 71 s without it, 1 s with).
+    if ! npm install --prefix "${PLAYWRIGHT_DIR}" --no-audit --no-fund --prefer-offline "playwright-core@${PLAYWRIGHT_VERSION}" \
          >"${TOOLS}/browser-install.log" 2>&1; then
       echo "setup: could not install playwright-core from npm (see ${TOOLS}/browser-install.log): 'npm install --prefix ${PLAYWRIGHT_DIR} playwright-core@${PLAYWRIGHT_VERSION}'" >&2
       return 2

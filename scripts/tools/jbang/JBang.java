@@ -1,5 +1,3 @@
-package tools;
-
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
