@@ -64,6 +64,21 @@ public class PackagesTests {
     }
 
     @Test
+    @DisplayName("a file deeper than a package's folder (a launcher, a fixture, a server) stays in the unnamed package, as the java launcher runs it by path")
+    void deeperFilesUnnamed() throws IOException {
+        Path scripts = CourseFilesTests.ROOT.resolve("scripts");
+        List<String> named = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(scripts)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
+                Path relative = scripts.relativize(file);
+                if (relative.getNameCount() <= 2 || relative.startsWith("bench/frameworks")) continue; // frameworks: projects of their own
+                if (PACKAGE.matcher(Files.readString(file)).find()) named.add(relative.toString());
+            }
+        }
+        assertEquals(List.of(), named, "java FILE.java needs a file's package to match its folder: leave these in the unnamed package");
+    }
+
+    @Test
     @DisplayName("every class of scripts/test/ with JUnit tests carries @Tag(\"unit\"), so the unit tier (Units.java) runs it")
     void everyTestClassTagged() throws IOException {
         List<String> untagged = new ArrayList<>();
