@@ -10,9 +10,9 @@ import lib.Chapters;
 import lib.Frameworks;
 
 /**
- * Self-tests run side by side ({@code SelfTest --share DIR}, as scripts/test/Suite.java runs two):
- * grading mostly waits (on a 2-core machine the chapters kept about a fifth of its CPU busy), so
- * two lanes take about half the time. Each part (a chapter, the independent
+ * Self-tests run side by side ({@code SelfTest --share DIR}, as scripts/test/Suite.java runs its
+ * lanes): grading mostly waits, so lanes side by side take less time (Suite.LANES says how much
+ * here). Each part (a chapter, the independent
  * server, the framework servers) runs in the first lane to claim it: a file {@code DIR/part-ID},
  * made atomically. The first lane to join builds every server with JBang before any lane claims a
  * part: JBang (0.132) writes its dependency cache file in place, so two JBang processes that
