@@ -125,12 +125,17 @@ public final class Timeline {
     /** Where the learner's timelines go, under the course's folder (the site serves them at results/timeline/). */
     public static final String LEARNER = ".results/timeline";
 
+    /** Whether {@code dir} is the learner's own timelines' folder under the course at {@code root}. */
+    public static boolean learners(Path root, Path dir) {
+        return dir.toAbsolutePath().normalize().equals(root.resolve(LEARNER).toAbsolutePath().normalize());
+    }
+
     /**
      * Writes {@code doc} as {@code NAME.json} in {@code dir}; returns the file. In the learner's
      * folder it is one of their results (listed for the site, sent to a room they joined).
      */
     public static Path write(Path root, Path dir, String name, Doc doc) throws IOException {
-        if (dir.toAbsolutePath().normalize().equals(root.resolve(LEARNER).toAbsolutePath().normalize())) {
+        if (learners(root, dir)) {
             return Results.write(root, "timeline", name, Jackson.write(doc));
         }
         Files.createDirectories(dir);

@@ -273,6 +273,16 @@ final class RoomLiveTests {
         RoomTest.outcomes.record("scripts/check.sh 01 in a copy of the course that joined the room: its grading reaches the room",
                 status == 1 && has01, "check.sh exited " + status + " (1: checks failed); Graded's seat " + (has01 ? "has" : "has no")
                         + " chapter 01 after 5 s (see " + copy.resolve("check.log") + ")");
+        // A timeline recorded by a partial run (--only ID --timeline), which saves no grading, reaches the room too.
+        int recorded = RoomTest.run(copy.resolve("timeline.log"), copy.resolve("scripts/check.sh").toString(), "01", "--only", "protocol.hello", "--timeline");
+        boolean drawn = false;
+        for (int i = 0; i < 50 && !drawn; i++) {
+            drawn = Files.exists(seat) && Jackson.read(Files.readString(seat), Seat.class).timeline("01") != null;
+            if (!drawn) Thread.sleep(100);
+        }
+        RoomTest.outcomes.record("scripts/check.sh 01 --only protocol.hello --timeline in that copy: the timeline reaches the room, with no grading saved",
+                recorded == 0 && drawn, "check.sh exited " + recorded + "; Graded's seat " + (drawn ? "has" : "has no") + " timeline of 01 after 5 s (see "
+                        + copy.resolve("timeline.log") + ")");
     }
 
     /** A copy of the course that joined the room sends each result it saves, by itself, and saving never waits on the room. */
