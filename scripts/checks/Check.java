@@ -69,7 +69,9 @@ public @interface Check {
      * grader cannot tell, it runs once more alone at the end of the grading; if it fails again on
      * a busy machine, what happened begins by saying so, and by how much ({@link Runner#busy}).
      * Observing the server (which thread, how many in flight) keeps such windows wide: a busy machine
-     * slows what they see, and seldom changes it.
+     * slows what they see, and seldom changes it. Any check whose look inside the server fails
+     * ({@link lib.Jcmd.Failed}: jcmd timed out, or its dump came back cut short) runs once more
+     * alone too, whatever the machine: that failure is the tool's, not the server's answer.
      */
     boolean timed() default false;
 

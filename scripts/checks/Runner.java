@@ -7,6 +7,7 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import lib.Jcmd;
 import lib.Others;
 import lib.Target;
 import org.junit.platform.engine.TestExecutionResult;
@@ -81,7 +82,7 @@ public final class Runner {
             @Override
             public void executionStarted(TestIdentifier id) {
                 started.put(id.getUniqueId(), System.nanoTime());
-                if (timed(id)) { // what others use is read only where the verdict rests on time
+                if (id.isTest()) { // what others use, for a check timed or one whose look inside the server fails
                     Others.Snapshot now = Others.take(outside);
                     if (now != null) machine.put(id.getUniqueId(), now);
                 }
@@ -147,15 +148,17 @@ public final class Runner {
                 Others.Snapshot from = machine.remove(id.getUniqueId());
                 double others = from == null ? Double.NaN : Others.cores(from, Others.take(outside));
                 Double first = method == null ? null : again.remove(method); // present: this run is the one again, alone
-                if (status == CheckReport.Status.FAIL && timed(id) && notTried == null && method != null) {
-                    if (first == null && (Double.isNaN(others) || others >= Others.BUSY_CORES_FOR_CHECKS)) {
+                // A look inside the server that failed (jcmd, Jcmd.Failed) says nothing of the server: run again alone, always.
+                boolean lookFailed = lookFailed(thrown);
+                if (status == CheckReport.Status.FAIL && (timed(id) || lookFailed) && notTried == null && method != null) {
+                    if (first == null && (lookFailed || Double.isNaN(others) || others >= Others.BUSY_CORES_FOR_CHECKS)) {
                         again.put(method, others); // its result comes when it has run again, alone
                         started.remove(id.getUniqueId());
                         notes.remove(id.getUniqueId());
                         return;
                     }
                     String said = message;
-                    if (first != null) message = busy(first, others).map(b -> b + "\n" + said).orElse(said);
+                    if (first != null) message = busy(first, others, lookFailed).map(b -> b + "\n" + said).orElse(said);
                 }
                 if (notTried != null) {
                     hint = "";
@@ -210,11 +213,29 @@ public final class Runner {
      * was quiet (then the failure is the server's) or the machine cannot tell.
      */
     public static java.util.Optional<String> busy(double first, double second) {
+        return busy(first, second, false);
+    }
+
+    /**
+     * {@link #busy(double, double)}, for a check that timed the server or, {@code looked}, one
+     * whose look inside it ({@link Jcmd.Failed}) failed both times.
+     */
+    public static java.util.Optional<String> busy(double first, double second, boolean looked) {
         if (Double.isNaN(second) || second < Others.BUSY_CORES_FOR_CHECKS) return java.util.Optional.empty();
+        String why = looked ? "This check looks inside the server with the JDK's jcmd, which a busy machine slows and cuts short"
+                : "This check times the server";
         return java.util.Optional.of(BUSY + ": other programs used " + (Double.isNaN(first) ? "?" : Others.words(first))
                 + " during this check, and " + Others.words(second) + " when it ran again alone, after the others."
-                + " This check times the server: close what you can (a build, a browser tab, a video call) and grade again"
+                + " " + why + ": close what you can (a build, a browser tab, a video call) and grade again"
                 + " to be sure of what it saw:");
+    }
+
+    /** Whether a check failed because a look inside the server failed ({@link Jcmd.Failed}), which is not the server's answer. */
+    static boolean lookFailed(Throwable thrown) {
+        for (Throwable t = thrown; t != null; t = t.getCause()) {
+            if (t instanceof Jcmd.Failed) return true;
+        }
+        return false;
     }
 
     /** A run of exactly these checks, with the run's settings. */

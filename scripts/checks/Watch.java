@@ -78,11 +78,15 @@ final class Watch {
         for (int i = 0; i < 3; i++) round(target);
         List<Inspect.ThreadInfo> after = target.inspect().platformThreads();
         if (after.size() <= before.size() + THREADS_LEFT) return;
-        java.util.Set<String> old = new java.util.HashSet<>(before.stream().map(Inspect.ThreadInfo::label).toList());
-        java.util.Map<String, Long> grown = after.stream().map(Inspect.ThreadInfo::label).filter(n -> !old.contains(n))
-                .collect(java.util.stream.Collectors.groupingBy(n -> n.replaceAll("\\d+", "N"), java.util.TreeMap::new, java.util.stream.Collectors.counting()));
         throw new AssertionError("the server had " + before.size() + " platform threads after a first round of /cpu and /io, and "
-                + after.size() + " after " + (3 * 2 * ROUND) + " more requests: its threads grow with the requests (new: " + grown + ")");
+                + after.size() + " after " + (3 * 2 * ROUND) + " more requests: its threads grow with the requests (new: " + grown(before, after) + ")");
+    }
+
+    /** The threads of {@code after} not in {@code before}, counted by name with numbers as N: {worker-N=496}. */
+    static java.util.Map<String, Long> grown(List<Inspect.ThreadInfo> before, List<Inspect.ThreadInfo> after) {
+        java.util.Set<String> old = new java.util.HashSet<>(before.stream().map(Inspect.ThreadInfo::label).toList());
+        return after.stream().map(Inspect.ThreadInfo::label).filter(n -> !old.contains(n))
+                .collect(java.util.stream.Collectors.groupingBy(n -> n.replaceAll("\\d+", "N"), java.util.TreeMap::new, java.util.stream.Collectors.counting()));
     }
 
     /** {@value #ROUND} requests of /cpu?ms=1 and {@value #ROUND} of /io?ms=5, at once, each on a new connection, all answered 200. */

@@ -76,16 +76,28 @@ public final class Inspect {
         return !portable && Files.isDirectory(Path.of("/proc/self"));
     }
 
-    /** Every thread of the server, platform and virtual, from {@code jcmd PID Thread.dump_to_file -format=json}. */
+    /**
+     * Every thread of the server, platform and virtual, from {@code jcmd PID Thread.dump_to_file
+     * -format=json}; a dump that does not read whole is taken once more, then is {@link Jcmd.Failed}.
+     */
     public List<ThreadInfo> threads() throws IOException {
-        Path file = Files.createTempFile("threads-", ".json");
-        Files.delete(file); // jcmd refuses to overwrite
-        try {
-            jcmd("Thread.dump_to_file", "-format=json", file.toString());
-            return threads(Files.readString(file));
-        } finally {
-            Files.deleteIfExists(file);
+        List<String> cut = new ArrayList<>();
+        for (int attempt = 0; attempt < 2; attempt++) {
+            Path file = Files.createTempFile("threads-", ".json");
+            Files.delete(file); // jcmd refuses to overwrite
+            try {
+                jcmd.run("Thread.dump_to_file", "-format=json", file.toString());
+                String dump = Files.readString(file);
+                try {
+                    return threads(dump);
+                } catch (IllegalArgumentException e) {
+                    cut.add(dump.length() + " characters");
+                }
+            } finally {
+                Files.deleteIfExists(file);
+            }
         }
+        throw jcmd.failed("the JVM's thread dump (jcmd " + pid + " Thread.dump_to_file) did not read whole, twice (" + String.join(", then ", cut) + ")");
     }
 
     /** The threads of a JSON thread dump, from every container. */
@@ -221,8 +233,8 @@ public final class Inspect {
      * its ZHeap). A JVM limited to one CPU picks the Serial collector.
      */
     public long heapAfterGc() throws IOException {
-        jcmd("GC.run");
-        String info = jcmdOutput("GC.heap_info");
+        jcmd.run("GC.run");
+        String info = jcmd.run("GC.heap_info");
         long used = heapUsed(info);
         if (used < 0) throw new IOException("cannot read the heap in use from jcmd GC.heap_info: " + info.strip());
         return used;
@@ -270,7 +282,7 @@ public final class Inspect {
         if (!proc || !Files.isDirectory(tasks)) {
             if (!Boolean.TRUE.equals(javaProcess())) return all;
             try {
-                return threadCpu(jcmdOutput("Thread.print"));
+                return threadCpu(jcmd.run("Thread.print"));
             } catch (IOException | Unavailable e) {
                 return all;
             }
@@ -323,7 +335,7 @@ public final class Inspect {
         Path status = Path.of("/proc", String.valueOf(pid), "status");
         if ((!proc || !Files.isReadable(status)) && Boolean.TRUE.equals(javaProcess())) {
             try {
-                return OptionalInt.of(threadCpu(jcmdOutput("Thread.print")).size());
+                return OptionalInt.of(threadCpu(jcmd.run("Thread.print")).size());
             } catch (IOException | Unavailable e) {
                 return OptionalInt.empty();
             }
@@ -410,29 +422,21 @@ public final class Inspect {
     void jfrStart(String name, List<String> settings) throws IOException {
         List<String> start = new ArrayList<>(List.of("JFR.start", "name=" + name));
         start.addAll(settings);
-        jcmd(start.toArray(String[]::new));
+        jcmd.run(start.toArray(String[]::new));
     }
 
     /** Writes the recording {@code name} to {@code file} and stops it. */
     void jfrStop(String name, Path file) throws IOException {
         try {
-            jcmd("JFR.dump", "name=" + name, "filename=" + file);
+            jcmd.run("JFR.dump", "name=" + name, "filename=" + file);
         } finally {
-            jcmd("JFR.stop", "name=" + name);
+            jcmd.run("JFR.stop", "name=" + name);
         }
     }
 
     /** Stops the recording {@code name}, writing nothing of it. */
     void jfrDiscard(String name) throws IOException {
-        jcmd("JFR.stop", "name=" + name);
-    }
-
-    private void jcmd(String... command) throws IOException {
-        jcmd.run(command);
-    }
-
-    private String jcmdOutput(String... command) throws IOException {
-        return jcmd.run(command);
+        jcmd.run("JFR.stop", "name=" + name);
     }
 
     /** Whether the server is a JVM: true, false, or null when it cannot be told ({@link Jcmd#javaProcess}). */

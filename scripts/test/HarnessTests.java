@@ -240,7 +240,48 @@ public class HarnessTests implements HarnessGradingTests, HarnessProcessTests {
                 assertTrue(results.get(1).message().startsWith(Runner.BUSY), results.get(1).message());
                 assertTrue(results.get(1).message().endsWith("it took too long"), results.get(1).message());
             }
+            // A check whose look inside the server failed, on the same busy machine: said first, and why.
+            java.util.concurrent.atomic.AtomicInteger looks = new java.util.concurrent.atomic.AtomicInteger();
+            List<Runner.Result> looked = Runner.run(List.of(LookingChecks.class), "01", List.of("looking.always"), List.of(server, looks), null);
+            if (Others.take() != null) {
+                String said = looked.get(0).message();
+                assertTrue(said.startsWith(Runner.BUSY) && said.contains("looks inside the server with the JDK's jcmd")
+                        && said.endsWith("Failed: jcmd took over 30 s"), said);
+            }
         }
+    }
+
+    @Test
+    @DisplayName("a check whose look inside the server failed (jcmd gave up, a dump came back cut short) runs again alone whatever the machine: a pass then counts, and a second failure is reported as it was")
+    void lookFailedRunsAgain() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+        List<Runner.Result> results = Runner.run(List.of(LookingChecks.class), "01", List.of(), List.of(server, runs), null);
+        assertEquals(List.of("looking.once", "looking.always"), results.stream().map(Runner.Result::id).toList(), results.toString());
+        assertEquals(CheckReport.Status.PASS, results.get(0).status(), "run again alone, it passed: " + results);
+        assertEquals(2, runs.get(), "it ran twice");
+        assertEquals(CheckReport.Status.FAIL, results.get(1).status(), results.toString());
+        assertTrue(results.get(1).message().endsWith("Failed: jcmd took over 30 s"), results.get(1).message());
+    }
+
+    @Test
+    @DisplayName("jcmd: a JVM that cannot answer (stopped, as a machine too busy to schedule it) is a failed look, jcmd's; a process that has exited is not")
+    void jcmdFailed() throws Exception {
+        Process gone = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-version").redirectErrorStream(true).start();
+        gone.getInputStream().readAllBytes();
+        gone.waitFor();
+        java.io.IOException exited = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+                () -> new lib.Jcmd(gone.pid(), true).run("VM.version"));
+        assertTrue(!(exited instanceof lib.Jcmd.Failed) && exited.getMessage().endsWith("has exited)"), exited.toString());
+        if (!java.nio.file.Files.isDirectory(Path.of("/proc/self"))) return; // kill -STOP: a POSIX signal
+        new ProcessBuilder("kill", "-STOP", String.valueOf(server.pid())).start().waitFor();
+        try {
+            java.io.IOException stopped = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+                    () -> new lib.Jcmd(server.pid(), true).run(Duration.ofSeconds(3), "VM.version"));
+            assertTrue(stopped instanceof lib.Jcmd.Failed, stopped.toString());
+        } finally {
+            new ProcessBuilder("kill", "-CONT", String.valueOf(server.pid())).start().waitFor();
+        }
+        assertTrue(new lib.Jcmd(server.pid(), true).run("VM.version").contains("JDK"), "it answers once it runs again");
     }
 
     @Test
