@@ -51,8 +51,15 @@ import picocli.CommandLine.Parameters;
         customSynopsis = {"usage: jbang scripts/test/Suite.java [ROOT] [--quick | --exact] [--steps ID,ID] [--at SECONDS]", ""},
         footer = {"", "Ends with \"N passed, N failed\"; exit 0 when all passed. scripts/test.sh runs it after the tools and shellcheck."})
 final class Suite implements Callable<Integer> {
-    /** One step: its id for --steps, its section title, and what it does. */
-    record Step(String id, String title, Action action) {}
+    /**
+     * One step: its id for --steps, its section title, what it does, and whether it runs beside
+     * the steps next to it that do too ({@code beside}: none of them times anything).
+     */
+    record Step(String id, String title, Action action, boolean beside) {
+        Step(String id, String title, Action action) {
+            this(id, title, action, false);
+        }
+    }
 
     interface Action {
         void run(Suite suite) throws Exception;
@@ -64,9 +71,10 @@ final class Suite implements Callable<Integer> {
             new Step("selftest", "Chapters, independent and framework servers (scripts/test/SelfTest.java)", Suite::selfTest),
             new Step("bench", "The benchmark (scripts/bench.sh)", Suite::bench),
             new Step("prefetch", "Offline readiness (scripts/prefetch.sh)", Suite::prefetch),
-            new Step("room", "Hand-ins and the room summary (scripts/handin.sh, scripts/room.sh)", Suite::room),
-            new Step("no-shell", "jbang check, doctor, handin, room and bench with no shell on PATH (jbang-catalog.json)", Suite::noShell),
-            new Step("site", "The site", Suite::site),
+            // After prefetch, which builds every script they run: two JBang processes that build one script at once break its build.
+            new Step("room", "Hand-ins and the room summary (scripts/handin.sh, scripts/room.sh)", Suite::room, true),
+            new Step("no-shell", "jbang check, doctor, handin, room and bench with no shell on PATH (jbang-catalog.json)", Suite::noShell, true),
+            new Step("site", "The site", Suite::site, true),
             new Step("browser", "The site in a browser (scripts/test/browser.mjs)", Suite::browser));
 
     /** What a test program prints for each of its tests, and at its end. */
@@ -117,14 +125,17 @@ final class Suite implements Callable<Integer> {
         // Stopped early (Ctrl-C, a CI time limit): nothing it started outlives it.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> ProcessHandle.current().descendants().forEach(ProcessHandle::destroy)));
         try {
-            for (Step step : STEPS) {
-                if (!only.isEmpty() && !only.contains(step.id())) continue;
-                section(step.title());
-                try {
-                    step.action().run(this);
-                } catch (Exception e) {
-                    outcomes.record(step.id() + " ran to its end", false, e.toString());
+            List<Step> steps = STEPS.stream().filter(step -> only.isEmpty() || only.contains(step.id())).toList();
+            for (int i = 0; i < steps.size(); ) {
+                int end = i + 1;
+                while (steps.get(i).beside() && end < steps.size() && steps.get(end).beside()) end++;
+                if (end - i == 1) {
+                    section(steps.get(i).title());
+                    run(steps.get(i));
+                } else {
+                    beside(steps.subList(i, end));
                 }
+                i = end;
             }
         } finally {
             removeSite();
@@ -133,8 +144,38 @@ final class Suite implements Callable<Integer> {
     }
 
     void section(String title) {
+        System.out.printf("%n%s%n", title(title));
+    }
+
+    /** A section's title line: "== TITLE [at N s]". */
+    String title(String title) {
         long at = secondsBefore + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startedAt);
-        System.out.printf("%n== %s [at %d s]%n", title, at);
+        return "== " + title + " [at " + at + " s]";
+    }
+
+    private void run(Step step) {
+        try {
+            step.action().run(this);
+        } catch (Exception e) {
+            outcomes.record(step.id() + " ran to its end", false, e.toString());
+        }
+    }
+
+    /** The section title of the step a thread runs beside others: its programs' results show under it. */
+    static final ScopedValue<String> SECTION = ScopedValue.newInstance();
+
+    /**
+     * Steps that time nothing, at once: each result shows under its own step's title, printed
+     * again when another step printed in between (room, no-shell and the site took about 200 s
+     * one after another).
+     */
+    void beside(List<Step> steps) {
+        try (var running = Executors.newVirtualThreadPerTaskExecutor()) { // its close waits for each
+            for (Step step : steps) {
+                String title = title(step.title());
+                running.submit(() -> ScopedValue.where(SECTION, title).run(() -> run(step)));
+            }
+        }
     }
 
     // The steps.
@@ -358,15 +399,17 @@ final class Suite implements Callable<Integer> {
      */
     Relay program(String name, ProcessBuilder command, Duration limit) throws Exception {
         Relay relay = new Relay();
+        relay.section = SECTION.isBound() ? SECTION.get() : null;
         String file = name.replaceAll("[^A-Za-z0-9.-]+", "-");
         Commands.Ended ended = Commands.follow(command.directory(root.toFile()), logs.resolve("suite-" + file + ".log"), limit, relay);
         relay.flush();
         Matcher count = COUNT.matcher(relay.last);
         if (!count.matches()) {
-            outcomes.record(name + " finished", false, ended.said(3));
+            String said = ended.said(3);
+            show(relay, () -> outcomes.record(name + " finished", false, said));
         } else if (Integer.parseInt(count.group(1)) != relay.passed || Integer.parseInt(count.group(2)) != relay.failed) {
-            outcomes.record(name + "'s count agrees with its results", false,
-                    "it says '" + relay.last + "', its lines said " + relay.passed + " passed, " + relay.failed + " failed");
+            show(relay, () -> outcomes.record(name + "'s count agrees with its results", false,
+                    "it says '" + relay.last + "', its lines said " + relay.passed + " passed, " + relay.failed + " failed"));
         }
         return relay;
     }
@@ -379,7 +422,7 @@ final class Suite implements Callable<Integer> {
      * shown since, its title is shown again first, so that each result reads under its own section.
      */
     synchronized void show(Relay from, Runnable print) {
-        if (shownLast != null && shownLast != from && from.section != null) {
+        if (from.section != null && shownLast != from && (shownLast == null || !from.section.equals(shownLast.section))) {
             System.out.println();
             System.out.println(from.section);
         }
