@@ -59,14 +59,16 @@ public final class BenchCommand implements Callable<Integer> {
 
     Plan.Pace pace = Plan.Pace.QUICK;
 
-    @Option(names = "--quick", description = {"2-4 warm-ups of 2 s and 3 runs of 2 s per workload and server (hello: 16 runs in 2 forks of",
-            "fresh processes, each warmed up, or with --all 5 runs in one; io: each run two loads, of 1 s and 3 s, for the",
-            "steady rate); the default, about 5 min a chapter on a 2-core machine (site/measured/workshop.json)"})
+    @Option(names = "--quick", description = {"2-4 warm-ups of 2 s and 3 runs of 2 s per workload and server (hello: " + Plan.QUICK_HELLO_RUNS
+            + " runs in 2 forks of", "fresh processes, each warmed up, or with --all " + Plan.SHOWDOWN_HELLO_RUNS
+            + " runs in one; io: each run two loads, of 1 s and 3 s, for the",
+            "steady rate); the default, about 6 min a chapter on a 2-core machine (site/measured/workshop.json)"})
     void quick(boolean on) {
         pace = Plan.Pace.QUICK;
     }
 
-    @Option(names = "--thorough", description = {"2-6 warm-ups of 10 s and 6 runs of 10 s (io: 30 s; hello: 16), every workload in 2 forks",
+    @Option(names = "--thorough", description = {"2-6 warm-ups of 10 s and 6 runs of 10 s (io: 30 s; hello: " + Plan.THOROUGH_HELLO_RUNS
+            + " runs of " + Plan.HELLO_RUN_SECONDS + " s), every workload in 2 forks",
             "(with --all, one): steadier figures and finer verdicts, several times longer"})
     void thorough(boolean on) {
         pace = Plan.Pace.THOROUGH;

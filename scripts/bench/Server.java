@@ -391,26 +391,34 @@ public final class Server {
      * name it, so it is found by name once. The race calibrates it, not a copy of it.
      */
     private static final class KitCpuWork {
-        static final String ENV = (String) member("ENV");
+        static final String ENV;
 
-        static double calibrate() {
-            return (double) member("calibrate");
+        static {
+            try {
+                java.lang.reflect.Field env = kit().getDeclaredField("ENV");
+                env.setAccessible(true);
+                ENV = (String) env.get(null);
+            } catch (ReflectiveOperationException e) {
+                throw missing(e);
+            }
         }
 
-        private static Object member(String name) {
+        static double calibrate() {
             try {
-                Class<?> work = Class.forName("CpuWork");
-                if (name.equals("ENV")) {
-                    java.lang.reflect.Field f = work.getDeclaredField(name);
-                    f.setAccessible(true);
-                    return f.get(null);
-                }
-                java.lang.reflect.Method m = work.getDeclaredMethod(name);
-                m.setAccessible(true);
-                return m.invoke(null);
+                java.lang.reflect.Method calibrate = kit().getDeclaredMethod("calibrate");
+                calibrate.setAccessible(true);
+                return (double) calibrate.invoke(null);
             } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException("the race is built without the kit's CpuWork (exercises/kit/CpuWork.java): " + e, e);
+                throw missing(e);
             }
+        }
+
+        private static Class<?> kit() throws ClassNotFoundException {
+            return Class.forName("CpuWork");
+        }
+
+        private static IllegalStateException missing(ReflectiveOperationException e) {
+            return new IllegalStateException("the race is built without the kit's CpuWork (exercises/kit/CpuWork.java): " + e, e);
         }
     }
 }

@@ -281,7 +281,7 @@ public final class Plan {
     public static final int QUICK_HELLO_RUNS = 24;
 
     /** Turns on hello in a thorough race: twice the quick race's, so a smaller difference shows. */
-    static final int THOROUGH_HELLO_RUNS = 48;
+    public static final int THOROUGH_HELLO_RUNS = 48;
 
     /**
      * How long a turn on hello lasts, in a quick or a thorough race. In exploratory runs on the
@@ -292,10 +292,10 @@ public final class Plan {
      * it never waits. So a race's power on hello grows with its number of turns, not their
      * length; turns of 1 s spread wider still (their edges weigh more), so 2 s it is.
      */
-    static final int HELLO_RUN_SECONDS = 2;
+    public static final int HELLO_RUN_SECONDS = 2;
 
     /** Turns on hello in a quick race of --all ({@link Mode#showdown}). */
-    static final int SHOWDOWN_HELLO_RUNS = 5;
+    public static final int SHOWDOWN_HELLO_RUNS = 5;
 
     /** The shorter of a steady run's two loads ({@link Mode#steady}). */
     public static final int STEADY_SHORT_SECONDS = 1;

@@ -93,4 +93,18 @@ class BenchReportTests {
         assertInstanceOf(BenchReport.IdleResult.class, back.get(2));
         assertEquals(results.get(3), back.get(3));
     }
+
+    @Test
+    @DisplayName("bench.sh --help says the turns a quick and a thorough race run on hello, and the minutes a quick race of a chapter measured (site/measured/workshop.json)")
+    void helpSaysWhatRuns() throws Exception {
+        String help = new picocli.CommandLine(new bench.BenchCommand(new String[0])).setUsageHelpWidth(200).getUsageMessage()
+                .replaceAll("\\s+", " ");
+        assertTrue(help.contains("(hello: " + Plan.QUICK_HELLO_RUNS + " runs in 2 forks"), help);
+        assertTrue(help.contains("hello: " + Plan.THOROUGH_HELLO_RUNS + " runs of " + Plan.HELLO_RUN_SECONDS + " s"), help);
+        double minutes = 0;
+        for (var run : Jackson.tree(Files.readString(BenchTests.ROOT.resolve("site/measured/workshop.json"))).path("runs")) {
+            if (run.path("id").asText().equals("bench-03")) minutes = run.path("wallMinutes").asDouble();
+        }
+        assertTrue(help.contains("about " + Math.round(minutes) + " min a chapter"), "bench-03 took " + minutes + " minutes: " + help);
+    }
 }

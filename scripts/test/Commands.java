@@ -10,7 +10,7 @@ import java.util.function.Consumer;
 
 /**
  * Commands the tests run to their end: the output in a log, a limit in time, and a command that
- * overruns stopped with everything it started. RoomTest, SiteTest, NoShellTest and TestBench's
+ * overruns stopped with everything it started. RoomTest, SiteTest, NoShellTests and TestBench's
  * races all run their scripts this way; Suite runs the self-test's programs with {@link #follow},
  * which also hands on each line as it is printed.
  */

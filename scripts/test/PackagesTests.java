@@ -87,10 +87,24 @@ public class PackagesTests {
                 String source = Files.readString(file);
                 boolean tests = source.contains("@Test\n") || source.contains("@TestFactory") || source.contains("@ParameterizedTest");
                 boolean aClass = Pattern.compile("(?m)^(public |final |public final )?class ").matcher(source).find();
-                if (tests && aClass && !source.contains("@Tag(\"unit\")")) untagged.add(file.getFileName().toString());
+                boolean tagged = TIER_TAG.matcher(source).results().anyMatch(m -> m.group(1) != null
+                        ? Units.TIERS.contains(m.group(1)) : tierNamed(m.group(2)));
+                if (tests && aClass && !tagged) untagged.add(file.getFileName().toString());
             }
         }
-        assertEquals(List.of(), untagged, "JUnit finds a class of tests by its tag: add @Tag(\"unit\") (or a tag of its own tier, and say where it runs)");
+        assertEquals(List.of(), untagged, "JUnit finds a class of tests by its tier's tag: add @Tag(\"unit\") (or a tier of Units.TIERS, and say where it runs)");
+    }
+
+    /** A class's tag: @Tag("NAME") or @Tag(Units.CONSTANT). */
+    static final Pattern TIER_TAG = Pattern.compile("@Tag\\((?:\"([a-z-]+)\"|Units\\.([A-Z_]+))\\)");
+
+    /** Whether Units' constant {@code name} is a tier's tag. */
+    static boolean tierNamed(String name) {
+        try {
+            return Units.TIERS.contains(Units.class.getField(name).get(null));
+        } catch (ReflectiveOperationException e) {
+            return false;
+        }
     }
 
     /** The files of each named package under {@code scripts} (by their package line), by package. */

@@ -52,7 +52,7 @@ import test.Trees;
  * the broken variants that stall a server wait out the other checks' timeouts). A chapter with
  * tests without sockets (chapter 06's exercises/demos/HybridHandlerTests.java) runs them too:
  * see WithoutSockets. With {@code --share DIR}, it runs beside other self-tests given the same
- * DIR, each part in the first to claim it (see {@link Lanes}); scripts/test/Suite.java runs three so,
+ * DIR, each part in the first to claim it (see {@link Lanes}); scripts/test/Suite.java runs four so on two cores,
  * then the busy-laptop pass alone. Ends with "N passed, N failed". The command line is read by
  * picocli through {@link Cli}; Suite runs it as a program.
  */

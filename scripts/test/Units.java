@@ -24,17 +24,29 @@ import picocli.CommandLine.Parameters;
  * JUnit's XML report in {@code .results/units/}, which scripts/test/Suite.java reads back.
  */
 @Command(name = "units", sortOptions = false,
-        customSynopsis = {"usage: jbang scripts/test/Units.java [ROOT] [--tags EXPRESSION]", ""},
-        footer = {"", "Ends with \"N passed, N failed\"; exit 0 when all passed. The XML report goes to ROOT/.results/units/."})
+        customSynopsis = {"usage: jbang scripts/test/Units.java [ROOT] [--tags EXPRESSION] [--reports DIR]", ""},
+        footer = {"", "Ends with \"N passed, N failed\"; exit 0 when all passed. The XML report goes to ROOT/.results/units/ unless --reports."})
 public final class Units implements Callable<Integer> {
     /** The tag every unit test class carries: fast, no race, no grading of a chapter's server. */
     public static final String UNIT = "unit";
+
+    /** The tag of the catalog's aliases run with no shell (NoShellTests): minutes, a grading and a race among them. */
+    public static final String NO_SHELL = "no-shell";
+
+    /** The tag of the proofs that the pages' figures come from the committed runs (FiguresTests): site builds of copies. */
+    public static final String FIGURES = "figures";
+
+    /** Every tier's tag: each test class carries one (PackagesTests.everyTestClassTagged). */
+    public static final java.util.Set<String> TIERS = java.util.Set.of(UNIT, NO_SHELL, FIGURES);
 
     @Parameters(arity = "0..1", paramLabel = "ROOT", description = "the course's folder (default: this folder)")
     Path given;
 
     @Option(names = "--tags", paramLabel = "EXPRESSION", description = "a JUnit tag expression (default: unit)")
     String tags = UNIT;
+
+    @Option(names = "--reports", paramLabel = "DIR", description = "where JUnit's XML report goes (default: ROOT/.results/units)")
+    Path reports;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
     boolean help;
@@ -46,6 +58,6 @@ public final class Units implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Path root = (given != null ? given : Path.of(".")).toAbsolutePath().normalize();
-        return UnitRun.run(root, tags, root.resolve(".results/units"));
+        return UnitRun.run(root, tags, reports != null ? reports.toAbsolutePath() : root.resolve(".results/units"));
     }
 }

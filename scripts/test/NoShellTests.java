@@ -1,8 +1,6 @@
-///usr/bin/env jbang "$0" "$@" ; exit $?
-//JAVA 25
-//SOURCES ../lib/Outcomes.java Trees.java Commands.java
-
 package test;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,51 +10,67 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import lib.Outcomes;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The catalog's aliases (jbang-catalog.json) as a machine with no shell runs them: a PATH that
  * holds only java, and JBang run by scripts/tools/jbang/JBang.java (a launcher in Java, which
  * runs JBang's jar and the command it prints) instead of JBang's bash script; each from another
  * folder of the course. jbang check, doctor, handin, room FOLDER, room serve with handin --to,
- * and bench --smoke. Usage: NoShellTest ROOT. One ok/FAIL line per test, then "N passed, N failed".
+ * and bench --smoke. The no-shell tier: {@code jbang scripts/test/Units.java . --tags no-shell}.
  */
-class NoShellTest {
-    static final Outcomes outcomes = new Outcomes("");
-    static Path root, bin;
+@Tag(Units.NO_SHELL)
+class NoShellTests {
+    static Path root;
+    /** A folder holding java alone, the PATH of every command here. */
+    static Path bin;
 
-    public static void main(String[] args) throws Exception {
-        root = Path.of(args[0]).toAbsolutePath().normalize();
-        Path dir = Files.createTempDirectory("no-shell");
+    @BeforeAll
+    static void shellless(@TempDir Path dir) throws Exception {
+        root = Path.of(System.getProperty("course.root", ".")).toAbsolutePath().normalize();
         bin = Files.createDirectories(dir.resolve("bin"));
         Files.createSymbolicLink(bin.resolve("java"), Path.of(System.getProperty("java.home"), "bin", "java"));
-        Path learner = dir.resolve("learner"), room = Files.createDirectories(dir.resolve("room"));
-        Trees.copy(root.resolve("scripts/test/fixtures/room/ada-results"), learner.resolve(".results"));
         try (Stream<Path> inBin = Files.list(bin)) {
-            if (inBin.anyMatch(p -> p.getFileName().toString().matches("(ba)?sh"))) {
-                outcomes.record("the shell-less PATH holds no shell", false, "it holds one: " + bin);
-                System.exit(outcomes.end());
-            }
+            assertTrue(inBin.noneMatch(p -> p.getFileName().toString().matches("(ba)?sh")), "the shell-less PATH holds a shell: " + bin);
         }
+    }
 
+    @Test
+    @DisplayName("jbang check 01 --solution from exercises/, no shell: every check passes")
+    void check() throws Exception {
         Run check = run(root.resolve("exercises"), "check", "01", "--solution");
-        outcomes.record("jbang check 01 --solution from exercises/, no shell: every check passes",
-                check.status == 0 && check.out.contains(" 0 failed") && check.out.contains("chapter 01 done"), check.said());
+        assertTrue(check.status == 0 && check.out.contains(" 0 failed") && check.out.contains("chapter 01 done"), check.said());
+    }
 
+    @Test
+    @DisplayName("jbang doctor from site/, no shell: finds JBang through the Java launcher, reports Asciidoctor missing, exits 2")
+    void doctor() throws Exception {
         // Only java on PATH: the doctor must find JBang through the Java launcher, and say Asciidoctor is missing.
         Run doctor = run(root.resolve("site"), "doctor");
-        outcomes.record("jbang doctor from site/, no shell: finds JBang through the Java launcher, reports Asciidoctor missing, exits 2",
-                doctor.status == 2 && Pattern.compile("ok +jbang .*JBang\\.java").matcher(doctor.out).find()
-                        && Pattern.compile("missing +asciidoctor").matcher(doctor.out).find(), doctor.said());
+        assertTrue(doctor.status == 2 && Pattern.compile("ok +jbang .*JBang\\.java").matcher(doctor.out).find()
+                && Pattern.compile("missing +asciidoctor").matcher(doctor.out).find(), doctor.said());
+    }
 
+    @Test
+    @DisplayName("jbang handin ada and jbang room FOLDER from scripts/, no shell: a hand-in, and its summary")
+    void handinAndSummary(@TempDir Path room, @TempDir Path dir) throws Exception {
+        Path learner = learner(dir);
         Run handin = run(root.resolve("scripts"), "handin", "ada", "--root", learner.toString(), "--out", room.toString());
         Run summary = run(root.resolve("scripts"), "room", room.toString());
         Path page = room.resolve("room.html");
-        outcomes.record("jbang handin ada and jbang room FOLDER from scripts/, no shell: a hand-in, and its summary",
-                handin.status == 0 && Files.exists(room.resolve("ada.json")) && summary.status == 0
-                        && Files.exists(page) && Files.readString(page).contains("1 learner(s)"), handin.said() + " / " + summary.said());
+        assertTrue(handin.status == 0 && Files.exists(room.resolve("ada.json")) && summary.status == 0
+                && Files.exists(page) && Files.readString(page).contains("1 learner(s)"), handin.said() + " / " + summary.said());
+    }
 
-        // The live room: the launcher's JVM stops the room it started when it is stopped.
+    @Test
+    @DisplayName("jbang room serve and jbang handin ada --to URL, no shell: the live room keeps the hand-in")
+    void liveRoom(@TempDir Path dir) throws Exception {
+        // The launcher's JVM stops the room it started when it is stopped.
+        Path learner = learner(dir);
         Path log = dir.resolve("serve.log");
         Process serve = command(root, "room", "serve", "--port", "0", "--dir", dir.resolve("live").toString(), "--code", "sesame")
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -68,21 +82,28 @@ class NoShellTest {
                 if (m.find()) url = m.group(1);
                 else Thread.sleep(100);
             }
-            Run sent = url == null ? null : run(root, "handin", "ada", "--root", learner.toString(), "--to", url, "--code", "sesame");
-            outcomes.record("jbang room serve and jbang handin ada --to URL, no shell: the live room keeps the hand-in",
-                    sent != null && sent.status == 0 && Files.exists(dir.resolve("live/ada.json")),
-                    sent == null ? "no address in 30 s (see " + log + ")" : sent.said() + " (see " + log + ")");
+            assertTrue(url != null, () -> "no address in 30 s: " + read(log));
+            Run sent = run(root, "handin", "ada", "--root", learner.toString(), "--to", url, "--code", "sesame");
+            assertTrue(sent.status == 0 && Files.exists(dir.resolve("live/ada.json")), () -> sent.said() + " (the room said: " + read(log) + ")");
         } finally {
             Commands.stop(serve);
         }
+    }
 
+    @Test
+    @DisplayName("jbang bench 03 --smoke from scripts/, no shell: finds Bombardier in .tools/bin and races")
+    void bench(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("bench-03.json");
         Run bench = run(root.resolve("scripts"), "bench", "03", "--smoke", "--out", json.toString());
-        outcomes.record("jbang bench 03 --smoke from scripts/, no shell: finds Bombardier in .tools/bin and races (exit " + bench.status + ")",
-                bench.status <= 1 && bench.status >= 0 && Files.exists(json)
-                        && Pattern.compile("\"bombardier\" *: *\"bombardier version").matcher(Files.readString(json)).find(), bench.said());
-        Trees.delete(dir);
-        System.exit(outcomes.end());
+        assertTrue(bench.status <= 1 && bench.status >= 0 && Files.exists(json)
+                && Pattern.compile("\"bombardier\" *: *\"bombardier version").matcher(Files.readString(json)).find(), bench.said());
+    }
+
+    /** A learner's copy in {@code dir}: its results (scripts/test/fixtures/room/ada-results), to hand in. */
+    static Path learner(Path dir) throws java.io.IOException {
+        Path learner = dir.resolve("learner");
+        Trees.copy(root.resolve("scripts/test/fixtures/room/ada-results"), learner.resolve(".results"));
+        return learner;
     }
 
     /** How a command ended: its exit status (-1: it did not end in 5 minutes) and its output. */
@@ -101,6 +122,15 @@ class NoShellTest {
             return new Run(ended.status(), ended.output());
         } finally {
             Files.deleteIfExists(log);
+        }
+    }
+
+    /** What a log holds, or why it cannot be read. */
+    static String read(Path log) {
+        try {
+            return Files.readString(log).strip();
+        } catch (java.io.IOException e) {
+            return "(" + e.getMessage() + ")";
         }
     }
 
@@ -124,5 +154,4 @@ class NoShellTest {
         env.put("JAVA_HOME", System.getProperty("java.home"));
         return pb;
     }
-
 }

@@ -1,8 +1,6 @@
-///usr/bin/env jbang "$0" "$@" ; exit $?
-//JAVA 25
-//DEPS com.fasterxml.jackson.core:jackson-databind:2.22.4
-
 package test;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -12,7 +10,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Proves that the pages' figures come from the committed runs (scripts/site/Figures.java), on
@@ -20,35 +22,23 @@ import java.util.stream.Stream;
  * a page that quotes a committed figure as a literal fails the build, naming it; a page that
  * refers to a figure no run holds fails the build, naming it; an agenda slot shorter than the
  * measured run it holds (site/measured/workshop.json, site/data/course.json's "holds") fails the build.
- * Usage: FiguresTest ROOT (a line "ok    ..." or "FAIL  ..." a case, then "N passed, N failed"; exit 1 if any failed).
- * It reads ROOT/site/generated/figures.adoc: build the site first (test.sh runs it after step_site's build).
+ * The figures tier: {@code jbang scripts/test/Units.java . --tags figures}. It reads the checkout's
+ * site/generated/figures.adoc: build the site first (the suite runs it after SiteTest's build).
  */
-class FiguresTest {
+@Tag(Units.FIGURES)
+class FiguresTests {
     static final List<String> TREE = List.of("hugo.toml", "site", "scripts", "exercises", "solutions");
-    static Path ROOT_TOOLS;
-    static int passed;
+    static Path root;
 
-    public static void main(String[] args) throws Exception {
-        Path root = Path.of(args[0]).toAbsolutePath();
-        ROOT_TOOLS = root.resolve(".tools");
-        Path work = Files.createTempDirectory("figures-test");
-        List<String> failed = new ArrayList<>();
-        try {
-            editedRun(root, work.resolve("edited"), failed);
-            literalCopy(root, work.resolve("literal"), failed);
-            missingFigure(root, work.resolve("missing"), failed);
-            slowerRun(root, work.resolve("slower"), failed);
-        } finally {
-            try (Stream<Path> all = Files.walk(work)) {
-                all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
-        }
-        System.out.println(passed + " passed, " + failed.size() + " failed");
-        System.exit(failed.isEmpty() ? 0 : 1);
+    @BeforeAll
+    static void root() {
+        root = Path.of(System.getProperty("course.root", ".")).toAbsolutePath().normalize();
     }
 
     /** 03's share of the bound on io-2000 and 05's rate on hello, set to figures no run made: chapter 07 says the new ones. */
-    static void editedRun(Path root, Path copy, List<String> failed) throws Exception {
+    @Test
+    @DisplayName("an edited reference.json changes chapter 07's sentences (05's hello rate 12,345; io-2000's least share of the bound 12%)")
+    void editedRun(@TempDir Path copy) throws Exception {
         Result built = buildEdited(root, copy, "site/static/bench/reference.json", tree -> {
             for (var workload : tree.withArray("workloads")) {
                 for (var result : workload.withArray("results")) {
@@ -61,52 +51,46 @@ class FiguresTest {
         String page = built.ok() ? text(copy.resolve("out/chapters/07-showdown/index.html")) : "";
         String original = text(root.resolve("site/static/bench/reference.json"));
         boolean fresh = !original.contains("12.34") && !original.contains("12345.0");
-        if (built.ok() && fresh && page.contains("virtual threads (05) 12,345") && page.contains("reached 12% to")) {
-            pass("an edited reference.json changes chapter 07's sentences (05's hello rate 12,345; io-2000's least share of the bound 12%)");
-        } else {
-            fail(failed, "chapter 07 did not follow an edited reference.json: built " + built.ok() + ", " + built.tail());
-        }
+        assertTrue(built.ok() && fresh && page.contains("virtual threads (05) 12,345") && page.contains("reached 12% to"),
+                () -> "chapter 07 did not follow an edited reference.json: built " + built.ok() + ", " + built.tail());
     }
 
     /** A sentence that types 05's p99 on mixed (a committed figure) instead of referring to it. */
-    static void literalCopy(Path root, Path copy, List<String> failed) throws Exception {
+    @Test
+    @DisplayName("a page that quotes a committed figure as a literal (05's p99 on mixed) fails the build, naming it")
+    void literalCopy(@TempDir Path copy) throws Exception {
         copy(root, copy);
         String p99 = figure(root, "reference-mixed-05-latency-ms-p99");
         Path page = copy.resolve("site/content/chapters/04-multi-reactor.adoc");
         Files.writeString(page, Files.readString(page) + "\nOn `mixed`, 05's p99 was " + p99 + " ms.\n");
         Result built = build(copy);
-        if (!built.ok() && built.output().contains("'" + p99 + " ms' is a figure of a committed run")) {
-            pass("a page that quotes a committed figure as a literal (" + p99 + " ms) fails the build, naming it");
-        } else {
-            fail(failed, "a literal copy of " + p99 + " ms in a page did not fail the build: " + built.tail());
-        }
+        assertTrue(!built.ok() && built.output().contains("'" + p99 + " ms' is a figure of a committed run"),
+                () -> "a literal copy of " + p99 + " ms in a page did not fail the build: " + built.tail());
     }
 
     /** A reference to a figure that no committed run holds. */
-    static void missingFigure(Path root, Path copy, List<String> failed) throws Exception {
+    @Test
+    @DisplayName("a page that refers to a figure no run holds fails the build, naming it")
+    void missingFigure(@TempDir Path copy) throws Exception {
         copy(root, copy);
         Path page = copy.resolve("site/content/chapters/07-showdown.adoc");
         Files.writeString(page, Files.readString(page) + "\nThe race made {reference-io-2000-03-no-such-figure} of them.\n");
         Result built = build(copy);
-        if (!built.ok() && built.output().contains("missing attribute: reference-io-2000-03-no-such-figure")) {
-            pass("a page that refers to a figure no run holds fails the build, naming it");
-        } else {
-            fail(failed, "a reference to a missing figure did not fail the build: " + built.tail());
-        }
+        assertTrue(!built.ok() && built.output().contains("missing attribute: reference-io-2000-03-no-such-figure"),
+                () -> "a reference to a missing figure did not fail the build: " + built.tail());
     }
 
     /** The showdown's measured run made longer than chapter 07's slot in the full day. */
-    static void slowerRun(Path root, Path copy, List<String> failed) throws Exception {
+    @Test
+    @DisplayName("an agenda slot shorter than the measured run it holds (bench-all-quick-no-frameworks at 99 minutes) fails the build, naming it")
+    void slowerRun(@TempDir Path copy) throws Exception {
         Result built = buildEdited(root, copy, "site/measured/workshop.json", tree -> {
             for (var run : tree.withArray("runs")) {
                 if (run.path("id").asText().equals("bench-all-quick-no-frameworks")) ((ObjectNode) run).put("wallMinutes", 99.0);
             }
         });
-        if (!built.ok() && built.output().contains("cannot hold [bench-all-quick-no-frameworks] (99.0 minutes measured")) {
-            pass("an agenda slot shorter than the measured run it holds (bench-all-quick-no-frameworks at 99 minutes) fails the build, naming it");
-        } else {
-            fail(failed, "a showdown run longer than its slot did not fail the build: " + built.tail());
-        }
+        assertTrue(!built.ok() && built.output().contains("cannot hold [bench-all-quick-no-frameworks] (99.0 minutes measured"),
+                () -> "a showdown run longer than its slot did not fail the build: " + built.tail());
     }
 
     // ---- Helpers ----------------------------------------------------------------------------
@@ -143,7 +127,7 @@ class FiguresTest {
         ProcessBuilder builder = new ProcessBuilder(copy.resolve("scripts/site.sh").toString(), "build", copy.resolve("out").toString())
                 .redirectErrorStream(true);
         // The checkout's tools, not a fresh install into the copy (as test.sh builds its broken copy).
-        builder.environment().putIfAbsent("COURSE_TOOLS_DIR", ROOT_TOOLS.toString());
+        builder.environment().putIfAbsent("COURSE_TOOLS_DIR", root.resolve(".tools").toString());
         Process p = builder.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         return new Result(p.waitFor() == 0, out);
@@ -161,15 +145,5 @@ class FiguresTest {
     static String text(Path html) throws IOException {
         return Files.readString(html).replaceAll("<[^>]+>", "").replace("&#8217;", "'").replace("&amp;", "&")
                 .replaceAll("\\s+", " ");
-    }
-
-    static void pass(String what) {
-        System.out.println("ok    " + what);
-        passed++;
-    }
-
-    static void fail(List<String> failed, String what) {
-        failed.add(what);
-        System.out.println("FAIL  " + what);
     }
 }
