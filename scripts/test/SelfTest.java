@@ -52,13 +52,14 @@ import test.Trees;
  * the broken variants that stall a server wait out the other checks' timeouts). A chapter with
  * tests without sockets (chapter 06's exercises/demos/HybridHandlerTests.java) runs them too:
  * see WithoutSockets. With {@code --share DIR}, it runs beside other self-tests given the same
- * DIR, each part in the first to claim it (see {@link Lanes}); scripts/test/Suite.java runs four so on two cores,
- * then the busy-laptop pass alone. Ends with "N passed, N failed". The command line is read by
- * picocli through {@link Cli}; Suite runs it as a program.
+ * DIR, each part in the first to claim it (see {@link Lanes}); scripts/test/Suite.java runs four
+ * so on two cores, then the busy-laptop pass in two parts at once ({@code --part}) beside a core
+ * it keeps busy, then the very busy pass alone. Ends with "N passed, N failed". The command line
+ * is read by picocli through {@link Cli}; Suite runs it as a program.
  */
 @Command(name = "selftest", sortOptions = false,
         customSynopsis = {"usage: jbang scripts/test/SelfTest.java [ROOT] [--quick | --exact] [--only NN,NN]",
-                "                                        [--share DIR | --times-from DIR]", ""},
+                "                                        [--share DIR | --times-from DIR] [--part K/N]", ""},
         footer = {"", "Ends with \"N passed, N failed\"; exit 0 when all passed. The grader's full output goes to",
                 "ROOT/.results/selftest.log (selftest-lane-N.log with --share)."})
 class SelfTest implements Callable<Integer> {
@@ -74,9 +75,13 @@ class SelfTest implements Callable<Integer> {
             "listed in scripts/test/spoilers/NN.txt (about 10 minutes more)"})
     boolean exact;
 
-    @Option(names = "--only", paramLabel = "NN,NN", split = ",", description = {"only these: chapters (03), independent, frameworks, busy (the unit",
-            "tests are scripts/test/Units.java's)"})
+    @Option(names = "--only", paramLabel = "NN,NN", split = ",", description = {"only these: chapters (03), independent, frameworks, busy (both",
+            "busy passes: busy-laptop, very-busy; the unit tests are scripts/test/Units.java's)"})
     List<String> only = new ArrayList<>();
+
+    @Option(names = "--part", paramLabel = "K/N", description = {"the busy-laptop pass grades the K-th of every N chapters, and keeps",
+            "no core busy itself: the caller does, for the N parts at once (scripts/test/Suite.java)"})
+    String part;
 
     @Option(names = "--share", paramLabel = "DIR", description = {"run beside other self-tests given the same new DIR: each part (a",
             "chapter, the independent server, the framework servers) runs in the first",
@@ -198,10 +203,9 @@ class SelfTest implements Callable<Integer> {
         }
         if ((only.isEmpty() || only.contains("independent")) && claim("independent")) independent(root, graded);
         if ((only.isEmpty() || only.contains("frameworks")) && claim("frameworks")) frameworks(root, graded);
-        if ((only.isEmpty() || only.contains("busy")) && lanes == null) { // alone: another lane would be a second busy core
-            busyLaptop(root, graded);
-            veryBusy(root, graded);
-        }
+        // The busy passes after the lanes, never beside them: another lane would be another busy core.
+        if (only.isEmpty() && lanes == null || only.contains("busy") || only.contains("busy-laptop")) busyLaptop(root, graded, part);
+        if (only.isEmpty() && lanes == null || only.contains("busy") || only.contains("very-busy")) veryBusy(root, graded);
         if (lanes != null) {
             lanes.saveTimes(checkTime);
         } else {
@@ -279,17 +283,26 @@ class SelfTest implements Callable<Integer> {
     /**
      * A learner's laptop runs an IDE, a browser and a video call: every solution must still pass
      * its checks with one core kept busy (a thread of this JVM that spins for the whole section).
+     * With {@code part} "K/N", the K-th of every N chapters, and no spinning here: the caller keeps
+     * a core busy while the N parts grade at once (Suite: grading mostly waits).
      */
-    static void busyLaptop(Path root, Grade.Options graded) throws Exception {
-        section("Every solution passes its checks with one core kept busy");
-        java.util.concurrent.atomic.AtomicBoolean spinning = new java.util.concurrent.atomic.AtomicBoolean(true);
+    static void busyLaptop(Path root, Grade.Options graded, String part) throws Exception {
+        java.util.regex.Matcher share = Pattern.compile("([1-9])/([1-9])").matcher(part == null ? "1/1" : part);
+        if (!share.matches() || Integer.parseInt(share.group(1)) > Integer.parseInt(share.group(2))) {
+            throw lib.CommandError.usage("--part takes K/N, K from 1 to N: " + part);
+        }
+        int k = Integer.parseInt(share.group(1)), n = Integer.parseInt(share.group(2));
+        section("Every solution passes its checks with one core kept busy" + (n == 1 ? "" : " (part " + k + " of " + n + ")"));
+        java.util.concurrent.atomic.AtomicBoolean spinning = new java.util.concurrent.atomic.AtomicBoolean(part == null);
         Thread busy = Thread.ofPlatform().daemon().name("busy-core").start(() -> {
             long x = 0;
             while (spinning.get()) x += System.nanoTime() & 7;
             if (x == 42) System.out.print("");
         });
         try {
-            for (Chapters.Chapter chapter : Chapters.graded(root).values()) {
+            List<Chapters.Chapter> chapters = List.copyOf(Chapters.graded(root).values());
+            for (int i = k - 1; i < chapters.size(); i += n) {
+                Chapters.Chapter chapter = chapters.get(i);
                 CheckReport report = new Grade(timed(graded.grading(new Subject.Solution()))).grade(chapter);
                 record("busy laptop: solution " + chapter.number() + ": " + counts(report), report.error() == null && report.exit() == 0,
                         report.error() != null ? "could not run: " + report.error() : "failed: " + ids(report, CheckReport.Status.FAIL));
