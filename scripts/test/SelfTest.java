@@ -293,13 +293,7 @@ class SelfTest implements Callable<Integer> {
         }
         int k = Integer.parseInt(share.group(1)), n = Integer.parseInt(share.group(2));
         section("Every solution passes its checks with one core kept busy" + (n == 1 ? "" : " (part " + k + " of " + n + ")"));
-        java.util.concurrent.atomic.AtomicBoolean spinning = new java.util.concurrent.atomic.AtomicBoolean(part == null);
-        Thread busy = Thread.ofPlatform().daemon().name("busy-core").start(() -> {
-            long x = 0;
-            while (spinning.get()) x += System.nanoTime() & 7;
-            if (x == 42) System.out.print("");
-        });
-        try {
+        try (AutoCloseable busy = part == null ? Spinners.ownCore() : () -> { }) {
             List<Chapters.Chapter> chapters = List.copyOf(Chapters.graded(root).values());
             for (int i = k - 1; i < chapters.size(); i += n) {
                 Chapters.Chapter chapter = chapters.get(i);
@@ -307,9 +301,6 @@ class SelfTest implements Callable<Integer> {
                 record("busy laptop: solution " + chapter.number() + ": " + counts(report), report.error() == null && report.exit() == 0,
                         report.error() != null ? "could not run: " + report.error() : "failed: " + ids(report, CheckReport.Status.FAIL));
             }
-        } finally {
-            spinning.set(false);
-            busy.join();
         }
     }
 

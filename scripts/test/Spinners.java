@@ -17,6 +17,23 @@ public final class Spinners implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(killer);
     }
 
+    /**
+     * One core kept busy by a thread of this JVM until closed: this run's own work, where
+     * {@link #start} spins processes apart from it (a busy machine's others).
+     */
+    public static AutoCloseable ownCore() {
+        java.util.concurrent.atomic.AtomicBoolean spinning = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread busy = Thread.ofPlatform().daemon().name("busy-core").start(() -> {
+            long x = 0;
+            while (spinning.get()) x += System.nanoTime() & 7;
+            if (x == 42) System.out.print("");
+        });
+        return () -> {
+            spinning.set(false);
+            busy.join();
+        };
+    }
+
     /** {@code n} spinning processes. */
     public static Spinners start(int n) throws IOException, InterruptedException {
         Spinners spinners = new Spinners();

@@ -1,7 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25
 //DEPS info.picocli:picocli:4.7.7
-//SOURCES ../lib/Outcomes.java ../lib/Tools.java Commands.java Trees.java Streaming.java ../lib/Cli.java ../lib/CommandError.java
+//SOURCES ../lib/Outcomes.java ../lib/Tools.java Commands.java Trees.java Streaming.java Spinners.java ../lib/Cli.java ../lib/CommandError.java
 
 package test;
 
@@ -190,7 +190,6 @@ final class Suite implements Callable<Integer> {
         }
     }
 
-
     // The steps.
 
     /** Results are passed on as they are printed, and programs at once keep their titles: see {@link Streaming}. */
@@ -252,23 +251,9 @@ final class Suite implements Callable<Integer> {
         }
         Path shared = Files.createTempDirectory("selftest-lanes");
         try {
-            try (var lanes = Executors.newVirtualThreadPerTaskExecutor()) { // its close waits for both
-                for (int lane = 1; lane <= LANES; lane++) {
-                    List<String> args = new ArrayList<>(List.of(script("SelfTest.java"), root.toString(), "--share", shared.toString()));
-                    args.addAll(selfTestOptions);
-                    String name = "SelfTest.java (lane " + lane + ")";
-                    ProcessBuilder command = jbang(args);
-                    // The lanes' gradings are one run: one lane's servers are not the other's busy machine (Others).
-                    command.environment().put("COURSE_OURS_PID", String.valueOf(ProcessHandle.current().pid()));
-                    lanes.submit(() -> {
-                        try {
-                            program(name, command, Duration.ofMinutes(60));
-                        } catch (Exception e) {
-                            outcomes.record(name + " ran to its end", false, e.toString());
-                        }
-                    });
-                }
-            }
+            Map<String, List<String>> lanes = new java.util.LinkedHashMap<>();
+            for (int lane = 1; lane <= LANES; lane++) lanes.put("SelfTest.java (lane " + lane + ")", List.of("--share", shared.toString()));
+            selfTestsAtOnce(lanes, Duration.ofMinutes(60));
             busyLaptop(shared);
             List<String> args = new ArrayList<>(List.of(script("SelfTest.java"), root.toString(), "--only", "very-busy",
                     "--times-from", shared.toString()));
@@ -287,31 +272,37 @@ final class Suite implements Callable<Integer> {
      * not excused as a busy machine's: each must pass.
      */
     void busyLaptop(Path shared) throws Exception {
-        java.util.concurrent.atomic.AtomicBoolean spinning = new java.util.concurrent.atomic.AtomicBoolean(true);
-        Thread busy = Thread.ofPlatform().daemon().name("busy-core").start(() -> {
-            long x = 0;
-            while (spinning.get()) x += System.nanoTime() & 7;
-            if (x == 42) System.out.print("");
-        });
-        try (var parts = Executors.newVirtualThreadPerTaskExecutor()) { // its close waits for each
-            for (int part = 1; part <= BUSY_PARTS; part++) {
-                List<String> args = new ArrayList<>(List.of(script("SelfTest.java"), root.toString(), "--only", "busy-laptop",
-                        "--part", part + "/" + BUSY_PARTS, "--share", shared.toString()));
+        Map<String, List<String>> parts = new java.util.LinkedHashMap<>();
+        for (int part = 1; part <= BUSY_PARTS; part++) {
+            String share = part + "/" + BUSY_PARTS;
+            parts.put("SelfTest.java --only busy-laptop --part " + share, List.of("--only", "busy-laptop", "--part", share, "--share", shared.toString()));
+        }
+        try (AutoCloseable busy = Spinners.ownCore()) {
+            selfTestsAtOnce(parts, Duration.ofMinutes(30));
+        }
+    }
+
+    /**
+     * SelfTest programs at once, by name, each with its arguments (after the course's folder) and
+     * the run's options; returns when each has ended. Their gradings are one run's
+     * (COURSE_OURS_PID): one's servers are not another's busy machine (Others).
+     */
+    void selfTestsAtOnce(Map<String, List<String>> runs, Duration limit) {
+        try (var running = Executors.newVirtualThreadPerTaskExecutor()) { // its close waits for each
+            runs.forEach((name, given) -> {
+                List<String> args = new ArrayList<>(List.of(script("SelfTest.java"), root.toString()));
+                args.addAll(given);
                 args.addAll(selfTestOptions);
-                String name = "SelfTest.java --only busy-laptop --part " + part + "/" + BUSY_PARTS;
                 ProcessBuilder command = jbang(args);
                 command.environment().put("COURSE_OURS_PID", String.valueOf(ProcessHandle.current().pid()));
-                parts.submit(() -> {
+                running.submit(() -> {
                     try {
-                        program(name, command, Duration.ofMinutes(30));
+                        program(name, command, limit);
                     } catch (Exception e) {
                         outcomes.record(name + " ran to its end", false, e.toString());
                     }
                 });
-            }
-        } finally {
-            spinning.set(false);
-            busy.join();
+            });
         }
     }
 
